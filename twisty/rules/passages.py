@@ -1,0 +1,418 @@
+"""Twisty Little Passages as plain rules: the level model, combat, moves and a step-by-step replayer.
+
+The rulebook is ../shared/rulebooks/twisty-little-passages.txt; ../shared/rules/passages.md fixes what it
+leaves open. Nothing here uses a solver: engines build on these definitions, and every route an engine
+reports is replayed here before anyone sees it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Iterator
+
+WALL, FLOOR, START, GOAL, OUTSIDE = "#", ".", "S", "G", " "
+RESERVED = (WALL, FLOOR, START, GOAL, OUTSIDE)
+
+ITEM_KINDS = ("key", "elixir", "equipment")
+BLOCKER_KINDS = ("door", "enemy")
+KINDS = ITEM_KINDS + BLOCKER_KINDS
+
+Cell = tuple[int, int]
+# A decision of a route: ("open", object index), ("fight", object index) or ("goal", goal index).
+Decision = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Enemy:
+    name: str
+    hp: int
+    atk: int
+    defense: int
+    first_strike: bool = False
+    boss: bool = False
+
+
+@dataclass(frozen=True)
+class Thing:
+    """One object on the map: each occurrence of a legend character is its own object."""
+
+    kind: str
+    symbol: str
+    cell: Cell
+    hp: int = 0          # elixir: life restored
+    atk: int = 0         # equipment
+    defense: int = 0     # equipment
+    enemy: Enemy | None = None
+
+    @property
+    def is_blocker(self) -> bool:
+        return self.kind in BLOCKER_KINDS
+
+    def describe(self) -> str:
+        if self.kind == "enemy":
+            assert self.enemy is not None
+            tags = "".join([", boss" if self.enemy.boss else "",
+                            ", first strike" if self.enemy.first_strike else ""])
+            return (f"{self.enemy.name} (hp {self.enemy.hp}, atk {self.enemy.atk}, "
+                    f"def {self.enemy.defense}{tags})")
+        if self.kind == "elixir":
+            return f"elixir +{self.hp} hp"
+        if self.kind == "equipment":
+            gains = [f"+{self.atk} atk" if self.atk else "", f"+{self.defense} def" if self.defense else ""]
+            return "equipment " + " ".join(g for g in gains if g).strip()
+        return self.kind
+
+
+@dataclass(frozen=True)
+class Stats:
+    hp: int
+    atk: int = 0
+    defense: int = 0
+    keys: int = 0
+
+
+@dataclass(frozen=True)
+class Expectations:
+    solvable: bool | None = None
+    final_hp: int | None = None
+    unique: bool | None = None
+    min_start_hp: int | None = None
+    solutions: int | None = None
+    optimal_solutions: int | None = None
+
+
+@dataclass(frozen=True)
+class PassagesLevel:
+    grid: tuple[str, ...]
+    start: Cell
+    goals: tuple[Cell, ...]
+    things: tuple[Thing, ...]
+    player: Stats
+    name: str = ""
+    description: str = ""
+    expect: Expectations = field(default_factory=Expectations)
+
+    @property
+    def height(self) -> int:
+        return len(self.grid)
+
+    @property
+    def width(self) -> int:
+        return max((len(row) for row in self.grid), default=0)
+
+    def char(self, cell: Cell) -> str:
+        row, col = cell
+        if 0 <= row < len(self.grid) and 0 <= col < len(self.grid[row]):
+            return self.grid[row][col]
+        return OUTSIDE
+
+    def is_wall(self, cell: Cell) -> bool:
+        return self.char(cell) in (WALL, OUTSIDE)
+
+    @property
+    def thing_at(self) -> dict[Cell, int]:
+        return {thing.cell: index for index, thing in enumerate(self.things)}
+
+    def blockers(self) -> list[int]:
+        return [i for i, thing in enumerate(self.things) if thing.is_blocker]
+
+    def with_start_hp(self, hp: int) -> "PassagesLevel":
+        return replace(self, player=replace(self.player, hp=hp))
+
+
+def neighbours(cell: Cell) -> Iterator[Cell]:
+    """Rule "Moves: up/down/left/right between non-wall cells"."""
+    row, col = cell
+    yield row - 1, col
+    yield row + 1, col
+    yield row, col - 1
+    yield row, col + 1
+
+
+# ---------------------------------------------------------------------------------------------- combat
+
+def strikes_needed(enemy: Enemy, atk: int) -> int | None:
+    """"Damage to enemy = Your ATK - Enemy DEF ... If an enemy has DEF equal to or greater than your ATK,
+    you cannot harm it (and the path cannot be unblocked)." Strikes = ceil(E_hp / (A - E_def))."""
+    per_strike = atk - enemy.defense
+    if per_strike <= 0:
+        return None
+    return -(-enemy.hp // per_strike)
+
+
+def hits_received(enemy: Enemy, atk: int) -> int | None:
+    """"You get to surprise most foes and strike first." The enemy strikes back after each of your strikes
+    that leaves it alive: strikes - 1 hits, or strikes when it has first strike."""
+    strikes = strikes_needed(enemy, atk)
+    if strikes is None:
+        return None
+    return strikes if enemy.first_strike else strikes - 1
+
+
+def fight_damage(enemy: Enemy, atk: int, defense: int) -> int | None:
+    """"Damage to you = Enemy ATK - Your DEF ... If you have DEF equal to or greater than the enemy ATK,
+    the enemy strikes you but does no damage." Total = hits received x max(0, E_atk - D); None when the
+    enemy cannot be harmed (the fight is impossible)."""
+    hits = hits_received(enemy, atk)
+    if hits is None:
+        return None
+    return hits * max(0, enemy.atk - defense)
+
+
+def damage_table(enemy: Enemy, atks: Iterable[int], defs: Iterable[int]) -> list[list[int | None]]:
+    """The enemy's printed damage table: one row per player ATK, one column per player DEF."""
+    defs = list(defs)
+    return [[fight_damage(enemy, atk, defense) for defense in defs] for atk in atks]
+
+
+def table_mismatch(enemy: Enemy, atks: list[int], defs: list[int], life_lost: list[list[int]],
+                   hits: list[int] | None = None) -> tuple[str, int, int] | None:
+    """The first printed entry (row-major) that `enemy` does not reproduce: ("life_lost", i, j) or
+    ("hits", i, 0); None when the whole table follows from the stats."""
+    for i, atk in enumerate(atks):
+        if hits is not None and hits_received(enemy, atk) != hits[i]:
+            return "hits", i, 0
+        for j, defense in enumerate(defs):
+            if fight_damage(enemy, atk, defense) != life_lost[i][j]:
+                return "life_lost", i, j
+    return None
+
+
+def infer_enemy_stats(atks: list[int], defs: list[int], life_lost: list[list[int]],
+                      hits: list[int] | None = None, *, first_strike: bool = False, name: str = "enemy",
+                      boss: bool = False) -> tuple[Enemy | None, tuple[str, int, int] | None]:
+    """Stats that reproduce a printed table: the smallest hp, then atk, then def (passages.md).
+
+    Returns (enemy, None) on success, else (None, the first entry that no stats reproduce): the entry
+    after the longest row-major prefix of the table that some stats still reproduce.
+    """
+    entries = [(i, j) for i in range(len(atks)) for j in range(len(defs))]
+    largest_loss = max((v for row in life_lost for v in row), default=0)
+    largest_hits = max(hits or [0])
+    # Every printed fight is possible, so E_def < smallest player ATK; a loss v at DEF d needs
+    # E_atk <= v + d; hp <= (hits + 1) * (A - E_def) for the largest ATK shown.
+    max_hits = max(largest_loss, largest_hits) + 1
+    hp_limit = (max_hits + 1) * max(max(atks), 1)
+    atk_limit = largest_loss + max(defs, default=0) + 1
+    best_prefix = -1
+    for hp in range(1, hp_limit + 1):
+        for atk in range(0, atk_limit + 1):
+            for defense in range(0, max(min(atks), 0)):
+                enemy = Enemy(name, hp, atk, defense, first_strike, boss)
+                wrong = table_mismatch(enemy, atks, defs, life_lost, hits)
+                if wrong is None:
+                    return enemy, None
+                kind, i, j = wrong
+                reproduced = i * len(defs) + j if kind == "life_lost" else i * len(defs)
+                best_prefix = max(best_prefix, reproduced)
+    if best_prefix < 0 or not entries:
+        return None, ("life_lost", 0, 0)
+    i, j = entries[min(best_prefix, len(entries) - 1)]
+    return None, ("life_lost", i, j)
+
+
+# ---------------------------------------------------------------------------------------- moves & state
+
+@dataclass(frozen=True)
+class RouteState:
+    """Where a route stands: which blockers are gone, which items taken, and the player's stats.
+
+    Items are taken the moment they are reachable: passages.md says "Taking an item never hurts, so an
+    engine may take every item of a reachable area at once", and routes are counted in that form (see
+    docs/passages.md: a player who leaves a sword on the floor has not found another solution).
+    """
+
+    consumed: frozenset[int]
+    taken: frozenset[int]
+    stats: Stats
+
+
+def reachable_cells(level: PassagesLevel, consumed: frozenset[int]) -> set[Cell]:
+    """Cells the player can walk to: "you may move anywhere there is an unobstructed path". Doors and
+    enemies block until consumed; a goal ends the route, so it is never walked through."""
+    blockers_left = {thing.cell for i, thing in enumerate(level.things)
+                     if thing.is_blocker and i not in consumed}
+    goals = set(level.goals)
+    seen = {level.start}
+    queue = deque([level.start])
+    while queue:
+        cell = queue.popleft()
+        for nxt in neighbours(cell):
+            if nxt in seen or level.is_wall(nxt) or nxt in blockers_left or nxt in goals:
+                continue
+            seen.add(nxt)
+            queue.append(nxt)
+    return seen
+
+
+def touches(cells: set[Cell], target: Cell) -> bool:
+    return any(nxt in cells for nxt in neighbours(target))
+
+
+def initial_state(level: PassagesLevel) -> tuple[RouteState, list[int]]:
+    state = RouteState(frozenset(), frozenset(), level.player)
+    return collect_items(level, state)
+
+
+def collect_items(level: PassagesLevel, state: RouteState) -> tuple[RouteState, list[int]]:
+    """Take every item now reachable, in map order. Returns the new state and the items taken."""
+    cells = reachable_cells(level, state.consumed)
+    stats = state.stats
+    newly = []
+    for index, thing in enumerate(level.things):
+        if thing.is_blocker or index in state.taken or thing.cell not in cells:
+            continue
+        newly.append(index)
+        stats = apply_item(thing, stats)
+    return RouteState(state.consumed, state.taken | frozenset(newly), stats), newly
+
+
+def apply_item(thing: Thing, stats: Stats) -> Stats:
+    """Elixir: "Add the indicated number of points to your life." Key: "Add one key to your inventory."
+    Equipment: "raise the indicated player stat by the displayed amount"."""
+    if thing.kind == "elixir":
+        return replace(stats, hp=stats.hp + thing.hp)
+    if thing.kind == "key":
+        return replace(stats, keys=stats.keys + 1)
+    if thing.kind == "equipment":
+        return replace(stats, atk=stats.atk + thing.atk, defense=stats.defense + thing.defense)
+    raise ValueError(f"{thing.kind} is not an item")
+
+
+def blocker_cost(level: PassagesLevel, index: int, stats: Stats) -> int | None:
+    """Life lost by consuming blocker `index` now; None when it cannot be consumed.
+
+    Door: "Subtract one key from your inventory to open the locked door" (needs a key). Enemy: the fight
+    is allowed only if damage < current hp ("If your life points drop to zero or below, you lose")."""
+    thing = level.things[index]
+    if thing.kind == "door":
+        return 0 if stats.keys >= 1 else None
+    assert thing.enemy is not None
+    damage = fight_damage(thing.enemy, stats.atk, stats.defense)
+    if damage is None or damage >= stats.hp:
+        return None
+    return damage
+
+
+def frontier(level: PassagesLevel, state: RouteState) -> list[int]:
+    """Blockers next to the reachable cells that are not consumed yet."""
+    cells = reachable_cells(level, state.consumed)
+    return [i for i, thing in enumerate(level.things)
+            if thing.is_blocker and i not in state.consumed and touches(cells, thing.cell)]
+
+
+def reachable_goals(level: PassagesLevel, state: RouteState) -> list[int]:
+    cells = reachable_cells(level, state.consumed)
+    return [g for g, goal in enumerate(level.goals) if touches(cells, goal)]
+
+
+def consume(level: PassagesLevel, state: RouteState, index: int) -> tuple[RouteState, int, list[int]]:
+    """Open the door or fight the enemy `index`, then take what became reachable.
+
+    Returns the new state, the life lost and the items taken. Raises ValueError when not allowed."""
+    if index in state.consumed or not level.things[index].is_blocker:
+        raise ValueError("not a blocker left on the map")
+    if index not in frontier(level, state):
+        raise ValueError("not next to any cell the player can reach")
+    cost = blocker_cost(level, index, state.stats)
+    if cost is None:
+        raise ValueError("cannot be opened or survived with the current stats")
+    stats = state.stats
+    if level.things[index].kind == "door":
+        stats = replace(stats, keys=stats.keys - 1)
+    stats = replace(stats, hp=stats.hp - cost)
+    opened = RouteState(state.consumed | {index}, state.taken, stats)
+    after, taken = collect_items(level, opened)
+    return after, cost, taken
+
+
+# -------------------------------------------------------------------------------------------- signature
+
+Signature = tuple[frozenset[int], frozenset[tuple[int, int, int]]]
+
+
+def signature_entry(level: PassagesLevel, index: int, stats: Stats, cost: int) -> tuple[int, int, int] | None:
+    """passages.md: "for each enemy it fights that costs it more than 0 hp, that enemy together with the
+    player's (atk, def) at the fight. Fights that cost 0 hp are left out.\""""
+    if level.things[index].kind != "enemy" or cost <= 0:
+        return None
+    return index, stats.atk, stats.defense
+
+
+# ------------------------------------------------------------------------------------------------ replay
+
+class RouteError(ValueError):
+    """A route that does not follow the rules: a bug in whichever engine produced it."""
+
+
+@dataclass(frozen=True)
+class Step:
+    action: str            # "take", "open", "fight" or "goal"
+    at: Cell
+    thing: str             # what was taken, opened or fought ("goal" for the goal)
+    damage: int
+    stats: Stats           # after the step
+
+    def as_json(self) -> dict:
+        return {"action": self.action, "at": list(self.at), "object": self.thing, "damage": self.damage,
+                "hp": self.stats.hp, "atk": self.stats.atk, "def": self.stats.defense,
+                "keys": self.stats.keys}
+
+
+@dataclass(frozen=True)
+class Replay:
+    steps: tuple[Step, ...]
+    final_hp: int
+    signature: Signature
+    decisions: tuple[Decision, ...]
+
+
+def replay(level: PassagesLevel, decisions: Iterable[Decision]) -> Replay:
+    """Apply a route decision by decision with the plain rules; raise RouteError at the first illegal one.
+
+    A route is a list of ("open", i) / ("fight", i) decisions ending with ("goal", g). Items are taken as
+    soon as they are reachable and appear as "take" steps."""
+    decisions = tuple(decisions)
+    state, taken = initial_state(level)
+    steps: list[Step] = []
+    stats = level.player
+
+    def record_taken(items: list[int]) -> None:
+        nonlocal stats
+        for item in items:
+            stats = apply_item(level.things[item], stats)
+            steps.append(Step("take", level.things[item].cell, level.things[item].describe(), 0, stats))
+
+    record_taken(taken)
+    doors: set[int] = set()
+    fights: set[tuple[int, int, int]] = set()
+    for number, (action, index) in enumerate(decisions, start=1):
+        if action == "goal":
+            if number != len(decisions):
+                raise RouteError(f"step {number}: the route goes on after reaching a goal")
+            if not 0 <= index < len(level.goals) or index not in reachable_goals(level, state):
+                raise RouteError(f"step {number}: goal {index} is not reachable")
+            steps.append(Step("goal", level.goals[index], "goal", 0, state.stats))
+            return Replay(tuple(steps), state.stats.hp, (frozenset(doors), frozenset(fights)), decisions)
+        if not 0 <= index < len(level.things):
+            raise RouteError(f"step {number}: no object {index}")
+        thing = level.things[index]
+        expected = "open" if thing.kind == "door" else "fight" if thing.kind == "enemy" else None
+        if action != expected:
+            raise RouteError(f"step {number}: cannot {action} a {thing.kind} at {thing.cell}")
+        before = state.stats
+        try:
+            state, cost, taken = consume(level, state, index)
+        except ValueError as exc:
+            raise RouteError(f"step {number}: {action} {thing.describe()} at {thing.cell}: {exc}") from None
+        stats = replace(state.stats, atk=before.atk, defense=before.defense,
+                        keys=before.keys - (thing.kind == "door"), hp=before.hp - cost)
+        steps.append(Step(action, thing.cell, thing.describe(), cost, stats))
+        if thing.kind == "door":
+            doors.add(index)
+        entry = signature_entry(level, index, before, cost)
+        if entry is not None:
+            fights.add(entry)
+        record_taken(taken)
+    raise RouteError("the route does not end at a goal")

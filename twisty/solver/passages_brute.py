@@ -1,0 +1,108 @@
+"""The reference engine: enumerate every route with the plain rules. Exponential; for small levels only.
+
+It walks the grid itself (no region graph, no bounds, no dominance), so that it is an independent witness
+for the other engines in differential tests. Two routes are merged only when they reach the same consumed
+set with the same signature, because then everything that follows is identical: items are a function of
+the consumed set and life lost is a function of the signature.
+"""
+
+from __future__ import annotations
+
+from twisty.rules.passages import (Decision, PassagesLevel, Signature, blocker_cost, consume, fight_damage,
+                                   frontier, initial_state, reachable_goals, signature_entry)
+from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
+                                            SolutionCount)
+
+NAME = "brute"
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def winning_signatures(level: PassagesLevel, deadline: Deadline) -> dict[Signature, tuple[int, tuple[Decision, ...]]]:
+    """Every winning signature with the best final hp it reaches and a route that reaches it."""
+    state, _ = initial_state(level)
+    wins: dict[Signature, tuple[int, tuple[Decision, ...]]] = {}
+    seen = set()
+    stack = [(state, frozenset(), frozenset(), ())]
+    while stack:
+        if deadline.expired():
+            raise _OutOfTime
+        state, doors, fights, decisions = stack.pop()
+        key = (state.consumed, doors, fights)
+        if key in seen:
+            continue
+        seen.add(key)
+        goals = reachable_goals(level, state)
+        if goals:
+            signature = (doors, fights)
+            if signature not in wins or wins[signature][0] < state.stats.hp:
+                wins[signature] = (state.stats.hp, decisions + (("goal", goals[0]),))
+        for index in frontier(level, state):
+            cost = blocker_cost(level, index, state.stats)
+            if cost is None:
+                continue
+            after, cost, _ = consume(level, state, index)
+            kind = level.things[index].kind
+            entry = signature_entry(level, index, state.stats, cost)
+            stack.append((after, doors | {index} if kind == "door" else doors,
+                          fights | {entry} if entry else fights,
+                          decisions + (("open" if kind == "door" else "fight", index),)))
+    return wins
+
+
+def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
+    try:
+        wins = winning_signatures(level, deadline)
+    except _OutOfTime:
+        return BestRoute(UNKNOWN)
+    if not wins:
+        return BestRoute(UNSOLVABLE, proved=True)
+    hp, decisions = max(wins.values(), key=lambda win: win[0])
+    return BestRoute(SOLVABLE, hp, decisions, proved=True)
+
+
+def start_hp_upper_bound(level: PassagesLevel) -> int:
+    """A starting hp that lets every possible fight happen: 1 + the worst damage of every enemy over
+    all stats the player can have. If the level cannot be solved with it, no starting hp suffices."""
+    atks = range(level.player.atk, level.player.atk + sum(t.atk for t in level.things) + 1)
+    defs = range(level.player.defense, level.player.defense + sum(t.defense for t in level.things) + 1)
+    worst = 0
+    for thing in level.things:
+        if thing.enemy is not None:
+            damages = [fight_damage(thing.enemy, a, d) for a in atks for d in defs]
+            worst += max((d for d in damages if d is not None), default=0)
+    return 1 + worst
+
+
+def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
+    """Solvability only grows with the starting hp, so a binary search over it is exact."""
+    def solvable(hp: int) -> bool:
+        return bool(winning_signatures(level.with_start_hp(hp), deadline))
+
+    try:
+        high = start_hp_upper_bound(level)
+        if not solvable(high):
+            return MinStartHp("none")
+        low = 1
+        while low < high:
+            middle = (low + high) // 2
+            if solvable(middle):
+                high = middle
+            else:
+                low = middle + 1
+    except _OutOfTime:
+        return MinStartHp(UNKNOWN)
+    return MinStartHp("proved", low)
+
+
+def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int | None) -> SolutionCount:
+    try:
+        wins = winning_signatures(level, deadline)
+    except _OutOfTime:
+        return SolutionCount(0, 0, False, False)
+    ranked = sorted(wins.values(), key=lambda win: -win[0])
+    optimal = sum(1 for hp, _ in ranked if hp == final_hp)
+    return SolutionCount(min(len(ranked), cap), min(optimal, cap), len(ranked) > cap, True,
+                         tuple(decisions for _, decisions in ranked[:cap]))

@@ -1,0 +1,71 @@
+"""What a passages engine answers, and the contract every engine follows.
+
+An engine is a module (or object) with three functions; each takes a level and a `Deadline`:
+
+    best_route(level, deadline) -> BestRoute
+    min_start_hp(level, deadline) -> MinStartHp
+    count_solutions(level, deadline, cap, final_hp) -> SolutionCount
+
+Answers are exact or "unknown": an engine whose deadline passes says so and never guesses. Routes are lists
+of decisions (see twisty.rules.passages.Decision) and are replayed by the plain rules before use.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from twisty.rules.passages import Decision
+
+SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
+
+
+class Deadline:
+    """A wall-clock limit shared by the questions asked of one level; None means no limit."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.started = time.perf_counter()
+
+    def remaining(self) -> float | None:
+        if self.seconds is None:
+            return None
+        return max(0.0, self.seconds - (time.perf_counter() - self.started))
+
+    def expired(self) -> bool:
+        left = self.remaining()
+        return left is not None and left <= 0
+
+
+@dataclass(frozen=True)
+class BestRoute:
+    """status: solvable / unsolvable / unknown. With `proved`, final_hp is the proven optimum; without it
+    (time ran out after a route was found) final_hp is only what the route reaches."""
+
+    status: str
+    final_hp: int | None = None
+    decisions: tuple[Decision, ...] | None = None
+    proved: bool = False
+
+
+@dataclass(frozen=True)
+class MinStartHp:
+    """status: "proved" (value is the smallest starting hp that solves the level), "none" (no starting
+    hp suffices) or "unknown"."""
+
+    status: str
+    value: int | None = None
+
+
+@dataclass(frozen=True)
+class SolutionCount:
+    """Distinct winning signatures (passages.md), up to `cap`. `capped` when the count stopped at the
+    cap; `complete` False when time ran out (counts are then lower bounds and not reported as exact).
+    `optimal` counts signatures that reach final_hp; `witnesses` holds a route per signature found
+    (the first two at least), best first."""
+
+    solutions: int
+    optimal: int
+    capped: bool
+    complete: bool
+    witnesses: tuple[tuple[Decision, ...], ...] = ()
