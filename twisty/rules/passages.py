@@ -44,6 +44,7 @@ class Thing:
     atk: int = 0         # equipment
     defense: int = 0     # equipment
     enemy: Enemy | None = None
+    name: str = ""       # as the legend names it ("sword"); enemies carry theirs in `enemy`
 
     @property
     def is_blocker(self) -> bool:
@@ -56,12 +57,13 @@ class Thing:
                             ", first strike" if self.enemy.first_strike else ""])
             return (f"{self.enemy.name} (hp {self.enemy.hp}, atk {self.enemy.atk}, "
                     f"def {self.enemy.defense}{tags})")
+        called = self.name or self.kind
         if self.kind == "elixir":
-            return f"elixir +{self.hp} hp"
+            return f"{called} +{self.hp} hp"
         if self.kind == "equipment":
             gains = [f"+{self.atk} atk" if self.atk else "", f"+{self.defense} def" if self.defense else ""]
-            return "equipment " + " ".join(g for g in gains if g).strip()
-        return self.kind
+            return f"{called} " + " ".join(g for g in gains if g)
+        return called
 
 
 @dataclass(frozen=True)

@@ -119,15 +119,15 @@ def _load_entry(source: LevelSource, symbol: str, entry: dict) -> dict:
     if not isinstance(name, str):
         raise _field_error(source, symbol, "name", "name must be a string")
     if kind == "elixir":
-        return {"kind": kind, "hp": _legend_int(source, symbol, entry, "hp", 1, None)}
+        return {"kind": kind, "name": name, "hp": _legend_int(source, symbol, entry, "hp", 1, None)}
     if kind == "equipment":
         atk = _legend_int(source, symbol, entry, "atk", 0)
         defense = _legend_int(source, symbol, entry, "def", 0)
         if atk == 0 and defense == 0:
             raise _field_error(source, symbol, "kind", "equipment must raise atk or def (atk = ..., def = ...)")
-        return {"kind": kind, "atk": atk, "defense": defense}
+        return {"kind": kind, "name": name, "atk": atk, "defense": defense}
     if kind != "enemy":
-        return {"kind": kind}
+        return {"kind": kind, "name": name}
     return {"kind": kind, "enemy": _load_enemy(source, symbol, entry, name)}
 
 

@@ -1,0 +1,119 @@
+"""The passages portfolio: pick an engine, ask it the three questions, replay every answer.
+
+Engines follow the contract of twisty.solver.passages_verdict. Whatever an engine reports is replayed by
+the plain rules (twisty.rules.passages.replay) before it reaches a verdict: a route that does not replay,
+or whose replayed hp differs from the engine's claim, raises EngineBug and is never printed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from twisty.rules.passages import Decision, PassagesLevel, Replay, RouteError, replay
+from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
+                                            SolutionCount)
+
+ENGINE_MODULES = {
+    "cpsat": "twisty.solver.passages_cpsat",
+    "search": "twisty.solver.passages_search",
+    "brute": "twisty.solver.passages_brute",
+}
+
+
+class EngineBug(RuntimeError):
+    """An engine reported something the plain rules refute."""
+
+
+def engine_module(name: str) -> ModuleType:
+    return importlib.import_module(ENGINE_MODULES[name])
+
+
+def choose_engines(level: PassagesLevel, requested: str) -> dict[str, ModuleType]:
+    """Which engine answers which question.
+
+    `auto`: the search engine answers best route and minimal starting hp (it is the fastest on every
+    size in `twisty bench passages`); CP-SAT counts solutions, because blocking clauses over signatures
+    are what it does best. An explicit engine answers everything.
+    """
+    if requested != "auto":
+        module = engine_module(requested)
+        return {"best": module, "min_start": module, "count": module}
+    return {"best": engine_module("search"), "min_start": engine_module("search"),
+            "count": engine_module("cpsat")}
+
+
+@dataclass
+class PassagesVerdict:
+    best: BestRoute
+    min_start: MinStartHp
+    count: SolutionCount | None
+    route: Replay | None
+    witnesses: list[Replay] = field(default_factory=list)
+    engines: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def solvable(self) -> bool | None:
+        return {SOLVABLE: True, UNSOLVABLE: False}.get(self.best.status)
+
+    @property
+    def unique(self) -> bool | None:
+        if self.solvable is False:
+            return False
+        if self.count is None or not self.count.complete:
+            return None
+        return self.count.solutions == 1 and not self.count.capped
+
+    @property
+    def second_solution(self) -> Replay | None:
+        return self.witnesses[1] if len(self.witnesses) > 1 else None
+
+
+def checked_replay(level: PassagesLevel, decisions: tuple[Decision, ...], engine: str,
+                   claimed_hp: int | None = None) -> Replay:
+    try:
+        result = replay(level, decisions)
+    except RouteError as error:
+        raise EngineBug(f"engine {engine} reported a route that does not replay: {error}") from None
+    if claimed_hp is not None and result.final_hp != claimed_hp:
+        raise EngineBug(f"engine {engine} claimed final hp {claimed_hp}, the replay reaches {result.final_hp}")
+    return result
+
+
+def analyse(level: PassagesLevel, *, engine: str = "auto", timeout: float | None = None,
+            max_solutions: int = 10, count: bool = True) -> PassagesVerdict:
+    """Solvability, the best route, the smallest starting hp and the solution count of one level."""
+    started = time.perf_counter()
+    deadline = Deadline(timeout)
+    engines = choose_engines(level, engine)
+    best = engines["best"].best_route(level, deadline)
+    route = None
+    if best.decisions is not None:
+        route = checked_replay(level, best.decisions, engines["best"].NAME, best.final_hp)
+    min_start = engines["min_start"].min_start_hp(level, deadline)
+    if min_start.status == "proved" and min_start.value is not None:
+        _confirm_min_start(level, min_start.value, engines["min_start"].NAME, deadline)
+    tally = None
+    witnesses: list[Replay] = []
+    if count and best.status == SOLVABLE and best.proved:
+        tally = engines["count"].count_solutions(level, deadline, max_solutions, best.final_hp)
+        witnesses = [checked_replay(level, decisions, engines["count"].NAME) for decisions in tally.witnesses[:2]]
+        signatures = {w.signature for w in witnesses}
+        if len(signatures) != len(witnesses):
+            raise EngineBug(f"engine {engines['count'].NAME} gave two witnesses with one signature")
+    used = {question: module.NAME for question, module in engines.items()}
+    return PassagesVerdict(best, min_start, tally, route, witnesses, used, time.perf_counter() - started)
+
+
+def _confirm_min_start(level: PassagesLevel, value: int, engine: str, deadline: Deadline) -> None:
+    """A claimed minimal starting hp must come with a route that wins from it, replayed by the rules.
+    (That no smaller hp wins is the engine's proof; the differential tests cross-check it.)"""
+    best = engine_module(engine).best_route(level.with_start_hp(value), deadline)
+    if best.status == UNKNOWN:
+        return
+    if best.status != SOLVABLE or best.decisions is None:
+        raise EngineBug(f"engine {engine} says min start hp {value}, but the level is not solvable with it")
+    checked_replay(level.with_start_hp(value), best.decisions, engine, best.final_hp)

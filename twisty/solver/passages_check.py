@@ -1,0 +1,140 @@
+"""`twisty check` and `twisty solve` for Twisty Little Passages levels: verdict, expectations, report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from twisty.games import CheckOptions, CheckOutcome, SolveOutcome
+from twisty.render.passages import legend_lines, route_map, walkthrough
+from twisty.rules.passages import Expectations, PassagesLevel
+from twisty.rules.passages_format import load_passages
+from twisty.rules.source import LevelSource
+from twisty.solver.passages import PassagesVerdict, analyse
+
+
+def report(source: LevelSource, level: PassagesLevel, verdict: PassagesVerdict) -> dict[str, Any]:
+    """The JSON object of `check --json` (keys listed in passages.md)."""
+    count = verdict.count
+    exact_count = count is not None and count.complete
+    solvable = verdict.solvable
+    data: dict[str, Any] = {
+        "level": source.path,
+        "game": "passages",
+        "name": level.name,
+        "valid": True,
+        "errors": [],
+        "solvable": solvable,
+        "final_hp": verdict.best.final_hp,
+        "proved": verdict.best.proved,
+        "min_start_hp": verdict.min_start.value if verdict.min_start.status == "proved" else None,
+        "min_start_hp_status": verdict.min_start.status,
+        "solutions": (count.solutions if exact_count else None) if solvable else (0 if solvable is False else None),
+        "solutions_capped": bool(count.capped) if exact_count else False,
+        "optimal_solutions": (count.optimal if exact_count else None) if solvable else (0 if solvable is False else None),
+        "unique": verdict.unique,
+        "route": [step.as_json() for step in verdict.route.steps] if verdict.route else None,
+        "engine": verdict.engines,
+        "seconds": round(verdict.seconds, 3),
+    }
+    second = verdict.second_solution
+    data["second_route"] = [step.as_json() for step in second.steps] if second else None
+    data["expect_failures"] = expectation_failures(level.expect, data)
+    return data
+
+
+def expectation_failures(expect: Expectations, data: dict[str, Any]) -> list[str]:
+    """One line per [expect] claim that does not hold; an undecided answer fails its claim too."""
+    failures = []
+
+    def compare(key: str, claimed, actual, undecided: bool) -> None:
+        if claimed is None:
+            return
+        if undecided:
+            failures.append(f"{key}: claimed {_toml(claimed)}, but it could not be decided within the time limit")
+        elif actual != claimed:
+            failures.append(f"{key}: claimed {_toml(claimed)}, but it is {_toml(actual)}")
+
+    compare("solvable", expect.solvable, data["solvable"], data["solvable"] is None)
+    if expect.final_hp is not None and data["solvable"] and data["proved"] and data["final_hp"] > expect.final_hp:
+        failures.append(f"final_hp: claimed {expect.final_hp}, but a better solution than the designer's "
+                        f"reaches the goal with {data['final_hp']} hp (see its route)")
+    else:
+        compare("final_hp", expect.final_hp, data["final_hp"], not data["proved"])
+    min_start_undecided = data["min_start_hp_status"] == "unknown"
+    if expect.min_start_hp is not None and data["min_start_hp_status"] == "none":
+        failures.append(f"min_start_hp: claimed {expect.min_start_hp}, but no starting hp solves the level")
+    else:
+        compare("min_start_hp", expect.min_start_hp, data["min_start_hp"], min_start_undecided)
+    counts_undecided = data["solutions"] is None
+    compare("unique", expect.unique, data["unique"], data["unique"] is None)
+    if expect.solutions is not None and data["solutions_capped"]:
+        failures.append(f"solutions: claimed {expect.solutions}, but there are more than {data['solutions']} "
+                        "(raise --max-solutions)")
+    else:
+        compare("solutions", expect.solutions, data["solutions"], counts_undecided)
+    compare("optimal_solutions", expect.optimal_solutions, data["optimal_solutions"], counts_undecided)
+    return failures
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
+
+
+def summary_line(data: dict[str, Any]) -> str:
+    status = "FAILED" if data["expect_failures"] else "ok"
+    if data["solvable"] is None:
+        verdict = "unknown (time limit)"
+    elif not data["solvable"]:
+        verdict = "unsolvable (proved)"
+    else:
+        proof = "proved optimal" if data["proved"] else "not proved optimal"
+        verdict = f"solvable, final hp {data['final_hp']} ({proof})"
+    parts = [verdict]
+    if data["min_start_hp_status"] == "proved":
+        parts.append(f"min start hp {data['min_start_hp']}")
+    elif data["min_start_hp_status"] == "unknown":
+        parts.append("min start hp unknown")
+    if data["solutions"] is not None and data["solvable"]:
+        more = "+" if data["solutions_capped"] else ""
+        parts.append(f"{data['solutions']}{more} solution{'s' if data['solutions'] != 1 else ''}"
+                     f" ({'unique' if data['unique'] else str(data['optimal_solutions']) + ' optimal'})")
+    engines = "/".join(sorted(set(data["engine"].values())))
+    return f"{status:<7}{data['level']}: {', '.join(parts)}  [{engines}, {data['seconds']:.2f}s]"
+
+
+def _analyse(source: LevelSource, options: CheckOptions) -> tuple[PassagesLevel, PassagesVerdict]:
+    level = load_passages(source)
+    verdict = analyse(level, engine=options.engine, timeout=options.timeout, max_solutions=options.max_solutions)
+    return level, verdict
+
+
+def check(source: LevelSource, options: CheckOptions) -> CheckOutcome:
+    level, verdict = _analyse(source, options)
+    data = report(source, level, verdict)
+    details = list(data["expect_failures"])
+    if data["expect_failures"] and verdict.route is not None and data["final_hp"] and level.expect.final_hp \
+            and data["final_hp"] > level.expect.final_hp:
+        details += ["the better route:"] + ["  " + line for line in walkthrough(level, verdict.route)]
+    return CheckOutcome(data, summary_line(data), details)
+
+
+def solve(source: LevelSource, options: CheckOptions) -> SolveOutcome:
+    level, verdict = _analyse(source, options)
+    data = report(source, level, verdict)
+    lines = [f"{level.name or source.path}", ""]
+    if level.description:
+        lines += [level.description, ""]
+    lines.append(summary_line(data))
+    if verdict.route is not None:
+        lines += ["", "Walkthrough:"] + walkthrough(level, verdict.route)
+        lines += ["", "Map (* walked, numbers/letters = steps):"] + ["  " + row for row in route_map(level, verdict.route)]
+    else:
+        lines += ["", "Map:"] + ["  " + row for row in level.grid]
+    lines += ["", "Legend:"] + legend_lines(level)
+    second = verdict.second_solution
+    if second is not None:
+        lines += ["", f"Not unique: a second solution reaches the goal with {second.final_hp} hp:"]
+        lines += walkthrough(level, second)
+    return SolveOutcome(data, "\n".join(lines))
