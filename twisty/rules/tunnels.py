@@ -1,0 +1,632 @@
+"""Twisted Tunnels: exact odds of Saving Rolls, Clashes and whole fights.
+
+The rulebook is `rulebooks/twisted-tunnels.txt`; the contract is `rules/tunnels.md`; the decisions taken
+where both are silent are in `docs/tunnels.md`. Every probability here is an exact `Fraction`. Dice are
+six-sided throughout.
+
+Layout: Saving Rolls (`saving_roll_success`), one side's roll in a Clash (`pool_outcomes`,
+`flat_footed_outcomes`), the opposed Clash (`clash`), and a fight as an absorbing Markov chain
+(`fight`, forward; `fight_values`, backward over every starting monster rating at once).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import Iterable, Literal
+
+import numpy as np
+
+FACES = 6
+DIE_FACES = tuple(range(1, FACES + 1))
+
+# 6**24 < 2**63 <= 6**25: up to 24 dice every weight and every partial sum fits in int64 exactly.
+MAX_INT64_DICE = 24
+# Beyond this a pool has millions of multisets; the rules never come near it.
+MAX_POOL_DICE = 40
+
+# The luck bonus of a shield when caught flat-footed.
+SHIELD_BONUS = 7
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Saving Rolls
+# ---------------------------------------------------------------------------------------------------------
+
+def difficulty_for_level(level: int) -> int:
+    """Difficulty of a Saving Roll on a dungeon level.
+
+    Rule: "Difficulty = Level x 3 + 6" (levels 1..5 give 9, 12, 15, 18, 21).
+    """
+    if level < 1:
+        raise ValueError(f"dungeon level must be at least 1, got {level}")
+    return 3 * level + 6
+
+
+def _throws() -> Iterable[tuple[int, int]]:
+    for first in DIE_FACES:
+        for second in DIE_FACES:
+            yield first, second
+
+
+_THROWS_PER_ROLL = FACES * FACES
+
+
+@lru_cache(maxsize=None)
+def _exploding_tail_table(max_shortfall: int) -> tuple[Fraction, ...]:
+    """P(an exploding 2d6 sum >= s) for s = 0..max_shortfall (index s); 1 for every s <= 0."""
+    table: list[Fraction] = [Fraction(1)]
+    for shortfall in range(1, max_shortfall + 1):
+        reached = 0
+        carried = Fraction(0)
+        for first, second in _throws():
+            total = first + second
+            if first == second:
+                # Doubles add and roll over: what is still missing after this throw is shortfall - total.
+                remaining = shortfall - total
+                carried += table[remaining] if remaining > 0 else 1
+            elif total >= shortfall:
+                reached += 1
+        table.append((reached + carried) / _THROWS_PER_ROLL)
+    return tuple(table)
+
+
+def exploding_sum_at_least(shortfall: int) -> Fraction:
+    """P(the sum of a re-rolled throw, doubles adding and rolling over, reaches `shortfall`).
+
+    Rule: "If you roll doubles, take the sum and roll both dice again. Keep rolling and adding the result
+    until you roll something other than doubles." The sum is unbounded, so this is a recursion on the
+    shortfall, which ends because every double adds at least 2; nothing is truncated.
+    """
+    if shortfall <= 0:
+        return Fraction(1)
+    return _exploding_tail_table(shortfall)[shortfall]
+
+
+def saving_roll_success(difficulty: int, rating: int) -> Fraction:
+    """Exact probability that a Saving Roll with this ability rating meets the difficulty.
+
+    Rules: "Roll two six-sided dice (2d6), and add them together. The flop: If the result is a 3 (rolling a
+    1 and 2), the Saving Roll fails, no matter how high your ability rating. Doubles Add and Roll Over
+    (DARO): If you roll doubles, take the sum and roll both dice again. Keep rolling and adding the result
+    until you roll something other than doubles. If the result is 4 or higher, add the rating of the
+    ability being tested. If your total meets or beats the difficulty number, you succeed!"
+    The flop applies to the first throw only.
+    """
+    needed = difficulty - rating
+    success = Fraction(0)
+    for first, second in _throws():
+        if {first, second} == {1, 2}:
+            continue
+        total = first + second
+        if first == second:
+            success += exploding_sum_at_least(needed - total)
+        elif total >= needed:
+            success += 1
+    return success / _THROWS_PER_ROLL
+
+
+# ---------------------------------------------------------------------------------------------------------
+# One side's roll in a Clash
+# ---------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class PoolOutcomes:
+    """The distinct results (score, hits) of one side's roll, with their number of ways out of `total`.
+
+    `dice_rolled` is the number of dice thrown (0 for a flat-footed side), used by the Clash tie-break.
+    `ways` holds exact integers (int64 up to 24 dice, Python ints beyond); P(result i) = ways[i] / total.
+    """
+
+    dice_rolled: int
+    scores: np.ndarray
+    hits: np.ndarray
+    ways: np.ndarray
+    total: int
+    flat_footed: bool = False
+
+    def distribution(self) -> dict[tuple[int, int], Fraction]:
+        """{(score, hits): probability}."""
+        return {(int(s), int(h)): Fraction(int(w), self.total)
+                for s, h, w in zip(self.scores, self.hits, self.ways)}
+
+
+def _multiset_counts(dice: int) -> np.ndarray:
+    """Every multiset of `dice` six-sided dice, as rows of counts per face (face 1 first)."""
+    counts = np.zeros((1, 0), dtype=np.int16)
+    remaining = np.array([dice], dtype=np.int16)
+    for _ in range(FACES - 1):
+        # Each row branches into count 0..remaining for the next face.
+        branches = remaining.astype(np.int64) + 1
+        rows = np.repeat(np.arange(len(counts)), branches)
+        starts = np.cumsum(branches) - branches
+        taken = (np.arange(len(rows)) - np.repeat(starts, branches)).astype(np.int16)
+        counts = np.column_stack([counts[rows], taken])
+        remaining = remaining[rows] - taken
+    return np.column_stack([counts, remaining])
+
+
+def _multinomial_ways(counts: np.ndarray, dice: int) -> np.ndarray:
+    """Number of ordered rolls giving each multiset: dice! / prod(count!) as a product of binomials."""
+    dtype = np.int64 if dice <= MAX_INT64_DICE else object
+    binomials = np.array([[comb(n, k) for k in range(dice + 1)] for n in range(dice + 1)], dtype=dtype)
+    ways = binomials[dice, counts[:, 0]]
+    left = dice - counts[:, 0]
+    for face_index in range(1, FACES - 1):
+        taken = counts[:, face_index]
+        ways = ways * binomials[left, taken]
+        left = left - taken
+    return ways
+
+
+@lru_cache(maxsize=None)
+def pool_outcomes(dice: int) -> PoolOutcomes:
+    """The (score, hits) distribution of `dice` dice, by enumerating multisets with multinomial weights.
+
+    Rules: "Select the highest single die or the sum of any dice showing the same number (whichever is
+    higher). This is your score. Count the dice not included in your score - these are your hits."
+    Contract: score = max over faces f of f x count(f); when several faces give the same best score the side
+    uses the one that takes the fewest dice (the highest face); hits = dice not in the score.
+    A side with no dice scores 0 with 0 hits.
+    """
+    if not 0 <= dice <= MAX_POOL_DICE:
+        raise ValueError(f"a pool has 0..{MAX_POOL_DICE} dice, got {dice}")
+    counts = _multiset_counts(dice)
+    # Rank each face by its sum, then by the face itself: the highest face among equal sums uses the
+    # fewest dice, so one argmax applies both parts of the rule.
+    rank = counts * np.arange(FACES, FACES * (FACES + 1), FACES, dtype=np.int16) \
+        + np.arange(FACES, dtype=np.int16)
+    best_face_index = np.argmax(rank, axis=1)
+    used = np.take_along_axis(counts, best_face_index[:, None], axis=1)[:, 0].astype(np.int64)
+    # (face, dice used) fixes score and hits, so results are gathered on that small key space.
+    keys = best_face_index * (dice + 1) + used
+    ways = _multinomial_ways(counts, dice)
+    totals = np.zeros(FACES * (dice + 1), dtype=ways.dtype)
+    np.add.at(totals, keys, ways)
+    present = np.nonzero(totals)[0]
+    faces = present // (dice + 1) + 1
+    used_dice = present % (dice + 1)
+    return PoolOutcomes(dice_rolled=dice, scores=faces * used_dice, hits=dice - used_dice,
+                        ways=totals[present], total=FACES ** dice)
+
+
+@lru_cache(maxsize=None)
+def flat_footed_outcomes(luck: int, shield: bool = False) -> PoolOutcomes:
+    """The single result of a flat-footed side.
+
+    Rule: "A flat-footed fighter gets no Combat dice to defend or counterattack. When you are caught in a
+    Clash flat-footed, count your Luck rating as your score, plus 7 if you could block the attack with a
+    shield."  No dice are rolled, so there are no hits.
+    """
+    score = luck + (SHIELD_BONUS if shield else 0)
+    return PoolOutcomes(dice_rolled=0, scores=np.array([score], dtype=np.int64),
+                        hits=np.zeros(1, dtype=np.int64), ways=np.ones(1, dtype=np.int64), total=1,
+                        flat_footed=True)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The Clash
+# ---------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ClashSide:
+    """One side of a Clash: its Combat dice and what changes them.
+
+    `upper_hand` adds one die. A `flat_footed` side rolls nothing and scores its `luck` (+7 with a
+    `shield`). `armour` points absorb wounds one for one.
+    """
+
+    dice: int = 0
+    upper_hand: bool = False
+    flat_footed: bool = False
+    luck: int = 0
+    shield: bool = False
+    armour: int = 0
+
+    def outcomes(self) -> PoolOutcomes:
+        """Rule: "Having the upper hand gives you +1 to your Combat dice before you roll."""
+        if self.flat_footed:
+            return flat_footed_outcomes(self.luck, self.shield)
+        return pool_outcomes(self.dice + (1 if self.upper_hand else 0))
+
+
+@dataclass(frozen=True)
+class ClashOdds:
+    """Exact result of one Clash between sides a and b.
+
+    `wounds_dealt_by_a[w]` is P(a wins and deals w wounds before armour), likewise for b; `indecisive` is
+    P(no winner). Wounds that reach a side after armour are given by `wounds_to_a` / `wounds_to_b`.
+    """
+
+    a_wins: Fraction
+    b_wins: Fraction
+    indecisive: Fraction
+    wounds_dealt_by_a: dict[int, Fraction]
+    wounds_dealt_by_b: dict[int, Fraction]
+    armour_a: int = 0
+    armour_b: int = 0
+
+    @property
+    def wounds_to_a(self) -> dict[int, Fraction]:
+        return _after_armour(self.wounds_dealt_by_b, self.armour_a)
+
+    @property
+    def wounds_to_b(self) -> dict[int, Fraction]:
+        return _after_armour(self.wounds_dealt_by_a, self.armour_b)
+
+
+def _after_armour(dealt: dict[int, Fraction], armour: int) -> dict[int, Fraction]:
+    """Distribution of wounds reaching a side (0 when it does not lose or armour takes them all).
+
+    Rule: "Armour points absorb wounds one for one before they reach Constitution or Monster Rating."
+    """
+    taken: dict[int, Fraction] = defaultdict(Fraction)
+    taken[0] = 1 - sum(dealt.values(), Fraction(0))
+    for wounds, probability in dealt.items():
+        taken[max(0, wounds - armour)] += probability
+    return {w: p for w, p in sorted(taken.items()) if p}
+
+
+def _ways_as_python_ints(ways: np.ndarray) -> np.ndarray:
+    return ways.astype(object)
+
+
+@lru_cache(maxsize=4096)
+def _clash_core(a: PoolOutcomes, b: PoolOutcomes) -> tuple[int, dict[int, int], dict[int, int], int]:
+    """Ways (out of a.total * b.total) of: a winning per wound count, b winning per wound count, indecisive.
+
+    Rules: "Whoever gets the highest score wins. If that's a tie, whoever has more hits wins. If it's still
+    a tie, whoever rolled fewer dice wins. Do you still have a tie? The Clash is indecisive."
+    "Subtract the loser's hits from the winner's hits. If the winner has any hits left, those represent
+    wounds suffered by the losing side, but the losing side will always suffer at least one hit."
+    A flat-footed winner deals no wounds: "If you win, you suffer no harm, but you don't have any hits to
+    hurt your enemy."
+    """
+    score_a, score_b = a.scores[:, None], b.scores[None, :]
+    hits_a, hits_b = a.hits[:, None], b.hits[None, :]
+    same_score = score_a == score_b
+    same_hits = same_score & (hits_a == hits_b)
+    a_beats_b = (score_a > score_b) | (same_score & (hits_a > hits_b))
+    b_beats_a = (score_b > score_a) | (same_score & (hits_b > hits_a))
+    if a.dice_rolled < b.dice_rolled:
+        a_beats_b = a_beats_b | same_hits
+    elif b.dice_rolled < a.dice_rolled:
+        b_beats_a = b_beats_a | same_hits
+    wounds_from_a = np.maximum(1, hits_a - hits_b) * (0 if a.flat_footed else 1)
+    wounds_from_b = np.maximum(1, hits_b - hits_a) * (0 if b.flat_footed else 1)
+
+    # Sum b's ways per row first (exact in int64 when b has <= 24 dice), then weight by a's ways in Python
+    # ints, since a product of two pools' ways can exceed 64 bits.
+    ways_a = _ways_as_python_ints(a.ways)
+    ways_b = b.ways
+
+    def ways_of(mask: np.ndarray) -> int:
+        per_row = mask.astype(ways_b.dtype) @ ways_b
+        return int(np.dot(ways_a, _ways_as_python_ints(per_row)))
+
+    def by_wounds(beats: np.ndarray, wounds: np.ndarray) -> dict[int, int]:
+        found: dict[int, int] = {}
+        for count in np.unique(wounds[beats]):
+            found[int(count)] = ways_of(beats & (wounds == count))
+        return found
+
+    a_by_wounds = by_wounds(a_beats_b, np.broadcast_to(wounds_from_a, a_beats_b.shape))
+    b_by_wounds = by_wounds(b_beats_a, np.broadcast_to(wounds_from_b, b_beats_a.shape))
+    indecisive = ways_of(~(a_beats_b | b_beats_a))
+    return indecisive, a_by_wounds, b_by_wounds, a.total * b.total
+
+
+def clash(a: ClashSide, b: ClashSide) -> ClashOdds:
+    """Exact odds of a Clash: who wins, and the wounds dealt (before armour) and taken (after armour).
+
+    Rules: "Each side rolls all their Combat dice, plus any bonus dice that apply to this Clash." The score,
+    hits, winner and wounds follow `pool_outcomes` and `_clash_core`; "Unless the loser uses armor to
+    deflect the blows, subtract the hits 1 for 1 from the loser's Constitution or Monster Rating."
+    """
+    if a.flat_footed and a.upper_hand or b.flat_footed and b.upper_hand:
+        raise ValueError("a flat-footed side rolls no dice, so it cannot have the upper hand")
+    indecisive, a_by_wounds, b_by_wounds, total = _clash_core(a.outcomes(), b.outcomes())
+    dealt_by_a = {w: Fraction(n, total) for w, n in a_by_wounds.items()}
+    dealt_by_b = {w: Fraction(n, total) for w, n in b_by_wounds.items()}
+    return ClashOdds(a_wins=sum(dealt_by_a.values(), Fraction(0)),
+                     b_wins=sum(dealt_by_b.values(), Fraction(0)),
+                     indecisive=Fraction(indecisive, total),
+                     wounds_dealt_by_a=dealt_by_a, wounds_dealt_by_b=dealt_by_b,
+                     armour_a=a.armour, armour_b=b.armour)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A fight: Clashes until an end, as an absorbing Markov chain
+# ---------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Delver:
+    """A delver as far as a fight is concerned.
+
+    `combat` Combat dice, `constitution`, `luck` (the rating of the Saving Roll when hit while reeling, and
+    the score when flat-footed), `armour` points, and whether a `shield` is carried.
+    """
+
+    combat: int
+    constitution: int
+    luck: int = 0
+    armour: int = 0
+    shield: bool = False
+
+
+@dataclass(frozen=True)
+class Monster:
+    """A monster: its Monster Rating (the wounds it can take), its Combat dice (fixed through the fight),
+    armour points, and the luck (+ shield) it scores if caught flat-footed."""
+
+    rating: int
+    dice: int
+    armour: int = 0
+    luck: int = 0
+    shield: bool = False
+
+
+Side = Literal["delver", "monster"]
+
+
+@dataclass(frozen=True)
+class FightRules:
+    """What holds for the fight as a whole.
+
+    `difficulty`: of the Saving Roll made when hit while reeling. `upper_hand`: the side with the upper hand
+    in every Clash (position and weapons do not change during a fight). `flat_footed`: the side caught
+    flat-footed in the first Clash only (surprise lasts until the first pause).
+    """
+
+    difficulty: int = 9
+    upper_hand: Side | None = None
+    flat_footed: Side | None = None
+
+
+@dataclass(frozen=True, order=True)
+class FightState:
+    """Everything that can change during a fight."""
+
+    constitution: int
+    armour: int
+    combat: int
+    reeling: bool
+    rating: int
+    monster_armour: int
+    first_clash: bool
+
+    @property
+    def potential(self) -> int:
+        """Strictly drops on every Clash that changes the state, which keeps the chain acyclic."""
+        return (self.constitution + self.armour + self.combat + (0 if self.reeling else 1) + self.rating
+                + self.monster_armour + (1 if self.first_clash else 0))
+
+
+WON, DISABLED, PERISHED = "won", "disabled", "perished"
+
+
+@dataclass(frozen=True)
+class End:
+    """An absorbing state: the fight is over. `constitution` is the delver's, left at the end."""
+
+    kind: str
+    constitution: int = 0
+
+
+@dataclass
+class FightOdds:
+    """Exact odds of a whole fight from its start."""
+
+    win: Fraction
+    disabled: Fraction
+    perished: Fraction
+    expected_clashes: Fraction
+    constitution: dict[int, Fraction] = field(default_factory=dict)
+    states: int = 0
+
+    @property
+    def survival(self) -> Fraction:
+        return 1 - self.perished
+
+
+class FightChain:
+    """The fight between one delver and one monster as an absorbing Markov chain.
+
+    Contract: "Repeat Clashes until an end: the monster's rating reaches 0 (the delver wins); the delver is
+    disabled or perishes. A delver hit while Constitution is 0 loses the wounds from Combat dice instead
+    and is reeling; a delver hit while reeling makes a Saving Roll (rating + remaining armour): success =
+    disabled, failure = perished."
+
+    An indecisive Clash leaves the state as it is (a self-loop); every other Clash lowers
+    `FightState.potential`, so the transient states are ordered and the chain is solved exactly in one pass
+    (forward for the distribution from a start, backward for values from every state).
+    """
+
+    def __init__(self, delver: Delver, monster: Monster, rules: FightRules = FightRules()) -> None:
+        if delver.combat < 0 or delver.constitution < 0 or delver.armour < 0:
+            raise ValueError("a delver's combat dice, constitution and armour cannot be negative")
+        if monster.dice < 1 or monster.rating < 1 or monster.armour < 0:
+            raise ValueError("a monster needs at least 1 die, a rating of at least 1, armour >= 0")
+        self.delver = delver
+        self.monster = monster
+        self.rules = rules
+        self._steps: dict[FightState, tuple[Fraction, list[tuple[Fraction, FightState | End]]]] = {}
+
+    def start(self, rating: int | None = None) -> FightState:
+        return FightState(constitution=self.delver.constitution, armour=self.delver.armour,
+                          combat=self.delver.combat, reeling=False,
+                          rating=self.monster.rating if rating is None else rating,
+                          monster_armour=self.monster.armour, first_clash=self.rules.flat_footed is not None)
+
+    def _clash_at(self, state: FightState) -> ClashOdds:
+        """The Clash fought in this state: the delver is side a, the monster side b."""
+        surprised = self.rules.flat_footed if state.first_clash else None
+        delver_side = ClashSide(dice=state.combat, upper_hand=self.rules.upper_hand == "delver",
+                                flat_footed=surprised == "delver", luck=self.delver.luck,
+                                shield=self.delver.shield)
+        monster_side = ClashSide(dice=self.monster.dice, upper_hand=self.rules.upper_hand == "monster",
+                                 flat_footed=surprised == "monster", luck=self.monster.luck,
+                                 shield=self.monster.shield)
+        if delver_side.flat_footed:
+            delver_side = replace(delver_side, upper_hand=False)
+        if monster_side.flat_footed:
+            monster_side = replace(monster_side, upper_hand=False)
+        return clash(delver_side, monster_side)
+
+    def _monster_hit(self, state: FightState, wounds: int) -> FightState | End:
+        """Rule: armour absorbs wounds one for one before they reach the Monster Rating; at 0 it is beaten."""
+        absorbed = min(state.monster_armour, wounds)
+        rating = max(0, state.rating - (wounds - absorbed))
+        if rating == 0:
+            return End(WON, state.constitution)
+        return replace(state, monster_armour=state.monster_armour - absorbed, rating=rating, first_clash=False)
+
+    def _delver_hit(self, state: FightState, wounds: int) -> list[tuple[Fraction, FightState | End]]:
+        """Wounds (before armour) to the delver; see docs/tunnels.md for the order of armour and reeling.
+
+        Rules: "When you suffer a hit while your Constitution is zero, subtract all the damage from your
+        Combat dice. You are reeling." "When you suffer a hit while you are reeling, make a Saving Roll,
+        adding any remaining armor to your rating. If you succeed, you are disabled. If you miss, you have
+        perished."
+        """
+        if state.reeling:
+            saved = saving_roll_success(self.rules.difficulty, self.delver.luck + state.armour)
+            return [(saved, End(DISABLED)), (1 - saved, End(PERISHED))]
+        absorbed = min(state.armour, wounds)
+        through = wounds - absorbed
+        after = replace(state, armour=state.armour - absorbed, first_clash=False)
+        if through and state.constitution > 0:
+            after = replace(after, constitution=max(0, state.constitution - through))
+        elif through:
+            after = replace(after, combat=max(0, state.combat - through), reeling=True)
+        return [(Fraction(1), after)]
+
+    def steps(self, state: FightState) -> tuple[Fraction, list[tuple[Fraction, FightState | End]]]:
+        """(P(the state is unchanged by a Clash), [(P, next state or end)] for every other outcome)."""
+        cached = self._steps.get(state)
+        if cached is not None:
+            return cached
+        odds = self._clash_at(state)
+        moves: dict[FightState | End, Fraction] = defaultdict(Fraction)
+        moves[replace(state, first_clash=False)] += odds.indecisive
+        for wounds, probability in odds.wounds_dealt_by_a.items():
+            if wounds:
+                moves[self._monster_hit(state, wounds)] += probability
+            else:
+                moves[replace(state, first_clash=False)] += probability
+        for wounds, probability in odds.wounds_dealt_by_b.items():
+            if wounds:
+                for chance, target in self._delver_hit(state, wounds):
+                    moves[target] += probability * chance
+            else:
+                moves[replace(state, first_clash=False)] += probability
+        stay = moves.pop(state, Fraction(0))
+        result = (stay, [(p, target) for target, p in moves.items() if p])
+        self._steps[state] = result
+        return result
+
+    def _reachable(self, starts: Iterable[FightState]) -> list[FightState]:
+        """Every transient state reachable from the starts, ordered by falling potential."""
+        seen = set(starts)
+        frontier = list(seen)
+        while frontier:
+            state = frontier.pop()
+            for _, target in self.steps(state)[1]:
+                if isinstance(target, FightState) and target not in seen:
+                    seen.add(target)
+                    frontier.append(target)
+        return sorted(seen, key=lambda s: (-s.potential, s))
+
+    def _leave_probability(self, stay: Fraction, state: FightState) -> Fraction:
+        if stay == 1:
+            raise ValueError(f"the fight can never end from {state}: every Clash is indecisive")
+        return 1 - stay
+
+    def forward(self) -> FightOdds:
+        """Odds from the start by pushing probability mass down the ordered states.
+
+        Mass entering a state leaves it along the other outcomes in proportion (the self-loop only delays),
+        and it stays there for 1 / (1 - P(stay)) Clashes on average.
+        """
+        start = self.start()
+        order = self._reachable([start])
+        mass: dict[FightState, Fraction] = {start: Fraction(1)}
+        ends: dict[End, Fraction] = defaultdict(Fraction)
+        expected_clashes = Fraction(0)
+        for state in order:
+            arrived = mass.pop(state, None)
+            if not arrived:
+                continue
+            stay, moves = self.steps(state)
+            leave = self._leave_probability(stay, state)
+            expected_clashes += arrived / leave
+            share = arrived / leave
+            for probability, target in moves:
+                if isinstance(target, End):
+                    ends[target] += share * probability
+                else:
+                    mass[target] = mass.get(target, Fraction(0)) + share * probability
+        constitution: dict[int, Fraction] = defaultdict(Fraction)
+        for end, probability in ends.items():
+            constitution[end.constitution] += probability
+        return FightOdds(
+            win=sum((p for e, p in ends.items() if e.kind == WON), Fraction(0)),
+            disabled=sum((p for e, p in ends.items() if e.kind == DISABLED), Fraction(0)),
+            perished=sum((p for e, p in ends.items() if e.kind == PERISHED), Fraction(0)),
+            expected_clashes=expected_clashes,
+            constitution={c: p for c, p in sorted(constitution.items()) if p},
+            states=len(order))
+
+    def backward(self, starts: Iterable[FightState]) -> dict[FightState, tuple[Fraction, ...]]:
+        """(win, disabled, perished, expected clashes) from each state reachable from the starts.
+
+        Value of a state = (sum of P(move) x value after the move) / (1 - P(stay)); states are solved from
+        the lowest potential up, so every value needed is already known.
+        """
+        order = self._reachable(starts)
+        values: dict[FightState, tuple[Fraction, ...]] = {}
+        for state in reversed(order):
+            stay, moves = self.steps(state)
+            leave = self._leave_probability(stay, state)
+            win = disabled = perished = Fraction(0)
+            clashes = Fraction(1)
+            for probability, target in moves:
+                if isinstance(target, End):
+                    win += probability if target.kind == WON else 0
+                    disabled += probability if target.kind == DISABLED else 0
+                    perished += probability if target.kind == PERISHED else 0
+                else:
+                    w, d, p, c = values[target]
+                    win += probability * w
+                    disabled += probability * d
+                    perished += probability * p
+                    clashes += probability * c
+            values[state] = (win / leave, disabled / leave, perished / leave, clashes / leave)
+        return values
+
+
+def fight(delver: Delver, monster: Monster, rules: FightRules = FightRules()) -> FightOdds:
+    """Exact odds of a fight: win, disabled, perished, expected Clashes, the delver's Constitution at the end.
+
+    See `FightChain` for the rules it follows.
+    """
+    return FightChain(delver, monster, rules).forward()
+
+
+def fight_values(delver: Delver, dice: int, ratings: Iterable[int], rules: FightRules = FightRules(),
+                 monster_armour: int = 0) -> dict[int, FightOdds]:
+    """Odds of fighting a monster with `dice` Combat dice for each starting rating, in one backward pass.
+
+    A monster's states at rating r are the states of one with a higher rating after it lost wounds, so the
+    values of a single chain answer every starting rating at once (this is what the generator searches).
+    """
+    wanted = sorted(set(ratings))
+    chain = FightChain(delver, Monster(rating=max(wanted), dice=dice, armour=monster_armour), rules)
+    starts = {r: chain.start(r) for r in wanted}
+    values = chain.backward(starts.values())
+    return {r: FightOdds(win=values[s][0], disabled=values[s][1], perished=values[s][2],
+                         expected_clashes=values[s][3], states=len(values))
+            for r, s in starts.items()}
