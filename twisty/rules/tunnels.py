@@ -372,23 +372,29 @@ class Monster:
 Side = Literal["delver", "monster"]
 
 
+ArmourUse = Literal["absorb", "keep"]
+
+
 @dataclass(frozen=True)
 class FightRules:
     """What holds for the fight as a whole.
 
     `difficulty`: of the Saving Roll made when hit while reeling. `upper_hand`: the side with the upper hand
     in every Clash (position and weapons do not change during a fight). `flat_footed`: the side caught
-    flat-footed in the first Clash only (surprise lasts until the first pause).
+    flat-footed in the first Clash only (surprise lasts until the first pause). `armour_use`: the delver
+    spends armour points on wounds as they come ("absorb"), or keeps them all for the Saving Roll made
+    when hit while reeling ("keep").
     """
 
     difficulty: int = 9
     upper_hand: Side | None = None
     flat_footed: Side | None = None
+    armour_use: ArmourUse = "absorb"
 
 
 @dataclass(frozen=True, order=True)
 class FightState:
-    """Everything that can change during a fight."""
+    """Everything that changes during a fight."""
 
     constitution: int
     armour: int
@@ -418,7 +424,7 @@ class End:
 
 @dataclass
 class FightOdds:
-    """Exact odds of a whole fight from its start."""
+    """Exact odds of a whole fight (from its start, or from one state of it)."""
 
     win: Fraction
     disabled: Fraction
@@ -429,7 +435,11 @@ class FightOdds:
 
     @property
     def survival(self) -> Fraction:
+        """P(the delver does not perish)."""
         return 1 - self.perished
+
+
+Move = tuple[Fraction, "FightState | End"]
 
 
 class FightChain:
@@ -440,20 +450,19 @@ class FightChain:
     and is reeling; a delver hit while reeling makes a Saving Roll (rating + remaining armour): success =
     disabled, failure = perished."
 
-    An indecisive Clash leaves the state as it is (a self-loop); every other Clash lowers
-    `FightState.potential`, so the transient states are ordered and the chain is solved exactly in one pass
-    (forward for the distribution from a start, backward for values from every state).
+    An indecisive Clash is a self-loop; every other Clash lowers `FightState.potential`, so the transient states are ordered and the chain is solved exactly
+    in one pass: forward for the distribution from a start, backward for the values of every state.
     """
 
     def __init__(self, delver: Delver, monster: Monster, rules: FightRules = FightRules()) -> None:
         if delver.combat < 0 or delver.constitution < 0 or delver.armour < 0:
             raise ValueError("a delver's combat dice, constitution and armour cannot be negative")
         if monster.dice < 1 or monster.rating < 1 or monster.armour < 0:
-            raise ValueError("a monster needs at least 1 die, a rating of at least 1, armour >= 0")
+            raise ValueError("a monster needs at least 1 die, a rating of at least 1 and armour >= 0")
         self.delver = delver
         self.monster = monster
         self.rules = rules
-        self._steps: dict[FightState, tuple[Fraction, list[tuple[Fraction, FightState | End]]]] = {}
+        self._steps: dict[FightState, tuple[Fraction, list[Move]]] = {}
 
     def start(self, rating: int | None = None) -> FightState:
         return FightState(constitution=self.delver.constitution, armour=self.delver.armour,
@@ -464,65 +473,57 @@ class FightChain:
     def _clash_at(self, state: FightState) -> ClashOdds:
         """The Clash fought in this state: the delver is side a, the monster side b."""
         surprised = self.rules.flat_footed if state.first_clash else None
-        delver_side = ClashSide(dice=state.combat, upper_hand=self.rules.upper_hand == "delver",
-                                flat_footed=surprised == "delver", luck=self.delver.luck,
-                                shield=self.delver.shield)
-        monster_side = ClashSide(dice=self.monster.dice, upper_hand=self.rules.upper_hand == "monster",
-                                 flat_footed=surprised == "monster", luck=self.monster.luck,
-                                 shield=self.monster.shield)
-        if delver_side.flat_footed:
-            delver_side = replace(delver_side, upper_hand=False)
-        if monster_side.flat_footed:
-            monster_side = replace(monster_side, upper_hand=False)
+        delver_side = ClashSide(dice=state.combat, luck=self.delver.luck, shield=self.delver.shield,
+                                flat_footed=surprised == "delver",
+                                upper_hand=self.rules.upper_hand == "delver" and surprised != "delver")
+        monster_side = ClashSide(dice=self.monster.dice, luck=self.monster.luck, shield=self.monster.shield,
+                                 flat_footed=surprised == "monster",
+                                 upper_hand=self.rules.upper_hand == "monster" and surprised != "monster")
         return clash(delver_side, monster_side)
 
     def _monster_hit(self, state: FightState, wounds: int) -> FightState | End:
-        """Rule: armour absorbs wounds one for one before they reach the Monster Rating; at 0 it is beaten."""
+        """Rule: armour points absorb wounds one for one (and are spent) before they reach the Monster Rating;
+        at rating 0 the monster is beaten."""
         absorbed = min(state.monster_armour, wounds)
         rating = max(0, state.rating - (wounds - absorbed))
         if rating == 0:
             return End(WON, state.constitution)
         return replace(state, monster_armour=state.monster_armour - absorbed, rating=rating, first_clash=False)
 
-    def _delver_hit(self, state: FightState, wounds: int) -> list[tuple[Fraction, FightState | End]]:
-        """Wounds (before armour) to the delver; see docs/tunnels.md for the order of armour and reeling.
+    def _delver_hit(self, state: FightState, wounds: int) -> list[Move]:
+        """Wounds (before armour) dealt to the delver.
 
         Rules: "When you suffer a hit while your Constitution is zero, subtract all the damage from your
         Combat dice. You are reeling." "When you suffer a hit while you are reeling, make a Saving Roll,
         adding any remaining armor to your rating. If you succeed, you are disabled. If you miss, you have
-        perished."
+        perished."  A hit is a wound that gets past armour; wounds beyond the Constitution left are lost.
         """
-        if state.reeling:
-            saved = saving_roll_success(self.rules.difficulty, self.delver.luck + state.armour)
-            return [(saved, End(DISABLED)), (1 - saved, End(PERISHED))]
-        absorbed = min(state.armour, wounds)
+        absorbed = min(state.armour, wounds) if self.rules.armour_use == "absorb" else 0
         through = wounds - absorbed
         after = replace(state, armour=state.armour - absorbed, first_clash=False)
-        if through and state.constitution > 0:
-            after = replace(after, constitution=max(0, state.constitution - through))
-        elif through:
-            after = replace(after, combat=max(0, state.combat - through), reeling=True)
-        return [(Fraction(1), after)]
+        if not through:
+            return [(Fraction(1), after)]
+        if state.reeling:
+            saved = saving_roll_success(self.rules.difficulty, self.delver.luck + after.armour)
+            return [(saved, End(DISABLED)), (1 - saved, End(PERISHED))]
+        if state.constitution > 0:
+            return [(Fraction(1), replace(after, constitution=max(0, state.constitution - through)))]
+        return [(Fraction(1), replace(after, combat=max(0, state.combat - through), reeling=True))]
 
-    def steps(self, state: FightState) -> tuple[Fraction, list[tuple[Fraction, FightState | End]]]:
-        """(P(the state is unchanged by a Clash), [(P, next state or end)] for every other outcome)."""
+    def steps(self, state: FightState) -> tuple[Fraction, list[Move]]:
+        """(P(a Clash leaves the state as it is), [(P, next state or end)] for every other outcome)."""
         cached = self._steps.get(state)
         if cached is not None:
             return cached
         odds = self._clash_at(state)
+        calm = replace(state, first_clash=False)
         moves: dict[FightState | End, Fraction] = defaultdict(Fraction)
-        moves[replace(state, first_clash=False)] += odds.indecisive
+        moves[calm] += odds.indecisive
         for wounds, probability in odds.wounds_dealt_by_a.items():
-            if wounds:
-                moves[self._monster_hit(state, wounds)] += probability
-            else:
-                moves[replace(state, first_clash=False)] += probability
+            moves[self._monster_hit(state, wounds) if wounds else calm] += probability
         for wounds, probability in odds.wounds_dealt_by_b.items():
-            if wounds:
-                for chance, target in self._delver_hit(state, wounds):
-                    moves[target] += probability * chance
-            else:
-                moves[replace(state, first_clash=False)] += probability
+            for chance, target in self._delver_hit(state, wounds):
+                moves[target] += probability * chance
         stay = moves.pop(state, Fraction(0))
         result = (stay, [(p, target) for target, p in moves.items() if p])
         self._steps[state] = result
@@ -540,16 +541,18 @@ class FightChain:
                     frontier.append(target)
         return sorted(seen, key=lambda s: (-s.potential, s))
 
-    def _leave_probability(self, stay: Fraction, state: FightState) -> Fraction:
+    def _leave(self, state: FightState) -> tuple[Fraction, list[Move]]:
+        """(1 - P(stay), moves) of a state; some Clash always changes the state, so 1 - P(stay) > 0."""
+        stay, moves = self.steps(state)
         if stay == 1:
-            raise ValueError(f"the fight can never end from {state}: every Clash is indecisive")
-        return 1 - stay
+            raise ValueError(f"no Clash can change {state}")
+        return 1 - stay, moves
 
     def forward(self) -> FightOdds:
-        """Odds from the start by pushing probability mass down the ordered states.
+        """Odds from the start, pushing probability mass down the states in order of falling potential.
 
-        Mass entering a state leaves it along the other outcomes in proportion (the self-loop only delays),
-        and it stays there for 1 / (1 - P(stay)) Clashes on average.
+        Mass entering a state leaves along the other outcomes in proportion to them (the self-loop only
+        delays it), after 1 / (1 - P(stay)) Clashes on average.
         """
         start = self.start()
         order = self._reachable([start])
@@ -560,52 +563,46 @@ class FightChain:
             arrived = mass.pop(state, None)
             if not arrived:
                 continue
-            stay, moves = self.steps(state)
-            leave = self._leave_probability(stay, state)
-            expected_clashes += arrived / leave
+            leave, moves = self._leave(state)
             share = arrived / leave
+            expected_clashes += share
             for probability, target in moves:
                 if isinstance(target, End):
                     ends[target] += share * probability
                 else:
                     mass[target] = mass.get(target, Fraction(0)) + share * probability
+        by_kind: dict[str, Fraction] = defaultdict(Fraction)
         constitution: dict[int, Fraction] = defaultdict(Fraction)
         for end, probability in ends.items():
+            by_kind[end.kind] += probability
             constitution[end.constitution] += probability
-        return FightOdds(
-            win=sum((p for e, p in ends.items() if e.kind == WON), Fraction(0)),
-            disabled=sum((p for e, p in ends.items() if e.kind == DISABLED), Fraction(0)),
-            perished=sum((p for e, p in ends.items() if e.kind == PERISHED), Fraction(0)),
-            expected_clashes=expected_clashes,
-            constitution={c: p for c, p in sorted(constitution.items()) if p},
-            states=len(order))
+        return FightOdds(win=by_kind[WON], disabled=by_kind[DISABLED], perished=by_kind[PERISHED],
+                         expected_clashes=expected_clashes,
+                         constitution={c: p for c, p in sorted(constitution.items()) if p},
+                         states=len(order))
 
-    def backward(self, starts: Iterable[FightState]) -> dict[FightState, tuple[Fraction, ...]]:
-        """(win, disabled, perished, expected clashes) from each state reachable from the starts.
+    def backward(self, starts: Iterable[FightState]) -> dict[FightState, FightOdds]:
+        """Win, disabled, perished and expected Clashes from each state reachable from the starts.
 
-        Value of a state = (sum of P(move) x value after the move) / (1 - P(stay)); states are solved from
-        the lowest potential up, so every value needed is already known.
+        Value of a state = (sum over moves of P(move) x value after it) / (1 - P(stay)); states are solved
+        from the lowest potential up, so every value needed is already known.
         """
         order = self._reachable(starts)
         values: dict[FightState, tuple[Fraction, ...]] = {}
+        zero = Fraction(0)
         for state in reversed(order):
-            stay, moves = self.steps(state)
-            leave = self._leave_probability(stay, state)
-            win = disabled = perished = Fraction(0)
-            clashes = Fraction(1)
+            leave, moves = self._leave(state)
+            totals = [zero, zero, zero, Fraction(1)]
             for probability, target in moves:
                 if isinstance(target, End):
-                    win += probability if target.kind == WON else 0
-                    disabled += probability if target.kind == DISABLED else 0
-                    perished += probability if target.kind == PERISHED else 0
+                    totals[(WON, DISABLED, PERISHED).index(target.kind)] += probability
                 else:
-                    w, d, p, c = values[target]
-                    win += probability * w
-                    disabled += probability * d
-                    perished += probability * p
-                    clashes += probability * c
-            values[state] = (win / leave, disabled / leave, perished / leave, clashes / leave)
-        return values
+                    for index, value in enumerate(values[target]):
+                        totals[index] += probability * value
+            values[state] = tuple(total / leave for total in totals)
+        return {state: FightOdds(win=v[0], disabled=v[1], perished=v[2], expected_clashes=v[3],
+                                 states=len(order))
+                for state, v in values.items()}
 
 
 def fight(delver: Delver, monster: Monster, rules: FightRules = FightRules()) -> FightOdds:
@@ -616,17 +613,15 @@ def fight(delver: Delver, monster: Monster, rules: FightRules = FightRules()) ->
     return FightChain(delver, monster, rules).forward()
 
 
-def fight_values(delver: Delver, dice: int, ratings: Iterable[int], rules: FightRules = FightRules(),
-                 monster_armour: int = 0) -> dict[int, FightOdds]:
-    """Odds of fighting a monster with `dice` Combat dice for each starting rating, in one backward pass.
+def fight_by_rating(delver: Delver, dice: int, ratings: Iterable[int], rules: FightRules = FightRules(),
+                    monster_armour: int = 0) -> dict[int, FightOdds]:
+    """Odds against a monster with `dice` Combat dice for each starting rating, from one backward pass.
 
-    A monster's states at rating r are the states of one with a higher rating after it lost wounds, so the
-    values of a single chain answer every starting rating at once (this is what the generator searches).
+    A monster that starts at rating r is in the states of a higher-rated one after it lost wounds, so one
+    chain answers every starting rating at once (this is what the generator searches).
     """
     wanted = sorted(set(ratings))
     chain = FightChain(delver, Monster(rating=max(wanted), dice=dice, armour=monster_armour), rules)
-    starts = {r: chain.start(r) for r in wanted}
+    starts = {rating: chain.start(rating) for rating in wanted}
     values = chain.backward(starts.values())
-    return {r: FightOdds(win=values[s][0], disabled=values[s][1], perished=values[s][2],
-                         expected_clashes=values[s][3], states=len(values))
-            for r, s in starts.items()}
+    return {rating: values[state] for rating, state in starts.items()}
