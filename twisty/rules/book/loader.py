@@ -1,0 +1,295 @@
+"""Reading a book level (TOML, `game = "book"`) into a `Book`, with a positioned error for every mistake.
+
+    rows = 5                       # every page is rows x cols
+    cols = 6
+    entrance = [1, 4, 0]           # [page, row, col]
+    exit = [4, 4, 5]
+    [pages]                        # any run of consecutive pages, one grid each
+    1 = '''
+    Ru Ru Tr .  ## Go
+    ...'''
+    [[tunnel]]                     # only needed when a leaf holds several Tunnels
+    cells = [[3, 0, 1], [4, 2, 2]]
+    [[local]]                      # local rules, on the spread of `page`
+    rule = "medusa"                # or "boss", with items = ["Bazooka", "Tweezers", "Excalibur"]
+    page = 6
+
+docs/book.md has the full format and the legend of codes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from twisty.rules.book.contents import ITEMS, content_named
+from twisty.rules.book.model import BossRule, Book
+from twisty.rules.book.static import MAX_PACK, PackTooLarge, evaluate
+from twisty.rules.book.topology import BookShape, Cell, leaf_of, spread_of
+from twisty.rules.source import LevelError, LevelSource, expect_int
+
+MAX_PAGE_SIDE = 64
+MAX_PAGES = 400
+
+
+def load_book(source: LevelSource) -> Book:
+    data = source.data
+    height = expect_int(source, data.get("rows"), '"rows" (rows per page)', table=None, key="rows", minimum=1)
+    width = expect_int(source, data.get("cols"), '"cols" (columns per page)', table=None, key="cols", minimum=1)
+    for value, key in ((height, "rows"), (width, "cols")):
+        if value > MAX_PAGE_SIDE:
+            raise source.error(f'"{key}" may be at most {MAX_PAGE_SIDE}, not {value}', key=key)
+    pages = data.get("pages")
+    if not isinstance(pages, dict) or not pages:
+        raise source.error('missing table [pages] (one grid per page, e.g. 1 = """...""")',
+                           **_position_or_start(source, "pages"))
+    numbers = []
+    for key in pages:
+        if not re.fullmatch(r"[0-9]+", key) or int(key) < 1:
+            raise source.error(f'page key "{key}" must be a page number (1 or more)', table="pages", key=key)
+        numbers.append(int(key))
+    numbers.sort()
+    if len(numbers) > MAX_PAGES:
+        raise source.error(f"a book level may hold at most {MAX_PAGES} pages", **_position_or_start(source, "pages"))
+    for before, after in zip(numbers, numbers[1:]):
+        if after != before + 1:
+            raise source.error(f"pages must be one consecutive run: page {before + 1} is missing "
+                               f"between {before} and {after}", table="pages", key=str(after))
+    shape = BookShape(height, width, numbers[0], numbers[-1])
+
+    contents = [""] * shape.cell_count
+    positions: dict[int, tuple[int, int]] = {}
+    for page in numbers:
+        key = _page_key(pages, page)
+        for (row, col), (name, line, column) in _read_grid(source, key, pages[key], page, height, width).items():
+            index = shape.index((page, row, col))
+            contents[index] = name
+            if line is not None:
+                positions[index] = (line, column)
+
+    def token_error(message: str, index: int) -> LevelError:
+        line, column = positions.get(index, (None, None))
+        if line is None:
+            return source.error(message, table="pages", key=_page_key(pages, shape.cell(index)[0]))
+        return source.error(message, line=line, column=column)
+
+    entrance = _read_cell(source, shape, "entrance", "the walk's first cell")
+    exit_cell = _read_cell(source, shape, "exit", "the walk's last cell")
+    tunnels = _pair_tunnels(source, shape, contents, token_error)
+    medusa_spreads, bosses = _read_local_rules(source, shape)
+    for index, name in enumerate(contents):
+        if name == "Boss" and not any(rule.spread == spread_of(shape.cell(index)[0]) for rule in bosses):
+            raise token_error(f"a Boss on page {shape.cell(index)[0]} but no [[local]] rule = \"boss\" "
+                              f"for its spread names the weapons that kill it", index)
+    title = data.get("title", "")
+    book = Book(shape, tuple(contents), entrance, exit_cell, tunnels, frozenset(medusa_spreads), tuple(bosses),
+                title if isinstance(title, str) else "", positions)
+    try:
+        evaluate(book)
+    except PackTooLarge as pack:
+        raise token_error(f"a pack of {len(pack.cells)} Wolves; a pack can never contain more than "
+                          f"{MAX_PACK} Wolves", pack.cells[0]) from None
+    return book
+
+
+def _position_or_start(source: LevelSource, table: str) -> dict[str, Any]:
+    line, column = source.locate_table(table)
+    return {"line": line or 1, "column": column or 1}
+
+
+def _array_error(source: LevelSource, message: str, table: str, number: int, key: str) -> LevelError:
+    """An error at `key` inside the number-th (from 0) `[[table]]` of the file, else at its header."""
+    seen, header = -1, None
+    for line_number, raw in enumerate(source.lines, start=1):
+        stripped = raw.strip()
+        if re.match(r"^\[\[\s*" + re.escape(table) + r"\s*\]\]", stripped):
+            seen += 1
+            if seen == number:
+                header = (line_number, raw.index("[") + 1)
+            continue
+        if seen == number and stripped.startswith("["):
+            break
+        if seen == number:
+            found = re.match(r"^(\s*)" + re.escape(key) + r"\s*=", raw)
+            if found:
+                return source.error(message, line=line_number, column=len(found.group(1)) + 1)
+    line, column = header or (1, 1)
+    return source.error(message, line=line, column=column)
+
+
+def _page_key(pages: dict[str, Any], page: int) -> str:
+    return next(key for key in pages if int(key) == page)
+
+
+def _read_grid(source: LevelSource, key: str, value: Any, page: int, height: int,
+               width: int) -> dict[tuple[int, int], tuple[str, int | None, int | None]]:
+    """The cells of one page grid: (row, col) -> (content name, line, column in the file)."""
+    if not isinstance(value, str):
+        raise source.error(f"page {page} must be a multi-line string of cell codes", table="pages", key=key)
+    rows = _grid_rows(source, key, value)
+    if len(rows) != height:
+        raise source.error(f"page {page} has {len(rows)} rows; every page has {height} (rows = {height})",
+                           table="pages", key=key)
+    cells = {}
+    for row, (text, line, offset) in enumerate(rows):
+        tokens = list(re.finditer(r"\S+", text))
+        if len(tokens) != width:
+            if len(tokens) > width:
+                column = offset + tokens[width].start() + 1 if line is not None else None
+            else:
+                column = offset + len(text.rstrip()) + 1 if line is not None else None
+            raise source.error(f"page {page}, row {row} has {len(tokens)} cells; every row has {width} "
+                               f"(cols = {width})", line=line, column=column,
+                               **({} if line is not None else {"table": "pages", "key": key}))
+        for col, token in enumerate(tokens):
+            column = offset + token.start() + 1 if line is not None else None
+            name = content_named(token.group())
+            if name is None:
+                raise source.error(f'unknown content "{token.group()}" on page {page}, row {row}, col {col} '
+                                   f"(docs/book.md lists every code and name)", line=line, column=column,
+                                   **({} if line is not None else {"table": "pages", "key": key}))
+            cells[(row, col)] = (name, line, column)
+    return cells
+
+
+def _grid_rows(source: LevelSource, key: str, value: str) -> list[tuple[str, int | None, int]]:
+    """The non-blank lines of a grid with the file line and column offset where each one starts.
+
+    TOML keeps no positions; the text is matched back to the file line by line (a multi-line string
+    without escapes is its own text). If that fails, rows carry no position and errors fall back to the key.
+    """
+    line, _ = source.locate_key(key, "pages")
+    lines = value.split("\n")
+    placed: list[tuple[str, int | None, int]] = []
+    start_line, first_offset = None, 0
+    if line is not None:
+        raw = source.lines[line - 1]
+        opening = re.search(r"=\s*(\"\"\"|''')", raw)
+        if opening:
+            rest = raw[opening.end():]
+            if rest.strip() == "":
+                start_line = line + 1
+            else:
+                start_line, first_offset = line, opening.end()
+    for number, text in enumerate(lines):
+        file_line, offset = None, 0
+        if start_line is not None:
+            candidate = start_line + number
+            if candidate - 1 < len(source.lines):
+                raw = source.lines[candidate - 1]
+                offset = first_offset if number == 0 and candidate == line else 0
+                if raw[offset:offset + len(text)] == text:
+                    file_line = candidate
+                else:
+                    offset = 0
+        placed.append((text, file_line, offset))
+    while placed and not placed[0][0].strip():
+        placed.pop(0)
+    while placed and not placed[-1][0].strip():
+        placed.pop()
+    for text, file_line, _offset in placed:
+        if not text.strip():
+            raise source.error(f"page {key} has a blank line inside its grid", line=file_line, column=1,
+                               **({} if file_line is not None else {"table": "pages", "key": key}))
+    return placed
+
+
+def _read_cell(source: LevelSource, shape: BookShape, key: str, what: str) -> Cell:
+    value = source.data.get(key)
+    if value is None:
+        raise source.error(f'missing key "{key}" ({what}, as [page, row, col])', line=1, column=1)
+    return _as_cell(shape, value, f'"{key}"', lambda message: source.error(message, key=key))
+
+
+def _as_cell(shape: BookShape, value: Any, what: str, error) -> Cell:
+    if (not isinstance(value, list) or len(value) != 3
+            or any(isinstance(part, bool) or not isinstance(part, int) for part in value)):
+        raise error(f"{what} must be [page, row, col] (three whole numbers), not {value!r}")
+    cell = (value[0], value[1], value[2])
+    if not shape.contains(cell):
+        raise error(f"{what} {list(cell)} is outside the book (pages {shape.first_page}-"
+                    f"{shape.last_page}, rows 0-{shape.height - 1}, cols 0-{shape.width - 1})")
+    return cell
+
+
+def _pair_tunnels(source: LevelSource, shape: BookShape, contents: list[str], token_error) -> dict[int, int]:
+    """Rule 18: "Tunnels always come in pairs: one on the front of a leaf, the other on its back."
+
+    Pairs named in [[tunnel]] come first; on each leaf, one Tunnel left on each side pair up by themselves.
+    """
+    pairs: dict[int, int] = {}
+    named = source.data.get("tunnel", [])
+    if not isinstance(named, list):
+        raise source.error("[[tunnel]] must be an array of tables with cells = [[p, r, c], [p, r, c]]",
+                           **_position_or_start(source, "tunnel"))
+    for number, entry in enumerate(named):
+        def error(message: str, number: int = number) -> LevelError:
+            return _array_error(source, message, "tunnel", number, "cells")
+        cells = entry.get("cells") if isinstance(entry, dict) else None
+        if not isinstance(cells, list) or len(cells) != 2:
+            raise error("each [[tunnel]] needs cells = [[page, row, col], [page, row, col]]")
+        first, second = (shape.index(_as_cell(shape, cell, "a [[tunnel]] cell", error)) for cell in cells)
+        for index in (first, second):
+            if contents[index] != "Tunnel":
+                raise error(f"[[tunnel]] names {list(shape.cell(index))}, which holds no Tunnel")
+            if index in pairs:
+                raise error(f"the Tunnel at {list(shape.cell(index))} is named in two pairs")
+        page_a, page_b = shape.cell(first)[0], shape.cell(second)[0]
+        if leaf_of(page_a) != leaf_of(page_b) or page_a == page_b:
+            raise error(f"a Tunnel pair must be the front and back of one leaf, not pages {page_a} and {page_b}")
+        pairs[first], pairs[second] = second, first
+    by_side: dict[int, list[int]] = {}
+    for index, name in enumerate(contents):
+        if name == "Tunnel" and index not in pairs:
+            by_side.setdefault(shape.cell(index)[0], []).append(index)
+    for page in sorted(by_side):
+        if page % 2 == 0 and page - 1 in by_side:
+            continue  # handled with its front side
+        front = by_side.get(page, [])
+        back = by_side.get(page + 1, []) if page % 2 == 1 else []
+        if len(front) == 1 and len(back) == 1:
+            pairs[front[0]], pairs[back[0]] = back[0], front[0]
+            continue
+        lonely = front[0] if front else back[0]
+        partner_page = page + 1 if page % 2 == 1 else page - 1
+        if len(front) + len(back) == 1:
+            message = (f"unpaired Tunnel on page {page}: Tunnels come in pairs, the other one on page "
+                       f"{partner_page} (the back of the same leaf)")
+        else:
+            message = (f"leaf {leaf_of(page)} holds {len(front)} Tunnels on page {page} and {len(back)} on "
+                       f"page {page + 1 if page % 2 == 1 else page}; name each pair with [[tunnel]] cells = [...]")
+        raise token_error(message, lonely)
+    return pairs
+
+
+def _read_local_rules(source: LevelSource, shape: BookShape) -> tuple[set[int], list[BossRule]]:
+    entries = source.data.get("local", [])
+    if not isinstance(entries, list):
+        raise source.error('[[local]] must be an array of tables (rule = "medusa" or "boss", page = N)',
+                           **_position_or_start(source, "local"))
+    medusa, bosses = set(), []
+    for number, entry in enumerate(entries):
+        def error(message: str, key: str, number: int = number) -> LevelError:
+            return _array_error(source, message, "local", number, key)
+        if not isinstance(entry, dict):
+            raise error("each [[local]] must be a table", "rule")
+        rule = entry.get("rule")
+        page = entry.get("page")
+        if isinstance(page, bool) or not isinstance(page, int):
+            raise error(f"a local rule needs page = N (a page of its spread), not {page!r}", "page")
+        if not shape.has_page(page):
+            raise error(f"local rule on page {page}, which is not in this level", "page")
+        if rule == "medusa":
+            medusa.add(spread_of(page))
+        elif rule == "boss":
+            items = entry.get("items", ["Bazooka", "Tweezers", "Excalibur"])
+            names = []
+            for item in items if isinstance(items, list) else [items]:
+                name = content_named(item) if isinstance(item, str) else None
+                if name not in ITEMS:
+                    raise error(f"the Boss's items must be item names, not {item!r}", "items")
+                names.append(name)
+            bosses.append(BossRule(spread_of(page), tuple(names)))
+        else:
+            raise error(f'unknown local rule {rule!r} (known: "medusa", "boss")', "rule")
+    return medusa, bosses
