@@ -31,7 +31,7 @@ def _engine_options(command):
     command = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
                            help="Seconds per level; when it runs out the answer is 'unknown'.")(command)
     command = click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
-                           help="Solver engine (auto picks by level features).")(command)
+                           help="Solver engine: auto picks by level features; brute is the reference enumeration (tiny levels only).")(command)
     return command
 
 

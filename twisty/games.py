@@ -25,7 +25,7 @@ GAME_HANDLERS = {
     "book": "twisty.solver.book_check",
 }
 
-ENGINES = ("auto", "cpsat", "search")
+ENGINES = ("auto", "cpsat", "search", "brute")
 
 
 @dataclass(frozen=True)
