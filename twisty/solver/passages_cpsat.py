@@ -1,0 +1,111 @@
+"""The CP-SAT engine for Twisty Little Passages (the model is twisty.encodings.passages_cpsat).
+
+Every route it returns is replayed with the plain rules first; a route that does not replay, or whose
+replayed signature differs from the model's, is a bug in the model and raises instead of being reported.
+"""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from twisty.encodings.passages_cpsat import (PassagesModel, block_signature, build_model, decode_decisions,
+                                             decode_signature)
+from twisty.rules.passages import Decision, PassagesLevel, Replay, replay
+from twisty.solver.passages_brute import start_hp_upper_bound
+from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
+                                            SolutionCount)
+
+NAME = "cpsat"
+WORKERS = 2
+
+
+class ModelError(AssertionError):
+    """The model produced a route the rules reject: an encoding bug, never a property of the level."""
+
+
+def _solve(pm: PassagesModel, deadline: Deadline) -> tuple[int, cp_model.CpSolver]:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = WORKERS
+    remaining = deadline.remaining()
+    if remaining is not None:
+        if remaining <= 0:
+            return cp_model.UNKNOWN, solver
+        solver.parameters.max_time_in_seconds = remaining
+    return solver.solve(pm.model), solver
+
+
+def checked_route(pm: PassagesModel, solver: cp_model.CpSolver) -> Replay:
+    """The solution's route, replayed by the rules, with the model's hp and signature cross-checked."""
+    decisions = decode_decisions(pm, solver)
+    level = pm.level
+    if not isinstance(pm.start_hp, int):
+        level = level.with_start_hp(solver.value(pm.start_hp))
+    try:
+        result = replay(level, decisions)
+    except ValueError as exc:
+        raise ModelError(f"CP-SAT route {decisions} does not replay: {exc}") from exc
+    if result.final_hp != solver.value(pm.final_hp):
+        raise ModelError(f"CP-SAT route {decisions}: model says hp {solver.value(pm.final_hp)}, "
+                         f"replay says {result.final_hp}")
+    if result.signature != decode_signature(pm, solver):
+        raise ModelError(f"CP-SAT route {decisions}: model signature {decode_signature(pm, solver)}, "
+                         f"replay signature {result.signature}")
+    return result
+
+
+def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
+    """The route with the largest final hp, proven optimal unless time ran out."""
+    pm = build_model(level)
+    pm.model.maximize(pm.final_hp)
+    status, solver = _solve(pm, deadline)
+    if status == cp_model.INFEASIBLE:
+        return BestRoute(UNSOLVABLE, proved=True)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return BestRoute(UNKNOWN)
+    route = checked_route(pm, solver)
+    return BestRoute(SOLVABLE, route.final_hp, route.decisions, proved=status == cp_model.OPTIMAL)
+
+
+def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
+    """The smallest starting hp that solves the level. The search range ends at a starting hp with which
+    every fight of the level is survivable at any stats (more hp changes nothing), so infeasible within it
+    means no starting hp suffices."""
+    pm = build_model(level, start_hp=(1, start_hp_upper_bound(level)))
+    pm.model.minimize(pm.start_hp)
+    status, solver = _solve(pm, deadline)
+    if status == cp_model.INFEASIBLE:
+        return MinStartHp("none")
+    if status != cp_model.OPTIMAL:
+        return MinStartHp(UNKNOWN)
+    checked_route(pm, solver)
+    return MinStartHp("proved", solver.value(pm.start_hp))
+
+
+def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int | None) -> SolutionCount:
+    """Distinct winning signatures, best first: find the best route whose signature is not yet blocked,
+    record it, block its signature, repeat, until none is left or cap + 1 are found (so "capped" is
+    known). Each solve maximizes final hp, so every witness reaches its signature's best hp and witnesses
+    come in order; a signature is optimal when that hp equals `final_hp`."""
+    pm = build_model(level)
+    pm.model.maximize(pm.final_hp)
+    found: list[Replay] = []
+    complete = True
+    while len(found) <= cap:
+        status, solver = _solve(pm, deadline)
+        if status == cp_model.INFEASIBLE:
+            break
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            complete = False
+            break
+        route = checked_route(pm, solver)
+        found.append(route)
+        block_signature(pm, route.signature)
+        if status == cp_model.FEASIBLE:
+            # Time ran out mid-proof: this signature is real but later ones may be better; stop here.
+            complete = False
+            break
+    found.sort(key=lambda route: -route.final_hp)
+    optimal = sum(1 for route in found if route.final_hp == final_hp)
+    capped = len(found) > cap
+    witnesses: tuple[tuple[Decision, ...], ...] = tuple(route.decisions for route in found[:cap])
+    return SolutionCount(min(len(found), cap), min(optimal, cap), capped, complete and True, witnesses)
