@@ -1,0 +1,198 @@
+"""The search engine against independent witnesses: the grid-level brute-force engine on small levels,
+CP-SAT on larger ones (slow), and the plain rules for its bound and its dominance rule."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from twisty.generator.passages_random import random_level
+from twisty.rules.passages import (RouteState, blocker_cost, consume, frontier, initial_state, reachable_goals,
+                                   replay)
+from twisty.solver import passages_brute, passages_search
+from twisty.solver.passages_search import SearchGraph, _Walker, dominates
+from twisty.solver.passages_verdict import SOLVABLE, Deadline
+from tests.passages_helpers import level_from_toml
+
+
+def small_level(seed: int, max_blockers: int = 8):
+    rng = random.Random(seed)
+    return random_level(seed, cells_wide=rng.randint(3, 4), cells_high=rng.randint(3, 4),
+                        blockers=rng.randint(1, max_blockers), items=rng.randint(0, 5),
+                        loops=rng.choice([0.0, 0.1, 0.3]))
+
+
+def best_from(level, state: RouteState) -> int | None:
+    """The best final hp of any continuation of `state`, by the plain rules, exhaustively."""
+    best = None
+    stack = [state]
+    seen = set()
+    while stack:
+        state = stack.pop()
+        key = (state.consumed, state.stats)
+        if key in seen:
+            continue
+        seen.add(key)
+        if reachable_goals(level, state) and (best is None or state.stats.hp > best):
+            best = state.stats.hp
+        for index in frontier(level, state):
+            if blocker_cost(level, index, state.stats) is not None:
+                stack.append(consume(level, state, index)[0])
+    return best
+
+
+def random_walk(level, rng: random.Random, steps: int):
+    """Random legal blocker choices, applied both by the plain rules and by the engine's walker (without
+    its closure), yielding the pair of states after each step."""
+    graph = SearchGraph(level)
+    walker = _Walker(graph, level.player.hp, graph.all_mask | ((1 << graph.blocker_count) - 1), closure=False)
+    engine_state, _ = walker.initial()
+    rules_state, _ = initial_state(level)
+    of_object = graph.graph.blocker_of_object
+    yield walker, rules_state, engine_state
+    for _ in range(steps):
+        options = [i for i in frontier(level, rules_state) if blocker_cost(level, i, rules_state.stats) is not None]
+        if not options:
+            return
+        chosen = rng.choice(options)
+        cost = blocker_cost(level, chosen, rules_state.stats)
+        rules_state = consume(level, rules_state, chosen)[0]
+        engine_state = walker.consume(engine_state, of_object[chosen], cost)
+        yield walker, rules_state, engine_state
+
+
+@pytest.mark.parametrize("chunk", range(11))
+def test_agrees_with_brute_force(chunk):
+    """220 random levels up to 8 blockers: verdict, final hp, the route's replay, min start hp, counts."""
+    for seed in range(chunk * 20, chunk * 20 + 20):
+        level = small_level(seed)
+        expected = passages_brute.best_route(level, Deadline(None))
+        found = passages_search.best_route(level, Deadline(None))
+        assert (found.status, found.final_hp, found.proved) == (expected.status, expected.final_hp, True), seed
+        if found.status == SOLVABLE:
+            assert replay(level, found.decisions).final_hp == found.final_hp, seed
+        assert passages_search.min_start_hp(level, Deadline(None)) == \
+            passages_brute.min_start_hp(level, Deadline(None)), seed
+        cap = 1 + seed % 4
+        want = passages_brute.count_solutions(level, Deadline(None), cap, expected.final_hp)
+        got = passages_search.count_solutions(level, Deadline(None), cap, found.final_hp)
+        assert (got.solutions, got.optimal, got.capped, got.complete) == \
+            (want.solutions, want.optimal, want.capped, want.complete), seed
+        signatures = {replay(level, route).signature for route in got.witnesses}
+        assert len(signatures) == len(got.witnesses) == min(cap, got.solutions), seed
+        if got.witnesses:
+            assert replay(level, got.witnesses[0]).final_hp == found.final_hp, seed
+
+
+def test_bound_is_admissible_along_random_routes():
+    """At every state of random walks the bound is at least the best final hp any continuation reaches,
+    found exhaustively with the plain rules."""
+    checked = 0
+    for seed in range(120):
+        level = small_level(seed, max_blockers=7)
+        rng = random.Random(seed)
+        for walker, rules_state, engine_state in random_walk(level, rng, steps=4):
+            truth = best_from(level, rules_state)
+            assert engine_state.hp == rules_state.stats.hp
+            if truth is not None:
+                assert walker.bound(engine_state) >= truth, seed
+                checked += 1
+    assert checked > 150
+
+
+def test_dominance_rule_is_sound_on_random_state_pairs():
+    """Whenever the rule says A dominates B, A's best continuation is at least B's (plain rules)."""
+    pairs = 0
+    for seed in range(150):
+        level = small_level(seed, max_blockers=7)
+        states = {}
+        for walk in range(12):
+            rng = random.Random(seed * 100 + walk)
+            for walker, rules_state, engine_state in random_walk(level, rng, steps=6):
+                states[(engine_state.consumed, engine_state.hp)] = (walker, rules_state, engine_state)
+        values = list(states.values())
+        for walker, rules_a, a in values:
+            for _, rules_b, b in values:
+                if a is b or a.consumed == b.consumed or not dominates(walker, a, b):
+                    continue
+                best_b = best_from(level, rules_b)
+                if best_b is not None:
+                    best_a = best_from(level, rules_a)
+                    assert best_a is not None and best_a >= best_b, seed
+                    pairs += 1
+    assert pairs > 50
+
+
+AROUND_THE_DOOR = """
+game = "passages"
+map = '''
+#########
+#S.D+k..#
+#.###.#.#
+#.e...#D#
+#######D#
+#######G#
+'''
+[player]
+hp = 10
+atk = 5
+keys = 1
+[legend]
+D = { kind = "door" }
+k = { kind = "key" }
+"+" = { kind = "elixir", hp = 4 }
+e = { kind = "enemy", hp = 1, atk = 9, def = 0 }
+"""
+
+
+def test_a_superset_with_a_door_and_more_life_is_not_better():
+    """Opening the first door takes the elixir and a key but spends the starting key; going around past
+    the harmless enemy takes the same things and keeps it, and the goal needs two more keys. The door
+    state has consumed more, has more hp and no more damage, yet only the other state wins."""
+    level = level_from_toml(AROUND_THE_DOOR)
+    graph = SearchGraph(level)
+    walker = _Walker(graph, level.player.hp, graph.all_mask, closure=False)
+    start, _ = walker.initial()
+    first_door = graph.graph.blocker_of_object[level.thing_at[(1, 3)]]
+    after_door = walker.consume(start, first_door, 0)
+    assert after_door.hp > start.hp and after_door.consumed & ~start.consumed
+    assert walker.damage_so_far(after_door) <= walker.damage_so_far(start)
+    assert not dominates(walker, after_door, start)
+    rules_start, _ = initial_state(level)
+    rules_after_door = consume(level, rules_start, level.thing_at[(1, 3)])[0]
+    assert best_from(level, rules_after_door) is None and best_from(level, rules_start) == 14
+
+
+def test_an_enemy_superset_with_less_damage_dominates():
+    """The same level from the other side: fighting the harmless enemy first dominates not fighting it."""
+    level = level_from_toml(AROUND_THE_DOOR)
+    graph = SearchGraph(level)
+    walker = _Walker(graph, level.player.hp, graph.all_mask, closure=False)
+    start, _ = walker.initial()
+    enemy = graph.graph.blocker_of_object[level.thing_at[(3, 2)]]
+    after_fight = walker.consume(start, enemy, 0)
+    assert dominates(walker, after_fight, start) and not dominates(walker, start, after_fight)
+    rules_start, _ = initial_state(level)
+    rules_after = consume(level, rules_start, level.thing_at[(3, 2)])[0]
+    assert best_from(level, rules_after) >= best_from(level, rules_start)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(10))
+def test_agrees_with_cpsat(chunk):
+    """500 random levels up to 25 blockers: CP-SAT and the search agree on solvable, final hp, min start hp."""
+    passages_cpsat = pytest.importorskip("twisty.solver.passages_cpsat")
+    for seed in range(chunk * 50, chunk * 50 + 50):
+        rng = random.Random(10_000 + seed)
+        level = random_level(10_000 + seed, cells_wide=rng.randint(4, 6), cells_high=rng.randint(4, 6),
+                             blockers=rng.randint(1, 25), items=rng.randint(0, 10),
+                             loops=rng.choice([0.0, 0.1, 0.3]))
+        mine = passages_search.best_route(level, Deadline(None))
+        theirs = passages_cpsat.best_route(level, Deadline(None))
+        assert (mine.status, mine.final_hp) == (theirs.status, theirs.final_hp), seed
+        assert mine.proved and theirs.proved, seed
+        if mine.status == SOLVABLE:
+            assert replay(level, mine.decisions).final_hp == mine.final_hp, seed
+        assert passages_search.min_start_hp(level, Deadline(None)) == \
+            passages_cpsat.min_start_hp(level, Deadline(None)), seed

@@ -1,0 +1,547 @@
+"""The search engine: exact best-first search over sets of consumed blockers on the region graph.
+
+Everything about a route's position except its life is a function of the set S of blockers it has consumed:
+the reached areas (hence the items taken, the attack, defence and keys) and the frontier. So a state is S
+(a bitmask over blockers) with the best life found for it, as in the genre's standard solver. On top of
+that this engine adds:
+
+Dominance. State A = (S_A, damage_A) dominates B = (S_B, damage_B), where damage = start hp + elixirs taken
+- hp (the life lost in fights so far), when
+    S_A ⊇ S_B, damage_A <= damage_B, and either S_A \\ S_B holds no door or A's keys cover every door
+    it may still open.
+Why it is sound: let B go on with blockers X and reach a goal. A copies B and skips what it already
+consumed. Reached areas only grow with the consumed set, so every blocker B consumes is on A's frontier,
+A's attack and defence are at least B's (every fight costs A no more), A has taken every elixir B has,
+and A's life exceeds B's at every step by at least damage_B - damage_A >= 0 (plus elixirs and cheaper
+fights), so every fight B survives A survives. Keys: A's keys minus B's keys after X is (keys A reached
+beyond B) - (doors in S_A \\ S_B that X does not open) >= 0 when S_A \\ S_B holds no door; otherwise the
+second condition says keys never bind A again. The goal B reaches touches A's reached cells too, with at
+least B's life. (Comparing life instead of damage is unsound: B may pick up later the elixir A already
+counted; and a superset with a door in the difference is not better: B may reach the key behind that door
+around another way and keep its own key.)
+Applied three ways: (1) closure: zero-damage fights, and doors once the keys cover every remaining door,
+are taken at once, because the state after them dominates the state before; (2) blockers that lead to
+nothing (dead-end chains without items or goals) are never consumed; (3) a new state is dropped when the
+state one fight further on (over any frontier enemy) is already known with no more damage.
+
+Bound. The final life of any continuation is at most hp + (elixirs not taken yet in areas reachable at
+all) - (least damage still needed to touch a goal). The last term is a shortest path over blockers from
+the frontier to a goal where each enemy costs its damage at the largest attack and defence the player can
+ever have (damage only falls as attack and defence rise) and doors cost 0; it is 0 when a goal is already
+reached. Each term bounds its true counterpart, so the bound never falls below the true optimum
+(admissible). A state whose bound cannot beat the best route found is pruned.
+
+Order. States are expanded best bound first (A*), ties broken towards more consumed blockers, so the
+first routes found are good ones and the search stops the moment the best remaining bound cannot beat
+the best route: that is the optimality proof.
+
+Counting solutions cannot merge states by life (signatures record the stats at each costly fight), so it
+walks states (S, costly fights so far) depth-first, pruning by the same bound: for optimal signatures
+everything whose bound is below final_hp, for the rest everything whose bound is below 1.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from twisty.rules.passages import Decision, PassagesLevel, fight_damage
+from twisty.rules.passages_graph import build_graph
+from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
+                                            SolutionCount)
+
+NAME = "search"
+
+# How many expansions between two looks at the clock.
+_CLOCK_EVERY = 256
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class SearchGraph:
+    """The region graph as bitmasks, with the precomputed parts of the bound."""
+
+    def __init__(self, level: PassagesLevel) -> None:
+        graph = build_graph(level)
+        self.level = level
+        self.graph = graph
+        self.blocker_count = len(graph.blockers)
+        self.objects = graph.blockers
+        self.is_door = [level.things[obj].kind == "door" for obj in graph.blockers]
+        self.enemies = [level.things[obj].enemy for obj in graph.blockers]
+        self.door_mask = sum(1 << b for b in range(self.blocker_count) if self.is_door[b])
+        self.area_atk = [a.atk for a in graph.areas]
+        self.area_def = [a.defense for a in graph.areas]
+        self.area_keys = [a.keys for a in graph.areas]
+        self.area_hp = [a.hp for a in graph.areas]
+        self.area_blocker_mask = [sum(1 << b for b in bs) for bs in graph.area_blockers]
+        self.area_goal = [gs[0] if gs else -1 for gs in graph.area_goals]
+        self.blocker_area_mask = [sum(1 << a for a in areas) for areas in graph.blocker_areas]
+        self.blocker_blocker_mask = [sum(1 << c for c in bs) for bs in graph.blocker_blockers]
+        self.blocker_goal = [gs[0] if gs else -1 for gs in graph.blocker_goals]
+        self._damage: dict[tuple[int, int, int], int | None] = {}
+
+        # The most attack and defence the player can ever have; enemies it cannot harm even then are walls.
+        all_atk = level.player.atk + sum(self.area_atk)
+        self.defeatable = [self.is_door[b] or self.enemies[b].defense < all_atk for b in range(self.blocker_count)]
+        self.in_principle_areas, in_principle_blockers = self._reachable_in_principle()
+        principle = list(_bits(self.in_principle_areas))
+        self.max_atk = level.player.atk + sum(self.area_atk[a] for a in principle)
+        self.max_def = level.player.defense + sum(self.area_def[a] for a in principle)
+        self.total_elixirs = sum(self.area_hp[a] for a in principle)
+        self.least_damage = [0 if self.is_door[b] else (fight_damage(self.enemies[b], self.max_atk, self.max_def)
+                                                        if self.defeatable[b] else None)
+                             for b in range(self.blocker_count)]
+        self.goal_distance = self._goal_distances()
+        self.useful_mask = self._useful_blockers() & in_principle_blockers
+        self.all_mask = in_principle_blockers
+
+    def damage(self, b: int, atk: int, defense: int) -> int | None:
+        key = (b, atk, defense)
+        value = self._damage.get(key, -1)
+        if value == -1:
+            value = 0 if self.is_door[b] else fight_damage(self.enemies[b], atk, defense)
+            self._damage[key] = value
+        return value
+
+    def _reachable_in_principle(self) -> tuple[int, int]:
+        """Areas and blockers reachable if every defeatable blocker could be consumed (goals stay closed)."""
+        areas = 1 << self.graph.start_area
+        blockers = 0
+        queue_areas = [self.graph.start_area]
+        queue_blockers: list[int] = []
+        while queue_areas or queue_blockers:
+            if queue_areas:
+                touching = self.area_blocker_mask[queue_areas.pop()]
+            else:
+                b = queue_blockers.pop()
+                for a in _bits(self.blocker_area_mask[b] & ~areas):
+                    areas |= 1 << a
+                    queue_areas.append(a)
+                touching = self.blocker_blocker_mask[b]
+            for c in _bits(touching & ~blockers):
+                if self.defeatable[c]:
+                    blockers |= 1 << c
+                    queue_blockers.append(c)
+        return areas, blockers
+
+    def _goal_distances(self) -> list[int | None]:
+        """Least total damage, at the best stats ever possible, of a chain of blockers from blocker b
+        (b included) to a goal. None when no goal lies beyond b."""
+        infinity = float("inf")
+        blocker_dist = [infinity] * self.blocker_count
+        area_dist = [infinity] * len(self.graph.areas)
+        heap: list[tuple[int, int, int]] = []   # (distance, 0 = area / 1 = blocker, index)
+        for a, goal in enumerate(self.area_goal):
+            if goal >= 0:
+                area_dist[a] = 0
+                heap.append((0, 0, a))
+        for b, goal in enumerate(self.blocker_goal):
+            if goal >= 0 and self.least_damage[b] is not None:
+                blocker_dist[b] = self.least_damage[b]
+                heap.append((blocker_dist[b], 1, b))
+        heapq.heapify(heap)
+        while heap:
+            dist, kind, index = heapq.heappop(heap)
+            if kind == 0:
+                if dist > area_dist[index]:
+                    continue
+                neighbours = _bits(self.area_blocker_mask[index])
+            else:
+                if dist > blocker_dist[index]:
+                    continue
+                for a in _bits(self.blocker_area_mask[index]):
+                    if dist < area_dist[a]:
+                        area_dist[a] = dist
+                        heapq.heappush(heap, (dist, 0, a))
+                neighbours = _bits(self.blocker_blocker_mask[index])
+            for c in neighbours:
+                cost = self.least_damage[c]
+                if cost is not None and dist + cost < blocker_dist[c]:
+                    blocker_dist[c] = dist + cost
+                    heapq.heappush(heap, (dist + cost, 1, c))
+        return [None if d == infinity else int(d) for d in blocker_dist]
+
+    def _useful_blockers(self) -> int:
+        """Blockers outside dead ends: strip, again and again, every blocker that touches only one node
+        (area or blocker) and no goal, and every area other than the start's with no items, no goal and
+        at most one blocker left around it. Consuming a stripped blocker only costs life or a key."""
+        area_alive = [True] * len(self.graph.areas)
+        blocker_alive = [self.defeatable[b] for b in range(self.blocker_count)]
+
+        def area_degree(a: int) -> int:
+            return sum(blocker_alive[b] for b in self.graph.area_blockers[a])
+
+        def blocker_degree(b: int) -> int:
+            return (sum(area_alive[a] for a in self.graph.blocker_areas[b])
+                    + sum(blocker_alive[c] for c in self.graph.blocker_blockers[b]))
+
+        changed = True
+        while changed:
+            changed = False
+            for a, area in enumerate(self.graph.areas):
+                if (area_alive[a] and a != self.graph.start_area and not area.items
+                        and self.area_goal[a] < 0 and area_degree(a) <= 1):
+                    area_alive[a] = False
+                    changed = True
+            for b in range(self.blocker_count):
+                if blocker_alive[b] and self.blocker_goal[b] < 0 and blocker_degree(b) <= 1:
+                    blocker_alive[b] = False
+                    changed = True
+        return sum(1 << b for b in range(self.blocker_count) if blocker_alive[b])
+
+
+@dataclass
+class _State:
+    """A closed state: every free step already taken. Fields other than hp follow from `consumed`."""
+
+    consumed: int
+    areas: int
+    atk: int
+    defense: int
+    keys: int
+    hp: int
+    elixirs: int      # elixir hp taken so far
+    frontier: int
+    goal: int         # a reached goal, or -1
+
+
+class _Walker:
+    """Steps of the search on one SearchGraph, with one starting hp and one set of allowed blockers."""
+
+    def __init__(self, sg: SearchGraph, start_hp: int, allowed: int, closure: bool) -> None:
+        self.sg = sg
+        self.start_hp = start_hp
+        self.allowed = allowed
+        self.closure = closure
+        self.allowed_doors = sg.door_mask & allowed
+
+    def initial(self) -> tuple[_State, list[Decision]]:
+        sg = self.sg
+        player = sg.level.player
+        start = sg.graph.start_area
+        state = _State(0, 1 << start, player.atk + sg.area_atk[start], player.defense + sg.area_def[start],
+                       player.keys + sg.area_keys[start], self.start_hp + sg.area_hp[start],
+                       sg.area_hp[start], sg.area_blocker_mask[start] & self.allowed, sg.area_goal[start])
+        decisions: list[Decision] = []
+        if self.closure:
+            self.close(state, decisions)
+        return state, decisions
+
+    def consume(self, state: _State, b: int, cost: int) -> _State:
+        """The state after consuming frontier blocker b at life cost `cost`, items taken."""
+        sg = self.sg
+        bit = 1 << b
+        consumed = state.consumed | bit
+        new_areas = sg.blocker_area_mask[b] & ~state.areas
+        atk, defense, hp, elixirs = state.atk, state.defense, state.hp - cost, state.elixirs
+        keys = state.keys - 1 if sg.is_door[b] else state.keys
+        frontier = state.frontier | sg.blocker_blocker_mask[b]
+        goal = state.goal if state.goal >= 0 else sg.blocker_goal[b]
+        for a in _bits(new_areas):
+            atk += sg.area_atk[a]
+            defense += sg.area_def[a]
+            keys += sg.area_keys[a]
+            hp += sg.area_hp[a]
+            elixirs += sg.area_hp[a]
+            frontier |= sg.area_blocker_mask[a]
+            if goal < 0:
+                goal = sg.area_goal[a]
+        return _State(consumed, state.areas | new_areas, atk, defense, keys, hp, elixirs,
+                      frontier & self.allowed & ~consumed, goal)
+
+    def keys_cover_doors(self, state: _State) -> bool:
+        return state.keys >= (self.allowed_doors & ~state.consumed).bit_count()
+
+    def close(self, state: _State, decisions: list[Decision]) -> _State:
+        """Take every free step (dominance rule, application 1), in place of `state`'s fields."""
+        sg = self.sg
+        progress = True
+        while progress:
+            progress = False
+            for b in _bits(state.frontier):
+                if sg.is_door[b]:
+                    if not (state.keys >= 1 and self.keys_cover_doors(state)):
+                        continue
+                    decisions.append(("open", sg.objects[b]))
+                elif sg.damage(b, state.atk, state.defense) == 0:
+                    decisions.append(("fight", sg.objects[b]))
+                else:
+                    continue
+                after = self.consume(state, b, 0)
+                state.__dict__.update(after.__dict__)
+                progress = True
+                break
+        return state
+
+    def moves(self, state: _State):
+        """(blocker, cost) for every blocker that can be consumed now."""
+        sg = self.sg
+        for b in _bits(state.frontier):
+            if sg.is_door[b]:
+                if state.keys >= 1:
+                    yield b, 0
+            else:
+                cost = sg.damage(b, state.atk, state.defense)
+                if cost is not None and cost < state.hp:
+                    yield b, cost
+
+    def bound(self, state: _State) -> int:
+        """Admissible upper bound on the final hp of any continuation (module docstring)."""
+        sg = self.sg
+        bound = state.hp + sg.total_elixirs - state.elixirs
+        if state.goal >= 0:
+            return bound
+        nearest = None
+        for b in _bits(state.frontier):
+            dist = sg.goal_distance[b]
+            if dist is not None and (nearest is None or dist < nearest):
+                nearest = dist
+        if nearest is None:
+            return 0          # no goal lies beyond the frontier: no win from here
+        return bound - nearest
+
+    def damage_so_far(self, state: _State) -> int:
+        return self.start_hp + state.elixirs - state.hp
+
+
+@dataclass
+class _SearchResult:
+    best_hp: int | None
+    route: tuple[Decision, ...] | None
+    complete: bool         # the search ran to the end (the answer is proven)
+    expanded: int
+
+
+def _route_to(parents: dict[int, tuple[int | None, tuple[Decision, ...]]], consumed: int,
+              goal: int) -> tuple[Decision, ...]:
+    pieces = []
+    key: int | None = consumed
+    while key is not None:
+        parent, decisions = parents[key]
+        pieces.append(decisions)
+        key = parent
+    route = [d for piece in reversed(pieces) for d in piece]
+    return tuple(route) + (("goal", goal),)
+
+
+def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: bool = False,
+           use_dominance: bool = True) -> _SearchResult:
+    """Best-first branch and bound; with `first_win`, stop at the first winning state (solvability)."""
+    walker = _Walker(sg, start_hp, sg.useful_mask, closure=True)
+    root, decisions = walker.initial()
+    best: dict[int, _State] = {root.consumed: root}     # the least damage found per consumed set
+    parents: dict[int, tuple[int | None, tuple[Decision, ...]]] = {root.consumed: (None, tuple(decisions))}
+    # Where one raw step (closed state + a blocker) led after its closure, for dominance application 3.
+    step_target: dict[int, int] = {}
+    best_hp: int | None = None
+    best_state: _State | None = None
+    counter = 0
+    expanded = 0
+    heap = [(-walker.bound(root), -root.consumed.bit_count(), counter, root)]
+    while heap:
+        negative_bound, _, _, state = heapq.heappop(heap)
+        if best_hp is not None and -negative_bound <= best_hp:
+            break
+        if best[state.consumed] is not state:
+            continue          # a better way to this set was found after this entry was queued
+        if state.goal >= 0 and (best_hp is None or state.hp > best_hp):
+            best_hp, best_state = state.hp, state
+            if first_win:
+                break
+            if -negative_bound <= best_hp:
+                break
+        expanded += 1
+        if expanded % _CLOCK_EVERY == 0 and deadline.expired():
+            return _SearchResult(best_hp, _route_to(parents, best_state.consumed, best_state.goal)
+                                 if best_state else None, False, expanded)
+        for b, cost in list(walker.moves(state)):
+            child = walker.consume(state, b, cost)
+            steps: list[Decision] = [("open" if sg.is_door[b] else "fight", sg.objects[b])]
+            walker.close(child, steps)
+            step_target[state.consumed | (1 << b)] = child.consumed
+            known = best.get(child.consumed)
+            if known is not None and known.hp >= child.hp:
+                continue
+            child_bound = walker.bound(child)
+            if child_bound < 1 or (best_hp is not None and child_bound <= best_hp):
+                continue
+            if use_dominance and _dominated(walker, child, best, step_target):
+                continue
+            best[child.consumed] = child
+            parents[child.consumed] = (state.consumed, tuple(steps))
+            if child.goal >= 0 and (best_hp is None or child.hp > best_hp):
+                best_hp, best_state = child.hp, child
+                if first_win:
+                    heap = []
+                    break
+            counter += 1
+            heapq.heappush(heap, (-child_bound, -child.consumed.bit_count(), counter, child))
+    route = _route_to(parents, best_state.consumed, best_state.goal) if best_state else None
+    return _SearchResult(best_hp, route, True, expanded)
+
+
+def dominates(walker: _Walker, a: _State, b: _State) -> bool:
+    """The dominance rule of the module docstring: every continuation of b is matched by one of a that
+    ends with at least as much hp."""
+    if a.consumed & b.consumed != b.consumed:
+        return False
+    if walker.damage_so_far(a) > walker.damage_so_far(b):
+        return False
+    return not (a.consumed & ~b.consumed & walker.sg.door_mask) or walker.keys_cover_doors(a)
+
+
+def _dominated(walker: _Walker, state: _State, best: dict[int, _State], step_target: dict[int, int]) -> bool:
+    """Dominance application 3: a known state one enemy step further on dominates `state`."""
+    sg = walker.sg
+    for b in _bits(state.frontier):
+        if sg.is_door[b]:
+            continue
+        further = best.get(step_target.get(state.consumed | (1 << b), -1))
+        if further is not None and dominates(walker, further, state):
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------------------- the contract
+
+def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
+    sg = SearchGraph(level)
+    try:
+        result = search(sg, level.player.hp, deadline)
+    except _OutOfTime:
+        return BestRoute(UNKNOWN)
+    if result.complete:
+        if result.best_hp is None:
+            return BestRoute(UNSOLVABLE, proved=True)
+        return BestRoute(SOLVABLE, result.best_hp, result.route, proved=True)
+    if result.best_hp is None:
+        return BestRoute(UNKNOWN)
+    return BestRoute(SOLVABLE, result.best_hp, result.route, proved=False)
+
+
+def start_hp_upper_bound(sg: SearchGraph) -> int:
+    """A starting hp with which every fight that can ever happen is survivable: one more than the sum of
+    each enemy's worst damage at any stats the player can have. Unsolvable with it = unsolvable at all."""
+    level = sg.level
+    atks = range(level.player.atk, sg.max_atk + 1)
+    defs = range(level.player.defense, sg.max_def + 1)
+    worst = 0
+    for b in _bits(sg.all_mask):
+        if not sg.is_door[b]:
+            damages = [fight_damage(sg.enemies[b], a, d) for a in atks for d in defs]
+            worst += max((d for d in damages if d is not None), default=0)
+    return 1 + worst
+
+
+def _required_start_hp(sg: SearchGraph, route: tuple[Decision, ...]) -> int:
+    """The least starting hp with which `route` is legal: every fight must leave at least 1 hp."""
+    walker = _Walker(sg, 0, sg.all_mask, closure=False)
+    state, _ = walker.initial()
+    of_object = sg.graph.blocker_of_object
+    need = 1 - state.hp
+    for action, obj in route[:-1]:
+        b = of_object[obj]
+        cost = sg.damage(b, state.atk, state.defense)
+        need = max(need, cost + 1 - state.hp)
+        state = walker.consume(state, b, cost)
+        need = max(need, 1 - state.hp)
+    return max(1, need)
+
+
+def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
+    """Solvability only grows with the starting hp. With a starting hp H so large that every fight is
+    survivable, the best final hp F gives the least net damage H - F, so no route starts with less than
+    H - F + 1; the best route itself needs some r. A binary search between them with the solvability
+    search (stop at the first win) is exact."""
+    sg = SearchGraph(level)
+    high_hp = start_hp_upper_bound(sg)
+    unlimited = search(sg, high_hp, deadline)
+    if not unlimited.complete:
+        return MinStartHp(UNKNOWN)
+    if unlimited.best_hp is None:
+        return MinStartHp("none")
+    low = max(1, high_hp - unlimited.best_hp + 1)
+    high = _required_start_hp(sg, unlimited.route)
+    while low < high:
+        middle = (low + high) // 2
+        probe = search(sg, middle, deadline, first_win=True)
+        if probe.best_hp is None and not probe.complete:
+            return MinStartHp(UNKNOWN)
+        if probe.best_hp is not None:
+            high = middle
+        else:
+            low = middle + 1
+    return MinStartHp("proved", low)
+
+
+def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int | None) -> SolutionCount:
+    sg = SearchGraph(level)
+    if final_hp is None:
+        best = search(sg, level.player.hp, deadline)
+        if not best.complete:
+            return SolutionCount(0, 0, False, False)
+        final_hp = best.best_hp
+    if final_hp is None:
+        return SolutionCount(0, 0, False, True)
+    try:
+        optimal = _winning_signatures(sg, deadline, at_least=final_hp, limit=cap + 1)
+        others: dict = {}
+        if len(optimal) <= cap:
+            others = _winning_signatures(sg, deadline, at_least=1, limit=cap + 1)
+    except _OutOfTime:
+        return SolutionCount(0, 0, False, False)
+    for signature, win in optimal.items():
+        others.setdefault(signature, win)
+    total = len(others)
+    ranked = sorted(others.values(), key=lambda win: -win[0])
+    return SolutionCount(min(total, cap), min(len(optimal), cap), total > cap, True,
+                         tuple(route for _, route in ranked[:cap]))
+
+
+def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, limit: int) -> dict:
+    """Winning signatures whose best route reaches at least `at_least` hp, up to `limit` of them, each with
+    (hp, route). Depth-first over (consumed set, costly fights); no closure, since a free fight taken
+    early can change the stats, hence the signature, of later fights."""
+    walker = _Walker(sg, sg.level.player.hp, sg.all_mask, closure=False)
+    root, _ = walker.initial()
+    wins: dict = {}
+    seen = set()
+    stack = [(root, frozenset(), ())]
+    steps = 0
+    while stack:
+        steps += 1
+        if steps % _CLOCK_EVERY == 0 and deadline.expired():
+            raise _OutOfTime
+        state, fights, route = stack.pop()
+        key = (state.consumed, fights)
+        if key in seen:
+            continue
+        seen.add(key)
+        if walker.bound(state) < at_least:
+            continue
+        if state.goal >= 0 and state.hp >= at_least:
+            doors = frozenset(sg.objects[b] for b in _bits(state.consumed & sg.door_mask))
+            signature = (doors, fights)
+            if signature not in wins or wins[signature][0] < state.hp:
+                wins[signature] = (state.hp, route + (("goal", state.goal),))
+                if len(wins) >= limit:
+                    return wins
+        for b, cost in walker.moves(state):
+            child = walker.consume(state, b, cost)
+            obj = sg.objects[b]
+            if sg.is_door[b]:
+                stack.append((child, fights, route + (("open", obj),)))
+            else:
+                entry = (obj, state.atk, state.defense)
+                stack.append((child, fights | {entry} if cost > 0 else fights, route + (("fight", obj),)))
+    return wins
