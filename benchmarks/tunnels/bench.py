@@ -1,0 +1,137 @@
+"""Twisted Tunnels benchmark: exact Clash odds from twisty and from icepool, checked equal, then timed.
+
+icepool does not know the Clash, so its side is written with its own primitives: a MultisetEvaluator that
+reads a pool of d6 face by face and keeps the best (face x count, fewest dice) pair, giving a Die of
+(score, hits); then `icepool.map` over the two sides' dice applies the winner and wound rules. Both sides
+are timed cold (twisty's caches cleared, a fresh icepool evaluator), best of --repeat runs.
+
+    python benchmarks/tunnels/bench.py [--json] [--repeat N]      (or: twisty bench tunnels)
+
+icepool is a benchmark-only dependency: pip install icepool.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from fractions import Fraction
+from typing import Callable
+
+from twisty.rules import tunnels
+
+CASES = [(1, 1), (3, 2), (5, 5), (8, 6), (10, 10), (15, 15), (20, 20), (20, 21), (24, 24)]
+
+
+def twisty_clash(a_dice: int, b_dice: int) -> dict[tuple[str, int], Fraction]:
+    odds = tunnels.clash(tunnels.ClashSide(a_dice), tunnels.ClashSide(b_dice))
+    result = {("a", w): p for w, p in odds.wounds_dealt_by_a.items()}
+    result.update({("b", w): p for w, p in odds.wounds_dealt_by_b.items()})
+    if odds.indecisive:
+        result[("indecisive", 0)] = odds.indecisive
+    return result
+
+
+def icepool_clash_function() -> Callable[[int, int], dict[tuple[str, int], Fraction]]:
+    import icepool
+
+    class ScoreAndHits(icepool.MultisetEvaluator):
+        """Rule: score = the highest single die or sum of dice showing one number; the face using the fewest
+        dice on a tie; hits = dice not in the score."""
+
+        def next_state(self, state, order, outcome, count):
+            best_sum, used = state or (0, 0)
+            total = outcome * count
+            if count and (total > best_sum or (total == best_sum and count < used)):
+                return total, count
+            return best_sum, used
+
+        def final_outcome(self, final_state, order, outcomes, size):
+            best_sum, used = final_state or (0, 0)
+            return best_sum, size - used
+
+    def clash(a_dice: int, b_dice: int) -> dict[tuple[str, int], Fraction]:
+        side_a = ScoreAndHits().evaluate(icepool.d6.pool(a_dice))
+        side_b = ScoreAndHits().evaluate(icepool.d6.pool(b_dice))
+
+        def judge(a, b):
+            (score_a, hits_a), (score_b, hits_b) = a, b
+            key_a, key_b = (score_a, hits_a, -a_dice), (score_b, hits_b, -b_dice)
+            if key_a > key_b:
+                return "a", max(1, hits_a - hits_b)
+            if key_b > key_a:
+                return "b", max(1, hits_b - hits_a)
+            return "indecisive", 0
+
+        die = icepool.map(judge, side_a, side_b, star=False)
+        denominator = die.denominator()
+        return {outcome: Fraction(quantity, denominator) for outcome, quantity in die.items()}
+
+    return clash
+
+
+def best_time(run: Callable[[], object], repeat: int, reset: Callable[[], None]) -> tuple[float, object]:
+    fastest, result = float("inf"), None
+    for _ in range(repeat):
+        reset()
+        start = time.perf_counter()
+        result = run()
+        fastest = min(fastest, time.perf_counter() - start)
+    return fastest, result
+
+
+def reset_twisty() -> None:
+    tunnels.pool_outcomes.cache_clear()
+    tunnels._clash_core.cache_clear()
+
+
+def run(repeat: int) -> list[dict[str, object]]:
+    icepool_clash = icepool_clash_function()
+    rows = []
+    for a_dice, b_dice in CASES:
+        twisty_seconds, ours = best_time(lambda: twisty_clash(a_dice, b_dice), repeat, reset_twisty)
+        icepool_seconds, theirs = best_time(lambda: icepool_clash(a_dice, b_dice), repeat, lambda: None)
+        if ours != theirs:
+            raise AssertionError(f"{a_dice}v{b_dice}: twisty and icepool disagree")
+        a_wins = sum((p for (side, _), p in ours.items() if side == "a"), Fraction(0))
+        rows.append({"a_dice": a_dice, "b_dice": b_dice, "agree": True, "outcomes": len(ours),
+                     "a_wins_float": float(a_wins), "twisty_seconds": twisty_seconds,
+                     "icepool_seconds": icepool_seconds, "speedup": icepool_seconds / twisty_seconds})
+    return rows
+
+
+def table(rows: list[dict[str, object]]) -> str:
+    header = ("clash", "outcomes", "P(a wins)", "twisty ms", "icepool ms", "icepool/twisty", "exact match")
+    lines = [header] + [(f"{r['a_dice']}v{r['b_dice']}", str(r["outcomes"]), f"{r['a_wins_float']:.6f}",
+                         f"{r['twisty_seconds'] * 1000:.2f}", f"{r['icepool_seconds'] * 1000:.2f}",
+                         f"{r['speedup']:.1f}x", "yes" if r["agree"] else "NO") for r in rows]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    out = ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in lines]
+    out.insert(1, "  ".join("-" * width for width in widths))
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per case; the fastest counts")
+    args = parser.parse_args(argv)
+    try:
+        import icepool
+    except ImportError:
+        print("twisty bench tunnels: icepool is not installed; it is a benchmark-only dependency, "
+              "install it with: pip install icepool", file=sys.stderr)
+        return 2
+    rows = run(max(1, args.repeat))
+    if args.json:
+        print(json.dumps({"icepool_version": icepool.__version__, "repeat": args.repeat, "cases": rows},
+                         indent=2))
+    else:
+        print(f"Clash odds, exact, cold caches, best of {args.repeat} (icepool {icepool.__version__})")
+        print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

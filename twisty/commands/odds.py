@@ -1,0 +1,402 @@
+"""`twisty odds` (Twisted Tunnels: Saving Rolls, Clashes, fights), `twisty generate tunnels` and
+`twisty bench tunnels`. Parse options, call the library, print. Bad values are click usage errors (exit 2).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import click
+
+from twisty.cli import bench, generate, main
+from twisty.generator.tunnels import EncounterChoice, MonsterCandidate, find_monster
+from twisty.rules.tunnels import (MAX_POOL_DICE, ClashOdds, ClashSide, Delver, FightOdds, FightRules, Monster,
+                                  clash, difficulty_for_level, fight, saving_roll_success)
+
+# Bounds that keep every answer within seconds; the rules never call for more.
+MAX_FIGHT_DICE = 20
+MAX_CONSTITUTION = 100
+MAX_RATING = 200
+MAX_ARMOUR = 50
+MAX_LUCK = 100
+
+BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tunnels" / "bench.py"
+
+
+def fraction_text(value: Fraction) -> str:
+    """Always "p/q", so scripts parse one shape."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _distribution(values: dict[int, Fraction]) -> dict[str, str]:
+    return {str(k): fraction_text(p) for k, p in sorted(values.items())}
+
+
+def _distribution_float(values: dict[int, Fraction]) -> dict[str, float]:
+    return {str(k): float(p) for k, p in sorted(values.items())}
+
+
+def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip()
+             for row in [header, *rows]]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    return "\n".join(lines)
+
+
+def _short(value: Fraction, limit: int = 24) -> str:
+    """The exact fraction when it is short enough to read, else a note that --json has it."""
+    text = fraction_text(value)
+    return text if len(text) <= limit else f"({len(text)}-char fraction, see --json)"
+
+
+class SpecType(click.ParamType):
+    """A fighter written as `key=value,...` (a bare key means key=1, as in `shield`)."""
+
+    name = "spec"
+
+    def __init__(self, fields: dict[str, tuple[str, int, int]], required: tuple[str, ...]) -> None:
+        self.fields = fields  # alias -> (field name, minimum, maximum)
+        self.required = required
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> dict[str, int]:
+        if isinstance(value, dict):
+            return value
+        found: dict[str, int] = {}
+        for part in str(value).split(","):
+            part = part.strip()
+            if not part:
+                continue
+            key, _, number = part.partition("=")
+            key = key.strip().lower()
+            if key not in self.fields:
+                self.fail(f"unknown key {key!r} in {value!r}; keys: {', '.join(sorted(self.fields))}",
+                          param, ctx)
+            name, low, high = self.fields[key]
+            try:
+                amount = int(number) if number.strip() else 1
+            except ValueError:
+                self.fail(f"{key} must be a whole number, got {number!r}", param, ctx)
+            if not low <= amount <= high:
+                self.fail(f"{key} must be in {low}..{high}, got {amount}", param, ctx)
+            found[name] = amount
+        missing = [key for key in self.required if key not in found]
+        if missing:
+            self.fail(f"{value!r} lacks {', '.join(missing)}", param, ctx)
+        return found
+
+
+DELVER_SPEC = SpecType({"combat": ("combat", 1, MAX_FIGHT_DICE), "dice": ("combat", 1, MAX_FIGHT_DICE),
+                        "con": ("constitution", 0, MAX_CONSTITUTION),
+                        "constitution": ("constitution", 0, MAX_CONSTITUTION),
+                        "luck": ("luck", 0, MAX_LUCK), "armour": ("armour", 0, MAX_ARMOUR),
+                        "armor": ("armour", 0, MAX_ARMOUR), "shield": ("shield", 0, 1)},
+                       required=("combat", "constitution"))
+MONSTER_SPEC = SpecType({"rating": ("rating", 1, MAX_RATING), "mr": ("rating", 1, MAX_RATING),
+                         "dice": ("dice", 1, MAX_FIGHT_DICE), "armour": ("armour", 0, MAX_ARMOUR),
+                         "armor": ("armour", 0, MAX_ARMOUR), "luck": ("luck", 0, MAX_LUCK),
+                         "shield": ("shield", 0, 1)},
+                        required=("rating", "dice"))
+
+
+def _describe(spec: dict[str, int]) -> str:
+    return ", ".join(f"{key} {value}" if key != "shield" else "shield" for key, value in spec.items()
+                     if key != "shield" or value)
+
+
+def _delver(spec: dict[str, int]) -> Delver:
+    return Delver(combat=spec["combat"], constitution=spec["constitution"], luck=spec.get("luck", 0),
+                  armour=spec.get("armour", 0), shield=bool(spec.get("shield", 0)))
+
+
+def _monster(spec: dict[str, int]) -> Monster:
+    return Monster(rating=spec["rating"], dice=spec["dice"], armour=spec.get("armour", 0),
+                   luck=spec.get("luck", 0), shield=bool(spec.get("shield", 0)))
+
+
+def _difficulty(level: int | None, difficulty: int | None, default_level: int | None = None) -> int:
+    if level is not None and difficulty is not None:
+        raise click.UsageError("give --level or --difficulty, not both")
+    if difficulty is not None:
+        return difficulty
+    if level is None:
+        if default_level is None:
+            raise click.UsageError("give --level L or --difficulty D")
+        level = default_level
+    return difficulty_for_level(level)
+
+
+def _echo_json(data: dict[str, Any]) -> None:
+    click.echo(json.dumps(data, sort_keys=True))
+
+
+_difficulty_options = [
+    click.option("--level", type=click.IntRange(1, 1000), default=None,
+                 help="Dungeon level: difficulty = 3 x level + 6."),
+    click.option("--difficulty", type=click.IntRange(-1000, 10_000), default=None,
+                 help="Difficulty number given directly."),
+]
+
+
+def _with_difficulty(command):
+    for option in reversed(_difficulty_options):
+        command = option(command)
+    return command
+
+
+@main.group()
+def odds() -> None:
+    """Twisted Tunnels: exact odds of Saving Rolls, Clashes and whole fights."""
+
+
+@odds.command()
+@_with_difficulty
+@click.option("--rating", type=click.IntRange(-1000, 10_000), required=True,
+              help="The ability rating tested (usually Luck).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def save(level: int | None, difficulty: int | None, rating: int, as_json: bool) -> None:
+    """Chance that a Saving Roll succeeds (flop on the first throw, doubles add and roll over)."""
+    target = _difficulty(level, difficulty)
+    success = saving_roll_success(target, rating)
+    if as_json:
+        _echo_json({"difficulty": target, "rating": rating, "success": fraction_text(success),
+                    "success_float": float(success)})
+        return
+    where = f" (dungeon level {level})" if level is not None else ""
+    click.echo(f"Saving Roll: difficulty {target}{where}, rating {rating}")
+    click.echo(_table([("success", fraction_text(success), f"{float(success):.6f}"),
+                       ("failure", fraction_text(1 - success), f"{float(1 - success):.6f}")],
+                      ("outcome", "exact", "float")))
+
+
+def _armour_pairs(values: tuple[str, ...]) -> dict[str, int]:
+    armour = {"a": 0, "b": 0}
+    for value in values:
+        side, _, number = value.partition("=")
+        side = side.strip().lower()
+        if side not in armour or not number.strip().isdigit():
+            raise click.BadParameter(f"write a=N or b=N, got {value!r}", param_hint="--armour")
+        armour[side] = int(number)
+        if armour[side] > MAX_ARMOUR:
+            raise click.BadParameter(f"armour is 0..{MAX_ARMOUR}, got {armour[side]}", param_hint="--armour")
+    return armour
+
+
+def clash_data(a: ClashSide, b: ClashSide, result: ClashOdds) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "a": {"dice": a.dice, "upper_hand": a.upper_hand, "flat_footed": a.flat_footed, "armour": a.armour},
+        "b": {"dice": b.dice, "upper_hand": b.upper_hand, "flat_footed": b.flat_footed, "armour": b.armour},
+        "wounds": {"a": _distribution(result.wounds_to_a), "b": _distribution(result.wounds_to_b)},
+        "wounds_float": {"a": _distribution_float(result.wounds_to_a),
+                         "b": _distribution_float(result.wounds_to_b)},
+    }
+    for key, value in (("a_wins", result.a_wins), ("b_wins", result.b_wins), ("indecisive", result.indecisive)):
+        data[key] = fraction_text(value)
+        data[f"{key}_float"] = float(value)
+    return data
+
+
+@odds.command(name="clash")
+@click.argument("a_dice", metavar="A", type=click.IntRange(0, MAX_POOL_DICE))
+@click.argument("b_dice", metavar="B", type=click.IntRange(0, MAX_POOL_DICE))
+@click.option("--upper-hand", type=click.Choice(["a", "b"]), default=None, help="That side rolls one more die.")
+@click.option("--armour", "--armor", "armour", multiple=True, metavar="SIDE=N",
+              help="Armour points of a side, e.g. --armour b=2 (repeatable).")
+@click.option("--flat-footed", type=click.Choice(["a", "b"]), default=None,
+              help="That side rolls no dice and scores its Luck (+7 with a shield).")
+@click.option("--luck", type=click.IntRange(0, MAX_LUCK), default=0, show_default=True,
+              help="Luck of the flat-footed side.")
+@click.option("--shield", is_flag=True, help="The flat-footed side could block with a shield (+7).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def clash_command(a_dice: int, b_dice: int, upper_hand: str | None, armour: tuple[str, ...],
+                  flat_footed: str | None, luck: int, shield: bool, as_json: bool) -> None:
+    """Odds of one Clash: A Combat dice against B. Wounds are those reaching each side after armour."""
+    if upper_hand is not None and upper_hand == flat_footed:
+        raise click.UsageError("a flat-footed side rolls no dice, so it cannot have the upper hand")
+    if (luck or shield) and flat_footed is None:
+        raise click.UsageError("--luck and --shield describe a flat-footed side: add --flat-footed a|b")
+    if upper_hand and (a_dice if upper_hand == "a" else b_dice) >= MAX_POOL_DICE:
+        raise click.UsageError(f"with the upper hand a side rolls at most {MAX_POOL_DICE} dice")
+    armour_of = _armour_pairs(armour)
+    sides = {name: ClashSide(dice=dice, upper_hand=upper_hand == name, flat_footed=flat_footed == name,
+                             luck=luck if flat_footed == name else 0, shield=shield and flat_footed == name,
+                             armour=armour_of[name])
+             for name, dice in (("a", a_dice), ("b", b_dice))}
+    result = clash(sides["a"], sides["b"])
+    if as_json:
+        _echo_json(clash_data(sides["a"], sides["b"], result))
+        return
+
+    def describe(name: str) -> str:
+        side = sides[name]
+        if side.flat_footed:
+            text = f"{name}: flat-footed, scores {side.luck + (7 if side.shield else 0)}"
+        else:
+            text = f"{name}: {side.dice} dice" + (" + 1 (upper hand)" if side.upper_hand else "")
+        return text + (f", armour {side.armour}" if side.armour else "")
+
+    click.echo(f"Clash  {describe('a')};  {describe('b')}")
+    click.echo(_table([(label, _short(value), f"{float(value):.6f}")
+                       for label, value in (("a wins", result.a_wins), ("b wins", result.b_wins),
+                                            ("indecisive", result.indecisive))],
+                      ("outcome", "exact", "float")))
+    click.echo("")
+    wounds = sorted(set(result.wounds_to_a) | set(result.wounds_to_b))
+    click.echo(_table([(str(w), f"{float(result.wounds_to_a.get(w, 0)):.6f}",
+                        f"{float(result.wounds_to_b.get(w, 0)):.6f}") for w in wounds],
+                      ("wounds taken", "by a", "by b")))
+
+
+def fight_data(result: FightOdds) -> dict[str, Any]:
+    data: dict[str, Any] = {"constitution": _distribution(result.constitution),
+                            "constitution_float": _distribution_float(result.constitution),
+                            "states": result.states}
+    for key, value in (("win", result.win), ("disabled", result.disabled), ("perished", result.perished),
+                       ("survival", result.survival), ("expected_clashes", result.expected_clashes)):
+        data[key] = fraction_text(value)
+        data[f"{key}_float"] = float(value)
+    return data
+
+
+_fight_options = [
+    click.option("--upper-hand", type=click.Choice(["delver", "monster"]), default=None,
+                 help="That side rolls one more die in every Clash."),
+    click.option("--flat-footed", type=click.Choice(["delver", "monster"]), default=None,
+                 help="That side is caught flat-footed in the first Clash."),
+    click.option("--armour-use", type=click.Choice(["absorb", "keep"]), default="absorb", show_default=True,
+                 help="The delver spends armour points on wounds, or keeps them for the reeling Saving Roll."),
+]
+
+
+def _with_fight_options(command):
+    for option in reversed(_fight_options):
+        command = option(command)
+    return _with_difficulty(command)
+
+
+def _fight_rules(level: int | None, difficulty: int | None, upper_hand: str | None, flat_footed: str | None,
+                 armour_use: str) -> FightRules:
+    return FightRules(difficulty=_difficulty(level, difficulty, default_level=1), upper_hand=upper_hand,
+                      flat_footed=flat_footed, armour_use=armour_use)
+
+
+@odds.command(name="fight")
+@click.option("--delver", "delver_spec", type=DELVER_SPEC, required=True,
+              help="combat=N,con=N[,luck=N,armour=N,shield]")
+@click.option("--monster", "monster_spec", type=MONSTER_SPEC, required=True,
+              help="rating=N,dice=N[,armour=N,luck=N,shield]")
+@_with_fight_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def fight_command(delver_spec: dict[str, int], monster_spec: dict[str, int], level: int | None,
+                  difficulty: int | None, upper_hand: str | None, flat_footed: str | None, armour_use: str,
+                  as_json: bool) -> None:
+    """Odds of a whole fight: Clashes until the monster falls or the delver is disabled or perishes.
+
+    The Saving Roll made when hit while reeling uses --level (default 1) or --difficulty.
+    """
+    rules = _fight_rules(level, difficulty, upper_hand, flat_footed, armour_use)
+    delver, monster = _delver(delver_spec), _monster(monster_spec)
+    result = fight(delver, monster, rules)
+    if as_json:
+        _echo_json(fight_data(result) | {"difficulty": rules.difficulty})
+        return
+    click.echo(f"Fight: delver {_describe(delver_spec)} against monster {_describe(monster_spec)}; "
+               f"reeling save difficulty {rules.difficulty}; {result.states} states")
+    click.echo(_table([(label, _short(value), f"{float(value):.6f}")
+                       for label, value in (("delver wins", result.win), ("disabled", result.disabled),
+                                            ("perished", result.perished),
+                                            ("expected clashes", result.expected_clashes))],
+                      ("outcome", "exact", "float")))
+    click.echo("")
+    click.echo(_table([(str(c), f"{float(p):.6f}") for c, p in result.constitution.items()],
+                      ("constitution left", "probability")))
+
+
+def _candidate_row(candidate: MonsterCandidate, best: MonsterCandidate) -> tuple[str, ...]:
+    odds_ = candidate.odds
+    return ("*" if candidate == best else "", str(candidate.rating), str(candidate.dice),
+            f"{float(odds_.win):.4f}", f"{float(odds_.survival):.4f}", f"{float(odds_.perished):.4f}",
+            f"{float(odds_.expected_clashes):.2f}")
+
+
+def _candidate_data(candidate: MonsterCandidate) -> dict[str, Any]:
+    odds_ = candidate.odds
+    data: dict[str, Any] = {"rating": candidate.rating, "dice": candidate.dice}
+    for key, value in (("win", odds_.win), ("disabled", odds_.disabled), ("perished", odds_.perished),
+                       ("survival", odds_.survival), ("expected_clashes", odds_.expected_clashes)):
+        data[key] = fraction_text(value)
+        data[f"{key}_float"] = float(value)
+    return data
+
+
+def _probability(text: str, option: str) -> Fraction:
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise click.BadParameter(f"a probability like 0.7 or 7/10, got {text!r}", param_hint=option)
+    if not 0 <= value <= 1:
+        raise click.BadParameter(f"a probability lies in [0, 1], got {text}", param_hint=option)
+    return value
+
+
+@generate.command(name="tunnels")
+@click.option("--delver", "delver_spec", type=DELVER_SPEC, required=True,
+              help="combat=N,con=N[,luck=N,armour=N,shield]")
+@click.option("--target", default=None, help="Wanted chance that the delver wins (0.7 or 7/10).")
+@click.option("--survival", default=None,
+              help="Least chance that the delver survives; the deadliest monster meeting it is chosen.")
+@click.option("--max-rating", type=click.IntRange(1, MAX_RATING), default=40, show_default=True)
+@click.option("--max-dice", type=click.IntRange(1, MAX_FIGHT_DICE), default=8, show_default=True)
+@click.option("--monster-armour", type=click.IntRange(0, MAX_ARMOUR), default=0, show_default=True)
+@_with_fight_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def generate_tunnels(delver_spec: dict[str, int], target: str | None, survival: str | None, max_rating: int,
+                     max_dice: int, monster_armour: int, level: int | None, difficulty: int | None,
+                     upper_hand: str | None, flat_footed: str | None, armour_use: str, as_json: bool) -> None:
+    """Twisted Tunnels: the monster (rating, dice) whose exact odds against a delver are closest to a goal."""
+    if (target is None) == (survival is None):
+        raise click.UsageError("give exactly one of --target (win chance) or --survival (least survival chance)")
+    goal, wanted = ("win", _probability(target, "--target")) if target is not None \
+        else ("survival", _probability(survival, "--survival"))
+    rules = _fight_rules(level, difficulty, upper_hand, flat_footed, armour_use)
+    try:
+        choice: EncounterChoice = find_monster(_delver(delver_spec), goal, wanted,
+                                               ratings=range(1, max_rating + 1), dice=range(1, max_dice + 1),
+                                               rules=rules, monster_armour=monster_armour)
+    except ValueError as error:
+        click.echo(f"twisty: {error}", err=True)
+        sys.exit(1)
+    if as_json:
+        _echo_json({"goal": goal, "target": fraction_text(wanted), "target_float": float(wanted),
+                    "searched": choice.searched, "monster": _candidate_data(choice.best),
+                    "gap": fraction_text(choice.gap), "gap_float": float(choice.gap),
+                    "neighbours": [_candidate_data(c) for c in choice.neighbours]})
+        return
+    best = choice.best
+    measure = "win" if goal == "win" else "survival"
+    click.echo(f"Monster: rating {best.rating}, {best.dice} dice"
+               f"{f', armour {monster_armour}' if monster_armour else ''}: {measure} "
+               f"{float(best.measure(goal)):.4f} for the goal {float(wanted):.4f} "
+               f"(gap {float(choice.gap):.4f}; {choice.searched} monsters scored exactly)")
+    click.echo("")
+    click.echo(_table([_candidate_row(c, best) for c in choice.neighbours],
+                      ("", "rating", "dice", "win", "survival", "perished", "clashes")))
+
+
+@bench.command(name="tunnels")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--repeat", type=click.IntRange(1, 100), default=5, show_default=True,
+              help="Timed runs per case; the fastest counts.")
+def bench_tunnels(as_json: bool, repeat: int) -> None:
+    """Twisted Tunnels: twisty's exact Clash odds against icepool's, agreement and time ratio."""
+    if not BENCH_SCRIPT.is_file():
+        raise click.UsageError(f"the benchmark script is not here: {BENCH_SCRIPT} (run from a source checkout)")
+    spec = importlib.util.spec_from_file_location("twisty_bench_tunnels", BENCH_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sys.exit(module.main(["--repeat", str(repeat)] + (["--json"] if as_json else [])))
