@@ -1,0 +1,245 @@
+"""A fast exact explorer of a passages level, for the generator's inner repair loop.
+
+The generator asks the same questions many times while it reshapes a draft (what is the smallest starting
+life, which signatures win), so it needs answers in milliseconds. This explorer works on the region graph
+with bitmasks: a consumed set of blockers fixes the reachable areas, hence the items taken, the player's
+atk, def and keys; only life depends on the order of fights. It is not a verdict: every level the generator
+keeps is verified afterwards by a proper engine (twisty.solver) and its route replayed by the plain rules.
+
+Work is bounded by counts of explored states, never by time, so that the generator is reproducible on any
+machine: `TooMuchWork` is raised when a draft is too loose to explore within the budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from twisty.rules.passages import Decision, PassagesLevel, fight_damage
+from twisty.rules.passages_graph import build_graph
+
+# A fight in a signature: (blocker number, player atk, player def) at the fight.
+Fight = tuple[int, int, int]
+
+
+class TooMuchWork(Exception):
+    """The state budget ran out: the draft is too loose to be explored cheaply."""
+
+
+@dataclass(frozen=True)
+class MaskInfo:
+    """What a consumed set of blockers gives the player: items of every reachable area."""
+
+    frontier: tuple[int, ...]    # unconsumed blockers next to the reachable part
+    goal: int | None             # a reachable goal's index, if any
+    atk: int
+    defense: int
+    keys_left: int
+    elixirs: int                 # life from every elixir taken so far
+
+
+@dataclass(frozen=True)
+class Win:
+    final_hp: int
+    decisions: tuple[Decision, ...]
+    fights: frozenset[Fight]     # costly fights only (the signature's fights)
+    doors: int                   # bitmask of doors opened
+
+
+@dataclass(frozen=True)
+class Transition:
+    blocker: int
+    cost: int
+    mask: int
+    hp: int
+
+
+class Explorer:
+    def __init__(self, level: PassagesLevel, budget: int = 200_000) -> None:
+        self.level = level
+        self.graph = build_graph(level)
+        self.budget = budget
+        self.work = 0
+        graph = self.graph
+        self.objects = graph.blockers
+        self.is_door = tuple(level.things[obj].kind == "door" for obj in self.objects)
+        self.enemies = tuple(level.things[obj].enemy for obj in self.objects)
+        self.door_bits = sum(1 << b for b, door in enumerate(self.is_door) if door)
+        self._info: dict[int, MaskInfo] = {}
+        self._damage: dict[tuple[int, int, int], int | None] = {}
+
+    # ------------------------------------------------------------------------------------------ basics
+
+    def spend(self, amount: int = 1) -> None:
+        self.work += amount
+        if self.work > self.budget:
+            raise TooMuchWork
+
+    def info(self, mask: int) -> MaskInfo:
+        known = self._info.get(mask)
+        if known is not None:
+            return known
+        graph = self.graph
+        areas = {graph.start_area}
+        reached_blockers: set[int] = set()
+        frontier: set[int] = set()
+        goals: set[int] = set()
+        stack: list[tuple[bool, int]] = [(True, graph.start_area)]
+        while stack:
+            is_area, node = stack.pop()
+            if is_area:
+                goals.update(graph.area_goals[node])
+                touching = graph.area_blockers[node]
+            else:
+                goals.update(graph.blocker_goals[node])
+                for area in graph.blocker_areas[node]:
+                    if area not in areas:
+                        areas.add(area)
+                        stack.append((True, area))
+                touching = graph.blocker_blockers[node]
+            for b in touching:
+                if mask >> b & 1:
+                    if b not in reached_blockers:
+                        reached_blockers.add(b)
+                        stack.append((False, b))
+                else:
+                    frontier.add(b)
+        player = self.level.player
+        atk, defense, keys, elixirs = player.atk, player.defense, player.keys, 0
+        for area in areas:
+            found = graph.areas[area]
+            atk += found.atk
+            defense += found.defense
+            keys += found.keys
+            elixirs += found.hp
+        keys -= bin(mask & self.door_bits).count("1")
+        result = MaskInfo(tuple(sorted(frontier)), min(goals) if goals else None, atk, defense, keys, elixirs)
+        self._info[mask] = result
+        return result
+
+    def damage(self, b: int, atk: int, defense: int) -> int | None:
+        key = (b, atk, defense)
+        if key not in self._damage:
+            enemy = self.enemies[b]
+            assert enemy is not None
+            self._damage[key] = fight_damage(enemy, atk, defense)
+        return self._damage[key]
+
+    def moves(self, mask: int, hp: int) -> list[Transition]:
+        """Every legal consumption from (mask, hp), in blocker order."""
+        here = self.info(mask)
+        result = []
+        for b in here.frontier:
+            if self.is_door[b]:
+                if here.keys_left < 1:
+                    continue
+                cost = 0
+            else:
+                damage = self.damage(b, here.atk, here.defense)
+                if damage is None or damage >= hp:
+                    continue
+                cost = damage
+            after = mask | 1 << b
+            result.append(Transition(b, cost, after, hp - cost + self.info(after).elixirs - here.elixirs))
+        self.spend(len(result) + 1)
+        return result
+
+    def decision(self, b: int) -> Decision:
+        return ("open" if self.is_door[b] else "fight", self.objects[b])
+
+    def start_hp(self, start_hp: int) -> int:
+        return start_hp + self.info(0).elixirs
+
+    # ------------------------------------------------------------------------------------ questions
+
+    def best_from(self, mask: int, hp: int) -> tuple[int, tuple[Decision, ...]] | None:
+        """The largest final life reachable from (mask, hp) and a route to it, or None when no goal can be
+        reached. Each step adds one blocker, so the masks of one layer share a size and the best life of a
+        mask is final once its layer is reached: keeping only the best life per mask is exact, because
+        the stats are a function of the mask and more life never hurts."""
+        layer = {mask: hp}
+        parent: dict[int, tuple[int, int]] = {}
+        best: tuple[int, int] | None = None      # (final hp, mask)
+        while layer:
+            following: dict[int, int] = {}
+            for current in sorted(layer):
+                life = layer[current]
+                if self.info(current).goal is not None and (best is None or life > best[0]):
+                    best = (life, current)
+                for move in self.moves(current, life):
+                    if move.hp > following.get(move.mask, 0):
+                        following[move.mask] = move.hp
+                        parent[move.mask] = (current, move.blocker)
+            layer = following
+        if best is None:
+            return None
+        final, current = best
+        steps: list[Decision] = [("goal", self.info(current).goal)]
+        while current != mask:
+            previous, b = parent[current]
+            steps.append(self.decision(b))
+            current = previous
+        return final, tuple(reversed(steps))
+
+    def best_route(self, start_hp: int) -> tuple[int, tuple[Decision, ...]] | None:
+        return self.best_from(0, self.start_hp(start_hp))
+
+    def can_win_from(self, mask: int, hp: int) -> bool:
+        return self.best_from(mask, hp) is not None
+
+    def min_start_hp(self, upper: int) -> int | None:
+        """The smallest starting life that wins (solvability only grows with it), searched upwards by
+        doubling first so that loose large values are explored only when needed."""
+        high = 1
+        while not self.best_route(high):
+            if high >= upper:
+                return None
+            high = min(upper, high * 2)
+        low = high // 2 + 1 if high > 1 else 1
+        while low < high:
+            middle = (low + high) // 2
+            if self.best_route(middle):
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    def winning_signatures(self, start_hp: int, cap: int) -> list[Win]:
+        """Distinct winning signatures (doors opened, costly fights with the player's stats), each with its
+        best final life, stopping after cap + 1. Two routes that reach the same mask with the same fights
+        have the same life, so (mask, fights) identifies a state."""
+        wins: dict[tuple[int, frozenset[Fight]], Win] = {}
+        seen: set[tuple[int, frozenset[Fight]]] = set()
+        stack: list[tuple[int, int, frozenset[Fight], tuple[Decision, ...]]] = [
+            (0, self.start_hp(start_hp), frozenset(), ())]
+        while stack:
+            mask, hp, fights, decisions = stack.pop()
+            if (mask, fights) in seen:
+                continue
+            seen.add((mask, fights))
+            here = self.info(mask)
+            if here.goal is not None:
+                signature = (mask & self.door_bits, fights)
+                known = wins.get(signature)
+                if known is None or known.final_hp < hp:
+                    wins[signature] = Win(hp, decisions + (("goal", here.goal),), fights,
+                                          mask & self.door_bits)
+                    if len(wins) > cap:
+                        break
+            for move in reversed(self.moves(mask, hp)):
+                entry = frozenset({(move.blocker, here.atk, here.defense)}) if move.cost > 0 else frozenset()
+                stack.append((move.mask, move.hp, fights | entry, decisions + (self.decision(move.blocker),)))
+        return sorted(wins.values(), key=lambda win: (-win.final_hp, sorted(win.fights), win.doors))
+
+    def replay_states(self, decisions: tuple[Decision, ...], start_hp: int) -> list[tuple[int, int]]:
+        """The (mask, hp) before each decision of a route given by object indices."""
+        number = {obj: b for b, obj in enumerate(self.objects)}
+        mask, hp = 0, self.start_hp(start_hp)
+        states = [(mask, hp)]
+        for action, obj in decisions:
+            if action == "goal":
+                break
+            b = number[obj]
+            move = next(m for m in self.moves(mask, hp) if m.blocker == b)
+            mask, hp = move.mask, move.hp
+            states.append((mask, hp))
+        return states
