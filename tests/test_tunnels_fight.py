@@ -160,3 +160,12 @@ def test_bad_fighters_are_refused():
         fight(Delver(2, 3), Monster(rating=0, dice=2))
     with pytest.raises(ValueError):
         fight(Delver(2, 3), Monster(rating=3, dice=0))
+
+
+@pytest.mark.parametrize("dice,armour", [(2, 0), (3, 2)])
+def test_symmetric_race_is_even(dice, armour):
+    # Equal dice make every Clash symmetric, so the first side to take 8 wounds is a coin flip: the
+    # monster (rating 8) falls before the delver's armour and Constitution (8 in all) are gone with
+    # probability exactly 1/2, which is P(the delver wins with Constitution left).
+    odds = fight(Delver(combat=dice, constitution=8 - armour, luck=3, armour=armour), Monster(8, dice))
+    assert sum(p for con, p in odds.constitution.items() if con > 0) == Fraction(1, 2)
