@@ -107,6 +107,7 @@ def fail_invalid(error: LevelError) -> None:
 # Commands of other areas register themselves on `main`, `generate` or `bench` when imported.
 COMMAND_MODULES: list[str] = [
     "twisty.commands.odds",
+    "twisty.commands.book",
 ]
 
 for _module in COMMAND_MODULES:

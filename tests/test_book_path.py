@@ -1,0 +1,128 @@
+"""The path rules and the walk's verdict on micro books (walks worked out by hand)."""
+
+from tests.book_levels import make_book
+from twisty.rules.book.static import DEADLY, PASSABLE
+from twisty.solver.book import solve_book
+
+WALLS = "## ## ## ## ##"
+
+
+def test_bridge_jumps_one_deadly_cell_onto_a_safe_one():
+    book = make_book({1: "Ru Br Si Go"}, rows=1, cols=4, entrance=[1, 0, 0], exit=[1, 0, 3])
+    verdict = solve_book(book)
+    assert verdict.walk == [(1, 0, 0), (1, 0, 1), (1, 0, 3)]
+    assert 15 in verdict.walk_rules
+
+
+def test_without_the_bridge_the_spikes_block_the_way():
+    book = make_book({1: "Ru Ru Si Go"}, rows=1, cols=4, entrance=[1, 0, 0], exit=[1, 0, 3])
+    assert solve_book(book).status == "unsolvable"
+
+
+def test_bridge_landing_must_be_safe():
+    book = make_book({1: "Ru Br Si Pi Go"}, rows=1, cols=5, entrance=[1, 0, 0], exit=[1, 0, 4])
+    assert solve_book(book).status == "unsolvable"
+
+
+def test_tunnel_joins_the_front_and_back_of_a_leaf():
+    book = make_book({1: "## ## ##\nRu Tu ##\n## ## ##", 2: "## ## ##\n## Tu Ru\n## ## ##"}, rows=3, cols=3,
+                     entrance=[1, 1, 0], exit=[2, 1, 2])
+    verdict = solve_book(book)
+    assert verdict.walk == [(1, 1, 0), (1, 1, 1), (2, 1, 1), (2, 1, 2)]
+    assert verdict.moves == 2
+    assert verdict.unique and verdict.simple_corridor
+
+
+def test_bow_breaks_a_pack_of_three():
+    # The rulebook's example: the middle Wolf is exactly five cells from the Bow; once it is shot the two
+    # others no longer touch, so they and the cells they attacked turn safe.
+    book = make_book({1: ". . . . . Wo .\nBw Ru Ru Ru Ru Wo Ru\n. . . . . Wo ."}, rows=3, cols=7,
+                     entrance=[1, 1, 0], exit=[1, 1, 6])
+    verdict = solve_book(book)
+    assert verdict.initial.status_of((1, 1, 6)) == DEADLY
+    assert verdict.walk == [(1, 1, col) for col in range(7)]
+    assert verdict.unique
+    assert {cell for cell in [(1, 0, 5), (1, 2, 5), (1, 0, 6), (1, 2, 6)]
+            if verdict.final.status_of(cell) == PASSABLE} == {(1, 0, 5), (1, 2, 5), (1, 0, 6), (1, 2, 6)}
+    assert 22 in verdict.walk_rules
+
+
+def test_molotov_burns_the_zombie_and_its_neighbours_but_the_swamp_stays():
+    book = make_book({1: ". Tr Og Mu .\nMo Sk Zo Sw Ru\n. De Wi Sp ."}, rows=3, cols=5,
+                     entrance=[1, 1, 0], exit=[1, 1, 4])
+    verdict = solve_book(book)
+    assert verdict.solvable
+    final = verdict.final
+    burnt = [(1, 0, 1), (1, 0, 2), (1, 0, 3), (1, 1, 1), (1, 1, 2), (1, 2, 1), (1, 2, 2), (1, 2, 3)]
+    assert [cell for cell in burnt if final.status_of(cell) != PASSABLE] == []
+    assert final.status_of((1, 1, 3)) == DEADLY
+    assert verdict.moves == 6   # e.g. (1,1,1) (1,1,2) (1,0,2) (1,0,3) (1,0,4) (1,1,4): round the Swamp
+    assert not verdict.unique
+
+
+def test_sword_slays_a_dragon_on_the_next_page():
+    pages = {2: "## ## ##\nRu Sd Ru\n## ## ##", 3: "## ## ##\nDr Ru Ru\n## ## ##",
+             4: "## ## ##\nRu Dr Ru\n## ## ##"}
+    verdict = solve_book(make_book(pages, rows=3, cols=3, entrance=[2, 1, 0], exit=[3, 1, 2]))
+    assert verdict.walk == [(2, 1, 0), (2, 1, 1), (2, 1, 2), (3, 1, 0), (3, 1, 1), (3, 1, 2)]
+    assert 23 in verdict.walk_rules
+
+
+def test_sword_vanishes_two_pages_away():
+    pages = {2: "## ## ##\nRu Sd Ru\n## ## ##", 3: "## ## ##\nDr Ru Ru\n## ## ##",
+             4: "## ## ##\nRu Dr Ru\n## ## ##"}
+    verdict = solve_book(make_book(pages, rows=3, cols=3, entrance=[2, 1, 0], exit=[4, 1, 2]))
+    assert verdict.status == "unsolvable"
+    assert (4, 1, 0) in verdict.corridor and (4, 1, 2) not in verdict.corridor
+
+
+def test_mask_crosses_identical_creatures_only():
+    page = "Mk Tr Mu ## ##\n## Tr Tr Tr Ru\n## ## ## ## ##"
+    verdict = solve_book(make_book({1: page}, rows=3, cols=5, entrance=[1, 0, 0], exit=[1, 1, 4]))
+    assert verdict.walk == [(1, 0, 0), (1, 0, 1), (1, 1, 1), (1, 1, 2), (1, 1, 3), (1, 1, 4)]
+    assert verdict.unique and verdict.simple_corridor
+    assert 24 in verdict.walk_rules
+    mixed = "Mk Tr Mu ## ##\n## Tr Mu Tr Ru\n## ## ## ## ##"
+    assert solve_book(make_book({1: mixed}, rows=3, cols=5, entrance=[1, 0, 0], exit=[1, 1, 4])).status \
+        == "unsolvable"
+
+
+def test_boss_falls_once_the_walker_holds_all_its_weapons():
+    boss = '[[local]]\nrule = "boss"\npage = 1\nitems = ["Bazooka", "Tweezers", "Excalibur"]\n'
+    armed = make_book({1: f"{WALLS}\nBz Tw Ex Bs Ru\n{WALLS}"}, rows=3, cols=5, entrance=[1, 1, 0],
+                      exit=[1, 1, 4], extra=boss)
+    verdict = solve_book(armed)
+    assert verdict.walk == [(1, 1, col) for col in range(5)]
+    assert 27 in verdict.walk_rules
+    unarmed = make_book({1: f"{WALLS}\nBz Tw Ru Bs Ru\n{WALLS}"}, rows=3, cols=5, entrance=[1, 1, 0],
+                        exit=[1, 1, 4], extra=boss)
+    assert solve_book(unarmed).status == "unsolvable"
+
+
+def test_a_deadly_entrance_means_no_walk():
+    assert solve_book(make_book({1: "Tr Ru"}, rows=1, cols=2, entrance=[1, 0, 0], exit=[1, 0, 1])).status \
+        == "unsolvable"
+
+
+def test_two_ways_round_a_wall_are_two_shortest_walks():
+    verdict = solve_book(make_book({1: "Ru Ru Ru\nRu ## Ru\nRu Ru Ru"}, rows=3, cols=3,
+                                   entrance=[1, 0, 0], exit=[1, 2, 2]))
+    assert verdict.moves == 4 and verdict.shortest_walks == 2 and not verdict.unique
+    assert verdict.branches == [(1, 0, 0), (1, 2, 2)] and verdict.dead_ends == []
+
+
+def test_a_side_pocket_is_a_dead_end_and_its_mouth_a_branch():
+    verdict = solve_book(make_book({1: "Ru Ru Ru\nRu ## Ru\n## ## Ru"}, rows=3, cols=3,
+                                   entrance=[1, 0, 0], exit=[1, 2, 2]))
+    assert verdict.walk == [(1, 0, 0), (1, 0, 1), (1, 0, 2), (1, 1, 2), (1, 2, 2)]
+    assert verdict.unique and not verdict.simple_corridor
+    assert verdict.dead_ends == [(1, 1, 0)] and verdict.branches == [(1, 0, 0)]
+
+
+def test_walk_crosses_the_gutter_and_the_outer_edge():
+    # Page 1's right edge is an outer edge (its back is page 2); page 2|3 meet at the gutter. The Walls
+    # above and below keep the walk on the middle row (the top and bottom edges wrap onto other pages).
+    pages = {1: "## ## ##\nRu Ru Ru\n## ## ##", 2: "## ## ##\nRu Ru Ru\n## ## ##", 3: "## ## ##\nRu Ru Ru\n## ## ##"}
+    verdict = solve_book(make_book(pages, rows=3, cols=3, entrance=[1, 1, 0], exit=[3, 1, 2]))
+    assert verdict.walk == [(page, 1, col) for page in (1, 2, 3) for col in range(3)]
+    assert verdict.unique and verdict.simple_corridor

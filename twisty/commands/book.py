@@ -1,0 +1,75 @@
+"""`twisty explain BOOK PAGE ROW COL` and `twisty bench book`. Parse, call the library, print."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import click
+
+from twisty.cli import EXIT_INVALID, bench, fail_invalid, main
+from twisty.rules.book.loader import load_book
+from twisty.rules.book.static import STATUS_NAMES
+from twisty.rules.source import LevelError, read_level
+from twisty.solver.book import solve_book
+
+BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "book" / "bench.py"
+
+
+@main.command()
+@click.argument("book_file", metavar="BOOK", type=click.Path())
+@click.argument("page", type=int)
+@click.argument("row", type=int)
+@click.argument("col", type=int)
+def explain(book_file: str, page: int, row: int, col: int) -> None:
+    """Say why one cell of a book is deadly, impassable or passable: the chain of rules that decided it."""
+    try:
+        source = read_level(book_file)
+        if source.game != "book":
+            raise source.error(f'explain reads books (game = "book"), not game = "{source.game}"', key="game")
+        book = load_book(source)
+    except LevelError as error:
+        fail_invalid(error)
+    cell = (page, row, col)
+    if not book.shape.contains(cell):
+        shape = book.shape
+        click.echo(f"twisty: {book_file}: no cell page {page}, row {row}, col {col} (pages "
+                   f"{shape.first_page}-{shape.last_page}, rows 0-{shape.height - 1}, cols 0-{shape.width - 1})",
+                   err=True)
+        sys.exit(EXIT_INVALID)
+    verdict = solve_book(book)
+    index = book.shape.index(cell)
+    content = book.contents[index] or "nothing (an empty cell)"
+    click.echo(f"page {page}, row {row}, col {col} holds {content}")
+    for evaluation, when in ((verdict.initial, "before the walk"), (verdict.final, "when the walk reaches the exit")):
+        if evaluation is None:
+            continue
+        if when != "before the walk" and evaluation.status[index] == verdict.initial.status[index] \
+                and evaluation.chain(index) == verdict.initial.chain(index):
+            continue
+        click.echo(f"{when}: {STATUS_NAMES[evaluation.status[index]]}")
+        chain = evaluation.chain(index)
+        if not chain:
+            click.echo("  no rule decides it: an empty cell is safe")
+        for line in chain:
+            click.echo(f"  {line}")
+    if cell in verdict.walk:
+        click.echo(f"the walk passes here (step {verdict.walk.index(cell)} of {len(verdict.walk) - 1})")
+
+
+@bench.command("book")
+@click.option("--pages", type=click.IntRange(2, 400), default=90, show_default=True)
+@click.option("--rows", type=click.IntRange(3, 64), default=12, show_default=True)
+@click.option("--cols", type=click.IntRange(3, 64), default=16, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--repeat", type=click.IntRange(1, 100), default=3, show_default=True)
+def bench_book(pages: int, rows: int, cols: int, seed: int, repeat: int) -> None:
+    """Time evaluating a generated book and finding its walk (benchmarks/book/bench.py)."""
+    spec = importlib.util.spec_from_file_location("twisty_book_bench", BENCH_SCRIPT)
+    if spec is None or spec.loader is None:
+        click.echo(f"twisty: benchmark script not found: {BENCH_SCRIPT}", err=True)
+        sys.exit(EXIT_INVALID)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.run(pages=pages, rows=rows, cols=cols, seed=seed, repeat=repeat)
