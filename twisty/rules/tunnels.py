@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
+from math import comb, factorial
 from typing import Iterable, Literal
 
 import numpy as np
@@ -134,32 +134,35 @@ class PoolOutcomes:
                 for s, h, w in zip(self.scores, self.hits, self.ways)}
 
 
-def _multiset_counts(dice: int) -> np.ndarray:
-    """Every multiset of `dice` six-sided dice, as rows of counts per face (face 1 first)."""
-    counts = np.zeros((1, 0), dtype=np.int16)
-    remaining = np.array([dice], dtype=np.int16)
-    for _ in range(FACES - 1):
-        # Each row branches into count 0..remaining for the next face.
-        branches = remaining.astype(np.int64) + 1
-        rows = np.repeat(np.arange(len(counts)), branches)
-        starts = np.cumsum(branches) - branches
-        taken = (np.arange(len(rows)) - np.repeat(starts, branches)).astype(np.int16)
-        counts = np.column_stack([counts[rows], taken])
-        remaining = remaining[rows] - taken
-    return np.column_stack([counts, remaining])
+@dataclass(frozen=True, eq=False)
+class _HalfMultisets:
+    """Every multiset of `dice` dice over three consecutive faces, with what each contributes to a score.
+
+    `rank` orders a face's sum first and the face second (6 x sum + face index), so the best rank is the
+    rule's choice: the highest sum, and on equal sums the highest face, which uses the fewest dice.
+    """
+
+    rank: np.ndarray
+    face_index: np.ndarray
+    used: np.ndarray
+    ways: np.ndarray
 
 
-def _multinomial_ways(counts: np.ndarray, dice: int) -> np.ndarray:
-    """Number of ordered rolls giving each multiset: dice! / prod(count!) as a product of binomials."""
-    dtype = np.int64 if dice <= MAX_INT64_DICE else object
-    binomials = np.array([[comb(n, k) for k in range(dice + 1)] for n in range(dice + 1)], dtype=dtype)
-    ways = binomials[dice, counts[:, 0]]
-    left = dice - counts[:, 0]
-    for face_index in range(1, FACES - 1):
-        taken = counts[:, face_index]
-        ways = ways * binomials[left, taken]
-        left = left - taken
-    return ways
+FACES_PER_HALF = FACES // 2
+
+
+@lru_cache(maxsize=None)
+def _half_multisets(dice: int, first_face_index: int) -> _HalfMultisets:
+    counts = np.array([(low, middle, dice - low - middle) for low in range(dice + 1)
+                       for middle in range(dice + 1 - low)], dtype=np.int64).reshape(-1, FACES_PER_HALF)
+    face_indices = np.arange(first_face_index, first_face_index + FACES_PER_HALF)
+    ranks = counts * (FACES * (face_indices + 1)) + face_indices
+    best = np.argmax(ranks, axis=1)
+    rows = np.arange(len(counts))
+    ways = np.array([factorial(dice) // (factorial(a) * factorial(b) * factorial(c)) for a, b, c in counts],
+                    dtype=np.int64)
+    return _HalfMultisets(rank=ranks[rows, best], face_index=face_indices[best], used=counts[rows, best],
+                          ways=ways)
 
 
 @lru_cache(maxsize=None)
@@ -170,22 +173,26 @@ def pool_outcomes(dice: int) -> PoolOutcomes:
     higher). This is your score. Count the dice not included in your score - these are your hits."
     Contract: score = max over faces f of f x count(f); when several faces give the same best score the side
     uses the one that takes the fewest dice (the highest face); hits = dice not in the score.
+    Each of the C(n + 5, 5) multisets is visited once, as a pair of half multisets (see below).
     A side with no dice scores 0 with 0 hits.
     """
     if not 0 <= dice <= MAX_POOL_DICE:
         raise ValueError(f"a pool has 0..{MAX_POOL_DICE} dice, got {dice}")
-    counts = _multiset_counts(dice)
-    # Rank each face by its sum, then by the face itself: the highest face among equal sums uses the
-    # fewest dice, so one argmax applies both parts of the rule.
-    rank = counts * np.arange(FACES, FACES * (FACES + 1), FACES, dtype=np.int16) \
-        + np.arange(FACES, dtype=np.int16)
-    best_face_index = np.argmax(rank, axis=1)
-    used = np.take_along_axis(counts, best_face_index[:, None], axis=1)[:, 0].astype(np.int64)
-    # (face, dice used) fixes score and hits, so results are gathered on that small key space.
-    keys = best_face_index * (dice + 1) + used
-    ways = _multinomial_ways(counts, dice)
-    totals = np.zeros(FACES * (dice + 1), dtype=ways.dtype)
-    np.add.at(totals, keys, ways)
+    # A multiset of n dice is a multiset of k low dice (faces 1-3) beside one of n - k high dice (faces
+    # 4-6); every pair of halves is one multiset, weighted C(n, k) x ways(low) x ways(high) = its
+    # multinomial n! / prod(count!). Its result is that of the half with the better rank.
+    exact_in_int64 = dice <= MAX_INT64_DICE
+    totals = np.zeros(FACES * (dice + 1), dtype=np.int64 if exact_in_int64 else object)
+    for low_dice in range(dice + 1):
+        low, high = _half_multisets(low_dice, 0), _half_multisets(dice - low_dice, FACES_PER_HALF)
+        high_wins = high.rank[None, :] > low.rank[:, None]
+        # (face, dice used) fixes score and hits, so results are gathered on that small key space.
+        keys = np.where(high_wins, (high.face_index * (dice + 1) + high.used)[None, :],
+                        (low.face_index * (dice + 1) + low.used)[:, None])
+        low_ways, high_ways = (low.ways, high.ways) if exact_in_int64 else \
+            (low.ways.astype(object), high.ways.astype(object))
+        ways = comb(dice, low_dice) * low_ways[:, None] * high_ways[None, :]
+        np.add.at(totals, keys.ravel(), ways.ravel())
     present = np.nonzero(totals)[0]
     faces = present // (dice + 1) + 1
     used_dice = present % (dice + 1)
