@@ -99,6 +99,12 @@ def test_clash_matches_every_pair_of_rolls(a_dice, b_dice):
     assert _as_counter(clash(ClashSide(a_dice), ClashSide(b_dice))) == _brute_clash(a_dice, b_dice)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("a_dice,b_dice", [(4, 4), (5, 4), (5, 5)])
+def test_clash_matches_every_pair_of_rolls_large(a_dice, b_dice):
+    assert _as_counter(clash(ClashSide(a_dice), ClashSide(b_dice))) == _brute_clash(a_dice, b_dice)
+
+
 @pytest.mark.parametrize("a_dice,b_dice", [(a, b) for a in range(1, 6) for b in range(1, 6)])
 def test_clash_matches_brute_force_pools_up_to_five(a_dice, b_dice):
     assert _as_counter(clash(ClashSide(a_dice), ClashSide(b_dice))) == _clash_from_brute_pools(a_dice, b_dice)

@@ -139,3 +139,21 @@ def test_bench_tunnels_is_registered():
     result = run("bench", "tunnels", "--help")
     assert result.exit_code == 0
     assert "icepool" in result.output
+
+
+def test_bench_without_icepool_says_how_to_install(monkeypatch):
+    # A None entry in sys.modules makes `import icepool` raise ImportError.
+    monkeypatch.setitem(__import__("sys").modules, "icepool", None)
+    result = CliRunner().invoke(main, ["bench", "tunnels", "--repeat", "1"])
+    assert result.exit_code == 2
+    assert "pip install icepool" in result.output
+
+
+@pytest.mark.slow
+def test_bench_runs_and_agrees_with_icepool():
+    pytest.importorskip("icepool")
+    result = run("bench", "tunnels", "--repeat", "1", "--json")
+    assert result.exit_code == 0, result.output
+    cases = json.loads(result.output)["cases"]
+    assert all(case["agree"] for case in cases)
+    assert any((case["a_dice"], case["b_dice"]) == (20, 20) for case in cases)

@@ -2,8 +2,9 @@
 
 icepool does not know the Clash, so its side is written with its own primitives: a MultisetEvaluator that
 reads a pool of d6 face by face and keeps the best (face x count, fewest dice) pair, giving a Die of
-(score, hits); then `icepool.map` over the two sides' dice applies the winner and wound rules. Both sides
-are timed cold (twisty's caches cleared, a fresh icepool evaluator), best of --repeat runs.
+(score, hits); then `icepool.map` over the two sides' dice applies the winner and wound rules. Every
+pool's (score, hits) distribution and every Clash's outcome distribution (winner and wounds) must match
+exactly, or the run stops. Both sides are timed cold (twisty's caches cleared, a fresh icepool evaluator), best of --repeat runs.
 
     python benchmarks/tunnels/bench.py [--json] [--repeat N]      (or: twisty bench tunnels)
 
@@ -33,7 +34,8 @@ def twisty_clash(a_dice: int, b_dice: int) -> dict[tuple[str, int], Fraction]:
     return result
 
 
-def icepool_clash_function() -> Callable[[int, int], dict[tuple[str, int], Fraction]]:
+def icepool_functions():
+    """(pool, clash) computed by icepool: a pool of n d6 as a Die of (score, hits); a Clash as outcomes."""
     import icepool
 
     class ScoreAndHits(icepool.MultisetEvaluator):
@@ -51,10 +53,10 @@ def icepool_clash_function() -> Callable[[int, int], dict[tuple[str, int], Fract
             best_sum, used = final_state or (0, 0)
             return best_sum, size - used
 
-    def clash(a_dice: int, b_dice: int) -> dict[tuple[str, int], Fraction]:
-        side_a = ScoreAndHits().evaluate(icepool.d6.pool(a_dice))
-        side_b = ScoreAndHits().evaluate(icepool.d6.pool(b_dice))
+    def pool(dice: int):
+        return ScoreAndHits().evaluate(icepool.d6.pool(dice))
 
+    def clash(a_dice: int, b_dice: int) -> dict[tuple[str, int], Fraction]:
         def judge(a, b):
             (score_a, hits_a), (score_b, hits_b) = a, b
             key_a, key_b = (score_a, hits_a, -a_dice), (score_b, hits_b, -b_dice)
@@ -64,11 +66,14 @@ def icepool_clash_function() -> Callable[[int, int], dict[tuple[str, int], Fract
                 return "b", max(1, hits_b - hits_a)
             return "indecisive", 0
 
-        die = icepool.map(judge, side_a, side_b, star=False)
-        denominator = die.denominator()
-        return {outcome: Fraction(quantity, denominator) for outcome, quantity in die.items()}
+        return as_fractions(icepool.map(judge, pool(a_dice), pool(b_dice), star=False))
 
-    return clash
+    return pool, clash
+
+
+def as_fractions(die) -> dict:
+    denominator = die.denominator()
+    return {outcome: Fraction(quantity, denominator) for outcome, quantity in die.items()}
 
 
 def best_time(run: Callable[[], object], repeat: int, reset: Callable[[], None]) -> tuple[float, object]:
@@ -87,7 +92,13 @@ def reset_twisty() -> None:
 
 
 def run(repeat: int) -> list[dict[str, object]]:
-    icepool_clash = icepool_clash_function()
+    icepool_pool, icepool_clash = icepool_functions()
+    for dice in sorted({n for case in CASES for n in case}):
+        if tunnels.pool_outcomes(dice).distribution() != as_fractions(icepool_pool(dice)):
+            raise AssertionError(f"{dice} dice: twisty and icepool disagree on (score, hits)")
+    # One untimed Clash each first, so neither side is charged for first-call costs of its modules.
+    twisty_clash(2, 2)
+    icepool_clash(2, 2)
     rows = []
     for a_dice, b_dice in CASES:
         twisty_seconds, ours = best_time(lambda: twisty_clash(a_dice, b_dice), repeat, reset_twisty)
@@ -128,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"icepool_version": icepool.__version__, "repeat": args.repeat, "cases": rows},
                          indent=2))
     else:
-        print(f"Clash odds, exact, cold caches, best of {args.repeat} (icepool {icepool.__version__})")
+        print(f"Clash odds, exact, cold caches, best of {args.repeat} (icepool {icepool.__version__}); "
+              f"every pool's (score, hits) distribution also matched exactly")
         print(table(rows))
     return 0
 
