@@ -59,9 +59,11 @@ def load_book(source: LevelSource) -> Book:
 
     contents = [""] * shape.cell_count
     positions: dict[int, tuple[int, int]] = {}
+    key_lines = _page_key_lines(source)
     for page in numbers:
         key = _page_key(pages, page)
-        for (row, col), (name, line, column) in _read_grid(source, key, pages[key], page, height, width).items():
+        grid = _read_grid(source, key, pages[key], page, height, width, key_lines.get(key))
+        for (row, col), (name, line, column) in grid.items():
             index = shape.index((page, row, col))
             contents[index] = name
             if line is not None:
@@ -85,7 +87,7 @@ def load_book(source: LevelSource) -> Book:
     book = Book(shape, tuple(contents), entrance, exit_cell, tunnels, frozenset(medusa_spreads), tuple(bosses),
                 title if isinstance(title, str) else "", positions)
     try:
-        evaluate(book)
+        book.cache["initial"] = evaluate(book)
     except PackTooLarge as pack:
         raise token_error(f"a pack of {len(pack.cells)} Wolves; a pack can never contain more than "
                           f"{MAX_PACK} Wolves", pack.cells[0]) from None
@@ -121,12 +123,31 @@ def _page_key(pages: dict[str, Any], page: int) -> str:
     return next(key for key in pages if int(key) == page)
 
 
-def _read_grid(source: LevelSource, key: str, value: Any, page: int, height: int,
-               width: int) -> dict[tuple[int, int], tuple[str, int | None, int | None]]:
+def _page_key_lines(source: LevelSource) -> dict[str, int]:
+    """The line of each `N = ...` key in [pages], found in one pass (a book may have hundreds of pages)."""
+    found: dict[str, int] = {}
+    inside = False
+    for number, raw in enumerate(source.lines, start=1):
+        header = re.match(r"^\s*\[\s*([^\[\]]+?)\s*\]", raw)
+        if header and not raw.lstrip().startswith("[["):
+            inside = header.group(1) == "pages"
+            continue
+        if raw.lstrip().startswith("[["):
+            inside = False
+            continue
+        if inside:
+            key = re.match(r"^\s*[\"']?([0-9]+)[\"']?\s*=", raw)
+            if key:
+                found.setdefault(key.group(1), number)
+    return found
+
+
+def _read_grid(source: LevelSource, key: str, value: Any, page: int, height: int, width: int,
+               key_line: int | None) -> dict[tuple[int, int], tuple[str, int | None, int | None]]:
     """The cells of one page grid: (row, col) -> (content name, line, column in the file)."""
     if not isinstance(value, str):
         raise source.error(f"page {page} must be a multi-line string of cell codes", table="pages", key=key)
-    rows = _grid_rows(source, key, value)
+    rows = _grid_rows(source, key, value, key_line)
     if len(rows) != height:
         raise source.error(f"page {page} has {len(rows)} rows; every page has {height} (rows = {height})",
                            table="pages", key=key)
@@ -152,13 +173,14 @@ def _read_grid(source: LevelSource, key: str, value: Any, page: int, height: int
     return cells
 
 
-def _grid_rows(source: LevelSource, key: str, value: str) -> list[tuple[str, int | None, int]]:
+def _grid_rows(source: LevelSource, key: str, value: str, line: int | None) -> list[tuple[str, int | None, int]]:
     """The non-blank lines of a grid with the file line and column offset where each one starts.
 
     TOML keeps no positions; the text is matched back to the file line by line (a multi-line string
     without escapes is its own text). If that fails, rows carry no position and errors fall back to the key.
     """
-    line, _ = source.locate_key(key, "pages")
+    if line is None:
+        line, _ = source.locate_key(key, "pages")
     lines = value.split("\n")
     placed: list[tuple[str, int | None, int]] = []
     start_line, first_offset = None, 0

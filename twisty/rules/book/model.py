@@ -27,6 +27,8 @@ class Book:
     title: str = ""
     # Where each cell's token sits in the level file (line, column), for positioned messages.
     positions: dict[int, tuple[int, int]] = field(default_factory=dict, compare=False, hash=False)
+    # The evaluation before any walk, kept by the loader (which needs it to reject packs over six).
+    cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def content(self, cell: Cell) -> str:
         return self.contents[self.shape.index(cell)]

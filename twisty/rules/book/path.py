@@ -49,8 +49,12 @@ class PathRules:
         self.shape = book.shape
         self.steps = book.shape.step_table()
         self.evaluations: dict[frozenset, Evaluation] = {}
+        if "initial" in book.cache:
+            self.evaluations[frozenset()] = book.cache["initial"]
         self.sword_cells = set(book.cells_holding("Sword"))
         self.boss_items = {item for rule in book.bosses for item in rule.items}
+        # The contents whose cell does something when the walk reaches it.
+        self.acting_items = self.boss_items | {"Sword", "Bow", "Molotov"}
 
     def evaluation(self, state: PathState) -> Evaluation:
         found = self.evaluations.get(state.removed)
@@ -81,6 +85,10 @@ class PathRules:
         sword = state.sword
         if sword >= 0 and abs(self.page_of(index) - sword) > 1:
             sword = SWORD_LOST
+        if what not in self.acting_items:
+            if sword == state.sword:
+                return Walker(index, None, state), ()
+            return Walker(index, None, PathState(state.removed, state.used, sword, state.items)), ()
         if what == "Sword" and sword == NO_SWORD:
             sword = self.page_of(index)
         items = state.items

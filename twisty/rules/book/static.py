@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from twisty.rules.book.contents import (BOSS_RULE, CONTENTS, CREATURES, DEADLY_TERRAIN, MEDUSA_RULE, MONSTER,
-                                        NUMBERS, PREY, RULE_NAMES, SAFE_TERRAIN)
+from twisty.rules.book.contents import (BOSS_RULE, CONTENTS, CREATURES, DEADLY_TERRAIN, ITEMS, MEDUSA_RULE,
+                                        MONSTER, NUMBERS, PREY, RULE_NAMES, SAFE_TERRAIN, WEAKLING)
 from twisty.rules.book.model import Book
 from twisty.rules.book.topology import DIRECTIONS, DOWN, LEFT, RIGHT, UP, Cell, spread_of
 
@@ -33,6 +33,8 @@ _SEVERITY = {PASSABLE: 0, DEADLY: 1, WALL: 2, PETRIFIED: 2}
 IMMUNE = frozenset({"Oracle", "Chuck"})
 
 WOLF_ATTACK = {3: RIGHT, 4: LEFT, 5: DOWN, 6: UP}
+_BAD_GUYS = frozenset(name for name, content in CONTENTS.items() if content.family == MONSTER) - {"Boss"}
+_WEAKLINGS = frozenset(name for name, content in CONTENTS.items() if content.family == WEAKLING)
 MAX_PACK = 6
 
 
@@ -99,6 +101,7 @@ class _Context:
         self.fired: set[int] = set()
         self.wall_like: set[int] = set()          # Walls and Titan-band cells: opaque, not protected
         self.pages = {page: book.shape.page_cells(page) for page in book.shape.pages}
+        self._by_name: dict[str, list[int]] | None = None
 
     def page_of(self, index: int) -> int:
         return index // self.shape.page_size + self.shape.first_page
@@ -114,10 +117,24 @@ class _Context:
 
     def remove(self, rule: int, index: int, why: str) -> None:
         self.removed[index] = (rule, why)
-        self.identity[index] = ""
+        self.become(index, "")
+
+    def become(self, index: int, name: str) -> None:
+        self.identity[index] = name
+        self._by_name = None
 
     def cells_of(self, name: str) -> list[int]:
-        return [index for index, what in enumerate(self.identity) if what == name]
+        """The cells that are `name` now (after the identity changes made so far), in index order."""
+        if self._by_name is None:
+            by_name: dict[str, list[int]] = {}
+            for index, what in enumerate(self.identity):
+                if what:
+                    by_name.setdefault(what, []).append(index)
+            self._by_name = by_name
+        return self._by_name.get(name, [])
+
+    def cells_of_any(self, names) -> list[int]:
+        return sorted(index for name in names for index in self.cells_of(name))
 
     def is_creature(self, index: int) -> bool:
         return self.identity[index] in CREATURES
@@ -189,7 +206,7 @@ def rule_mimic(ctx: _Context) -> list[Decision]:
         if copied is None:
             decisions.append(Decision(index, PASSABLE, "a Mimic that copies nothing stays harmless and passable"))
         else:
-            ctx.identity[index] = contents[copied]
+            ctx.become(index, contents[copied])
             decisions.append(Decision(index, None, f"Mimic -> {contents[copied]} "
                                                    f"(copied from {where(ctx.book, copied)})"))
     return decisions
@@ -243,7 +260,7 @@ def rule_vampire_conversion(ctx: _Context) -> list[Decision]:
         for other in ctx.orthogonal[vampire]:
             prey = ctx.identity[other]
             if prey in PREY:
-                ctx.identity[other] = "Vampire"
+                ctx.become(other, "Vampire")
                 decisions.append(Decision(other, None, f"{prey} -> Vampire (spread from "
                                                        f"{where(ctx.book, vampire)})"))
                 queue.append(other)
@@ -308,7 +325,7 @@ def rule_orcs_and_dwarves(ctx: _Context) -> list[Decision]:
     A melee is a connected set of Orc and Dwarf cells holding both kinds (book.md, phase 4).
     """
     decisions = []
-    fighters = {index for index, what in enumerate(ctx.identity) if what in ("Orc", "Dwarf")}
+    fighters = set(ctx.cells_of_any(("Orc", "Dwarf")))
     for group in _components(ctx, fighters):
         orcs = [index for index in group if ctx.identity[index] == "Orc"]
         dwarves = [index for index in group if ctx.identity[index] == "Dwarf"]
@@ -382,11 +399,11 @@ def rule_bad_guys(ctx: _Context, mage_pages: set[int]) -> list[Decision]:
     Wraiths on a page with a Mage are left to rule 6; the Boss to its local rule.
     """
     decisions = []
-    for index, what in enumerate(ctx.identity):
-        if what and CONTENTS[what].family == MONSTER and what != "Boss":
-            if what == "Wraith" and ctx.page_of(index) in mage_pages:
-                continue
-            decisions.append(Decision(index, DEADLY, f"a {what} (a bad guy)"))
+    for index in ctx.cells_of_any(_BAD_GUYS):
+        what = ctx.identity[index]
+        if what == "Wraith" and ctx.page_of(index) in mage_pages:
+            continue
+        decisions.append(Decision(index, DEADLY, f"a {what} (a bad guy)"))
     return decisions
 
 
@@ -395,9 +412,8 @@ def rule_weaklings(ctx: _Context) -> list[Decision]:
     [...] their cells are safe and passable. [...] Until, of course, another rule decides those cells are
     deadly."
     """
-    weaklings = {"Goblin", "Imp", "Bandit", "Thief", "Cultist", "Kobold"}
-    return [Decision(index, PASSABLE, f"a {what} (a Weakling)") for index, what in enumerate(ctx.identity)
-            if what in weaklings]
+    return [Decision(index, PASSABLE, f"a {ctx.identity[index]} (a Weakling)")
+            for index in ctx.cells_of_any(_WEAKLINGS)]
 
 
 def rule_mage(ctx: _Context, mage_pages: set[int]) -> list[Decision]:
@@ -406,7 +422,8 @@ def rule_mage(ctx: _Context, mage_pages: set[int]) -> list[Decision]:
     neighboring cells, the Mage becomes deadly himself."
     """
     decisions = []
-    for index, what in enumerate(ctx.identity):
+    for index in ctx.cells_of_any(("Mage", "Wraith")):
+        what = ctx.identity[index]
         if what == "Mage":
             scrolls = [other for other in ctx.king[index] if ctx.identity[other] == "Scroll"]
             if scrolls:
@@ -448,15 +465,15 @@ def rule_reaper(ctx: _Context) -> list[Decision]:
 
 def rule_deadly_terrain(ctx: _Context) -> list[Decision]:
     """Rule 14, deadly terrain: "Spikes, Swamps, and Pits are deadly.\""""
-    return [Decision(index, DEADLY, f"{what} (deadly terrain)") for index, what in enumerate(ctx.identity)
-            if what in DEADLY_TERRAIN]
+    return [Decision(index, DEADLY, f"{ctx.identity[index]} (deadly terrain)")
+            for index in ctx.cells_of_any(DEADLY_TERRAIN)]
 
 
 def rule_safe_terrain(ctx: _Context) -> list[Decision]:
     """Rule 15, safe terrain and the Bridge: "Rubble, Moss, and Planks are passable without danger. The Bridge
     is safe." (The Bridge's jump is a path rule, in path.py.)"""
-    return [Decision(index, PASSABLE, f"{what} (safe terrain)") for index, what in enumerate(ctx.identity)
-            if what in SAFE_TERRAIN]
+    return [Decision(index, PASSABLE, f"{ctx.identity[index]} (safe terrain)")
+            for index in ctx.cells_of_any(SAFE_TERRAIN)]
 
 
 def rule_lava(ctx: _Context) -> list[Decision]:
@@ -479,7 +496,8 @@ def rule_number(ctx: _Context) -> list[Decision]:
     """Rule 19, Number: "The digit tells you exactly how many of the cell's eight neighboring cells must
     contain creatures. If the count matches, the cell is safe. Otherwise, it kills you.\""""
     decisions = []
-    for index, what in enumerate(ctx.identity):
+    for index in ctx.cells_of_any(NUMBERS):
+        what = ctx.identity[index]
         if what in NUMBERS:
             count = sum(1 for other in ctx.king[index] if ctx.identity[other] in CREATURES)
             wanted = NUMBERS[what]
@@ -498,9 +516,8 @@ def rule_safe_items(ctx: _Context, mage_cells: set[int]) -> list[Decision]:
     Every other item (Bow, Sword, Mask, Molotov, Mirror, the Boss's weapons) is safe to stand on too.
     """
     decisions = []
-    for index, what in enumerate(ctx.identity):
-        if not what or CONTENTS[what].family != "item" or what == "Torch":
-            continue
+    for index in ctx.cells_of_any(ITEMS - {"Torch"}):
+        what = ctx.identity[index]
         if what in ("Gold", "Gem"):
             thieves = [other for other in ctx.orthogonal[index] if ctx.identity[other] == "Thief"]
             if thieves:
