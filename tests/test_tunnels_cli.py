@@ -127,6 +127,8 @@ def test_generate_tunnels_survival_threshold():
     ("generate", "tunnels", "--delver", "combat=3,con=5", "--target", "1.5"),
     ("generate", "tunnels", "--delver", "combat=3,con=5", "--target", "half"),
     ("generate", "tunnels", "--delver", "combat=3,con=5", "--target", "0.5", "--survival", "0.9"),
+    ("generate", "tunnels", "--delver", "combat=3,con=60,armour=40", "--target", "0.5", "--max-rating", "200"),
+    ("odds", "fight", "--delver", "combat=9,con=100,armour=50", "--monster", "rating=200,dice=9,armour=50"),
 ])
 def test_bad_input_is_a_usage_error(args):
     result = run(*args)

@@ -15,8 +15,8 @@ import click
 
 from twisty.cli import bench, generate, main
 from twisty.generator.tunnels import EncounterChoice, MonsterCandidate, find_monster
-from twisty.rules.tunnels import (MAX_POOL_DICE, ClashOdds, ClashSide, Delver, FightOdds, FightRules, Monster,
-                                  clash, difficulty_for_level, fight, saving_roll_success)
+from twisty.rules.tunnels import (MAX_POOL_DICE, ClashOdds, ClashSide, Delver, FightChain, FightOdds, FightRules,
+                                  Monster, clash, difficulty_for_level, saving_roll_success)
 
 # Bounds that keep every answer within seconds; the rules never call for more.
 MAX_FIGHT_DICE = 20
@@ -24,6 +24,9 @@ MAX_CONSTITUTION = 100
 MAX_RATING = 200
 MAX_ARMOUR = 50
 MAX_LUCK = 100
+# Exact fractions cost about a millisecond per fight state; these keep a command within about ten seconds.
+MAX_FIGHT_STATES = 8_000
+MAX_GENERATOR_STATES = 20_000
 
 BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tunnels" / "bench.py"
 
@@ -301,7 +304,11 @@ def fight_command(delver_spec: dict[str, int], monster_spec: dict[str, int], lev
     """
     rules = _fight_rules(level, difficulty, upper_hand, flat_footed, armour_use)
     delver, monster = _delver(delver_spec), _monster(monster_spec)
-    result = fight(delver, monster, rules)
+    chain = FightChain(delver, monster, rules)
+    if chain.estimated_states() > MAX_FIGHT_STATES:
+        raise click.UsageError(f"this fight has up to {chain.estimated_states()} states, more than the "
+                               f"{MAX_FIGHT_STATES} answered here: lower Constitution, armour or rating")
+    result = chain.forward()
     if as_json:
         _echo_json(fight_data(result) | {"difficulty": rules.difficulty})
         return
@@ -364,8 +371,14 @@ def generate_tunnels(delver_spec: dict[str, int], target: str | None, survival: 
     goal, wanted = ("win", _probability(target, "--target")) if target is not None \
         else ("survival", _probability(survival, "--survival"))
     rules = _fight_rules(level, difficulty, upper_hand, flat_footed, armour_use)
+    delver = _delver(delver_spec)
+    states = sum(FightChain(delver, Monster(max_rating, dice, monster_armour), rules).estimated_states()
+                 for dice in range(1, max_dice + 1))
+    if states > MAX_GENERATOR_STATES:
+        raise click.UsageError(f"this search has up to {states} fight states, more than the "
+                               f"{MAX_GENERATOR_STATES} answered here: lower --max-rating or --max-dice")
     try:
-        choice: EncounterChoice = find_monster(_delver(delver_spec), goal, wanted,
+        choice: EncounterChoice = find_monster(delver, goal, wanted,
                                                ratings=range(1, max_rating + 1), dice=range(1, max_dice + 1),
                                                rules=rules, monster_armour=monster_armour)
     except ValueError as error:

@@ -55,11 +55,13 @@ def _throws() -> Iterable[tuple[int, int]]:
 _THROWS_PER_ROLL = FACES * FACES
 
 
-@lru_cache(maxsize=None)
-def _exploding_tail_table(max_shortfall: int) -> tuple[Fraction, ...]:
-    """P(an exploding 2d6 sum >= s) for s = 0..max_shortfall (index s); 1 for every s <= 0."""
-    table: list[Fraction] = [Fraction(1)]
-    for shortfall in range(1, max_shortfall + 1):
+# P(an exploding 2d6 sum >= s) at index s, grown on demand; every sum reaches s <= 0.
+_EXPLODING_TAIL: list[Fraction] = [Fraction(1)]
+
+
+def _extend_exploding_tail(max_shortfall: int) -> None:
+    table = _EXPLODING_TAIL
+    for shortfall in range(len(table), max_shortfall + 1):
         reached = 0
         carried = Fraction(0)
         for first, second in _throws():
@@ -71,7 +73,6 @@ def _exploding_tail_table(max_shortfall: int) -> tuple[Fraction, ...]:
             elif total >= shortfall:
                 reached += 1
         table.append((reached + carried) / _THROWS_PER_ROLL)
-    return tuple(table)
 
 
 def exploding_sum_at_least(shortfall: int) -> Fraction:
@@ -83,7 +84,8 @@ def exploding_sum_at_least(shortfall: int) -> Fraction:
     """
     if shortfall <= 0:
         return Fraction(1)
-    return _exploding_tail_table(shortfall)[shortfall]
+    _extend_exploding_tail(shortfall)
+    return _EXPLODING_TAIL[shortfall]
 
 
 def saving_roll_success(difficulty: int, rating: int) -> Fraction:
@@ -277,10 +279,6 @@ def _after_armour(dealt: dict[int, Fraction], armour: int) -> dict[int, Fraction
     return {w: p for w, p in sorted(taken.items()) if p}
 
 
-def _ways_as_python_ints(ways: np.ndarray) -> np.ndarray:
-    return ways.astype(object)
-
-
 @lru_cache(maxsize=4096)
 def _clash_core(a: PoolOutcomes, b: PoolOutcomes) -> tuple[int, dict[int, int], dict[int, int], int]:
     """Ways (out of a.total * b.total) of: a winning per wound count, b winning per wound count, indecisive.
@@ -307,12 +305,12 @@ def _clash_core(a: PoolOutcomes, b: PoolOutcomes) -> tuple[int, dict[int, int], 
 
     # Sum b's ways per row first (exact in int64 when b has <= 24 dice), then weight by a's ways in Python
     # ints, since a product of two pools' ways can exceed 64 bits.
-    ways_a = _ways_as_python_ints(a.ways)
+    ways_a = a.ways.astype(object)
     ways_b = b.ways
 
     def ways_of(mask: np.ndarray) -> int:
         per_row = mask.astype(ways_b.dtype) @ ways_b
-        return int(np.dot(ways_a, _ways_as_python_ints(per_row)))
+        return int(np.dot(ways_a, per_row.astype(object)))
 
     def by_wounds(beats: np.ndarray, wounds: np.ndarray) -> dict[int, int]:
         found: dict[int, int] = {}
@@ -470,6 +468,16 @@ class FightChain:
         self.monster = monster
         self.rules = rules
         self._steps: dict[FightState, tuple[Fraction, list[Move]]] = {}
+
+    def estimated_states(self) -> int:
+        """An upper bound on the transient states from the start, known before any is built.
+
+        Armour is spent before Constitution, and Constitution before dice, so the delver's side moves along
+        one line of length armour + Constitution + dice + 2 (reeling included), the monster's along armour +
+        rating; a first flat-footed Clash doubles nothing but the start.
+        """
+        delver_line = self.delver.armour + self.delver.constitution + self.delver.combat + 2
+        return delver_line * (self.monster.armour + self.monster.rating) + 1
 
     def start(self, rating: int | None = None) -> FightState:
         return FightState(constitution=self.delver.constitution, armour=self.delver.armour,
