@@ -112,6 +112,7 @@ def test_generate_tunnels_survival_threshold():
     ("odds", "save", "--rating", "3"),
     ("odds", "save", "--level", "1", "--difficulty", "9", "--rating", "3"),
     ("odds", "save", "--level", "0", "--rating", "3"),
+    ("odds", "save", "--difficulty", "10000", "--rating", "0"),
     ("odds", "clash", "3", "x"),
     ("odds", "clash", "3", "-1"),
     ("odds", "clash", "3", "2", "--upper-hand", "c"),
