@@ -99,6 +99,16 @@ def test_generate_tunnels_hits_the_target():
     assert data["searched"] == 20 * 5
 
 
+def test_generate_tunnels_says_when_the_answer_is_at_the_edge():
+    # More rating only makes a monster harder, so the monster closest to a 0 win chance is the strongest
+    # in the box, on its rim, where a harder one may lie just outside.
+    result = run("generate", "tunnels", "--delver", "combat=2,con=3", "--target", "0", "--max-rating", "3",
+                 "--max-dice", "1", "--json")
+    data = json.loads(result.output)
+    assert (data["monster"]["rating"], data["monster"]["dice"]) == (3, 1)
+    assert data["at_search_edge"] is True
+
+
 def test_generate_tunnels_survival_threshold():
     result = run("generate", "tunnels", "--delver", "combat=2,con=5,luck=3", "--survival", "9/10",
                  "--max-rating", "12", "--max-dice", "4", "--json")

@@ -389,8 +389,11 @@ def generate_tunnels(delver_spec: dict[str, int], target: str | None, survival: 
     except ValueError as error:
         click.echo(f"twisty: {error}", err=True)
         sys.exit(1)
+    # A best monster on the rim of the search box may have a closer one just outside it.
+    at_edge = bool(choice.gap) and (choice.best.rating == max_rating or choice.best.dice == max_dice)
     if as_json:
         _echo_json({"goal": goal, "target": fraction_text(wanted), "target_float": float(wanted),
+                    "at_search_edge": at_edge,
                     "searched": choice.searched, "monster": _candidate_data(choice.best),
                     "gap": fraction_text(choice.gap), "gap_float": float(choice.gap),
                     "neighbours": [_candidate_data(c) for c in choice.neighbours]})
@@ -401,6 +404,9 @@ def generate_tunnels(delver_spec: dict[str, int], target: str | None, survival: 
                f"{f', armour {monster_armour}' if monster_armour else ''}: {measure} "
                f"{float(best.measure(goal)):.4f} for the goal {float(wanted):.4f} "
                f"(gap {float(choice.gap):.4f}; {choice.searched} monsters scored exactly)")
+    if at_edge:
+        click.echo("The best monster is at the edge of the search: raise --max-rating or --max-dice to look "
+                   "further.")
     click.echo("")
     click.echo(_table([_candidate_row(c, best) for c in choice.neighbours],
                       ("", "rating", "dice", "win", "survival", "perished", "clashes")))
