@@ -89,6 +89,7 @@ class SearchGraph:
         self.blocker_blocker_mask = [sum(1 << c for c in bs) for bs in graph.blocker_blockers]
         self.blocker_goal = [gs[0] if gs else -1 for gs in graph.blocker_goals]
         self._damage: dict[tuple[int, int, int], int | None] = {}
+        self._costs: dict[tuple[int, int], tuple[list[int | None], int]] = {}
 
         # The most attack and defence the player can ever have; enemies it cannot harm even then are walls.
         all_atk = level.player.atk + sum(self.area_atk)
@@ -98,12 +99,23 @@ class SearchGraph:
         self.max_atk = level.player.atk + sum(self.area_atk[a] for a in principle)
         self.max_def = level.player.defense + sum(self.area_def[a] for a in principle)
         self.total_elixirs = sum(self.area_hp[a] for a in principle)
-        self.least_damage = [0 if self.is_door[b] else (fight_damage(self.enemies[b], self.max_atk, self.max_def)
-                                                        if self.defeatable[b] else None)
-                             for b in range(self.blocker_count)]
+        self._build_dominator_tree()
+        self.least_damage = self._least_damages()
         self.goal_distance = self._goal_distances()
         self.useful_mask = self._useful_blockers() & in_principle_blockers
         self.all_mask = in_principle_blockers
+        self._tree_values()
+
+    def costs_at(self, atk: int, defense: int) -> tuple[list[int | None], int]:
+        """Every blocker's cost at these stats (doors 0, impossible fights None) and the mask of enemies
+        that cost nothing."""
+        key = (atk, defense)
+        table = self._costs.get(key)
+        if table is None:
+            costs = [self.damage(b, atk, defense) for b in range(self.blocker_count)]
+            free = sum(1 << b for b in range(self.blocker_count) if costs[b] == 0 and not self.is_door[b])
+            table = self._costs[key] = (costs, free)
+        return table
 
     def damage(self, b: int, atk: int, defense: int) -> int | None:
         key = (b, atk, defense)
@@ -133,6 +145,131 @@ class SearchGraph:
                     blockers |= 1 << c
                     queue_blockers.append(c)
         return areas, blockers
+
+    # Nodes of the dominator tree: areas 0..A-1, blockers A..A+B-1, goals A+B.. (goals are dead ends).
+    def _successors(self, node: int) -> list[int]:
+        areas, blockers = len(self.graph.areas), self.blocker_count
+        if node < areas:
+            nxt = [areas + b for b in self.graph.area_blockers[node] if self.defeatable[b]]
+            return nxt + [areas + blockers + g for g in self.graph.area_goals[node]]
+        if node < areas + blockers:
+            b = node - areas
+            nxt = list(self.graph.blocker_areas[b])
+            nxt += [areas + c for c in self.graph.blocker_blockers[b] if self.defeatable[c]]
+            return nxt + [areas + blockers + g for g in self.graph.blocker_goals[b]]
+        return []
+
+    def _build_dominator_tree(self) -> None:
+        """Immediate dominators from the start area (Cooper, Harvey and Kennedy's iteration): node d
+        dominates x when every way from the start to x passes d. A route reaches x only after consuming
+        every blocker that dominates it, whatever it did before."""
+        root = self.graph.start_area
+        total = len(self.graph.areas) + self.blocker_count + len(self.level.goals)
+        order: list[int] = []
+        seen = {root}
+        stack = [(root, iter(self._successors(root)))]
+        while stack:
+            node, children = stack[-1]
+            for child in children:
+                if child not in seen:
+                    seen.add(child)
+                    stack.append((child, iter(self._successors(child))))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+        order.reverse()
+        number = {node: i for i, node in enumerate(order)}
+        predecessors: list[list[int]] = [[] for _ in range(total)]
+        for node in order:
+            for child in self._successors(node):
+                predecessors[child].append(node)
+        idom: list[int | None] = [None] * total
+        idom[root] = root
+        changed = True
+        while changed:
+            changed = False
+            for node in order[1:]:
+                new = None
+                for p in predecessors[node]:
+                    if idom[p] is None:
+                        continue
+                    if new is None:
+                        new = p
+                        continue
+                    a, b = p, new
+                    while a != b:
+                        while number[a] > number[b]:
+                            a = idom[a]
+                        while number[b] > number[a]:
+                            b = idom[b]
+                    new = a
+                if idom[node] != new:
+                    idom[node] = new
+                    changed = True
+        self.node_count = total
+        self.node_order = order                 # every node before the nodes it dominates
+        self.idom = idom
+        self.children_mask = [0] * total
+        for node in order[1:]:
+            self.children_mask[idom[node]] |= 1 << node
+
+    def _least_damages(self) -> list[int | None]:
+        """A lower bound on what each blocker can ever cost: an enemy's damage at the largest attack and
+        defence the player can have when fighting it, which leaves out the equipment it dominates (that
+        equipment is only reachable after the fight)."""
+        areas = len(self.graph.areas)
+        behind_atk = [0] * self.node_count
+        behind_def = [0] * self.node_count
+        for node in reversed(self.node_order):
+            if node < areas:
+                behind_atk[node] += self.area_atk[node]
+                behind_def[node] += self.area_def[node]
+            if node != self.graph.start_area:
+                parent = self.idom[node]
+                behind_atk[parent] += behind_atk[node]
+                behind_def[parent] += behind_def[node]
+        least: list[int | None] = []
+        for b in range(self.blocker_count):
+            if self.is_door[b]:
+                least.append(0)
+            elif not self.defeatable[b] or self.idom[areas + b] is None:
+                least.append(None)
+            else:
+                node = areas + b
+                least.append(fight_damage(self.enemies[b], self.max_atk - behind_atk[node],
+                                          self.max_def - behind_def[node]))
+        return least
+
+    def _tree_values(self) -> None:
+        """The relaxation behind the bound: reach any set of nodes closed under dominators, areas worth
+        their elixirs and blockers costing their least damage. `value[x]`: the best such set below x with
+        x in it; `goal_value[x]`: the same with a goal in it (None without one)."""
+        areas, blockers = len(self.graph.areas), self.blocker_count
+        value = [0] * self.node_count
+        goal_value: list[int | None] = [None] * self.node_count
+        for node in reversed(self.node_order):
+            if node < areas:
+                weight = self.area_hp[node]
+            elif node < areas + blockers:
+                weight = -(self.least_damage[node - areas] or 0)
+            else:
+                weight = 0
+                goal_value[node] = 0
+            gain = 0
+            goal_extra = None
+            for child in _bits(self.children_mask[node]):
+                positive = max(0, value[child])
+                gain += positive
+                if goal_value[child] is not None:
+                    extra = goal_value[child] - positive
+                    goal_extra = extra if goal_extra is None else max(goal_extra, extra)
+            value[node] = weight + gain
+            if goal_value[node] is None and goal_extra is not None:
+                goal_value[node] = weight + gain + goal_extra
+        self.node_value = value
+        self.node_goal_value = goal_value
+        self.areas_count = areas
 
     def _goal_distances(self) -> list[int | None]:
         """Least total damage, at the best stats ever possible, of a chain of blockers from blocker b
@@ -200,7 +337,7 @@ class SearchGraph:
         return sum(1 << b for b in range(self.blocker_count) if blocker_alive[b])
 
 
-@dataclass
+@dataclass(slots=True)
 class _State:
     """A closed state: every free step already taken. Fields other than hp follow from `consumed`."""
 
@@ -213,6 +350,7 @@ class _State:
     elixirs: int      # elixir hp taken so far
     frontier: int
     goal: int         # a reached goal, or -1
+    boundary: int     # unreached dominator-tree nodes whose immediate dominator is reached
 
 
 class _Walker:
@@ -231,7 +369,8 @@ class _Walker:
         start = sg.graph.start_area
         state = _State(0, 1 << start, player.atk + sg.area_atk[start], player.defense + sg.area_def[start],
                        player.keys + sg.area_keys[start], self.start_hp + sg.area_hp[start],
-                       sg.area_hp[start], sg.area_blocker_mask[start] & self.allowed, sg.area_goal[start])
+                       sg.area_hp[start], sg.area_blocker_mask[start] & self.allowed, sg.area_goal[start],
+                       sg.children_mask[start])
         decisions: list[Decision] = []
         if self.closure:
             self.close(state, decisions)
@@ -240,14 +379,19 @@ class _Walker:
     def consume(self, state: _State, b: int, cost: int) -> _State:
         """The state after consuming frontier blocker b at life cost `cost`, items taken."""
         sg = self.sg
-        bit = 1 << b
-        consumed = state.consumed | bit
+        consumed = state.consumed | (1 << b)
         new_areas = sg.blocker_area_mask[b] & ~state.areas
         atk, defense, hp, elixirs = state.atk, state.defense, state.hp - cost, state.elixirs
         keys = state.keys - 1 if sg.is_door[b] else state.keys
         frontier = state.frontier | sg.blocker_blocker_mask[b]
         goal = state.goal if state.goal >= 0 else sg.blocker_goal[b]
-        for a in _bits(new_areas):
+        boundary = state.boundary | sg.children_mask[sg.areas_count + b]
+        mask = new_areas
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            a = low.bit_length() - 1
+            boundary |= sg.children_mask[a]
             atk += sg.area_atk[a]
             defense += sg.area_def[a]
             keys += sg.area_keys[a]
@@ -256,8 +400,9 @@ class _Walker:
             frontier |= sg.area_blocker_mask[a]
             if goal < 0:
                 goal = sg.area_goal[a]
-        return _State(consumed, state.areas | new_areas, atk, defense, keys, hp, elixirs,
-                      frontier & self.allowed & ~consumed, goal)
+        areas = state.areas | new_areas
+        return _State(consumed, areas, atk, defense, keys, hp, elixirs, frontier & self.allowed & ~consumed,
+                      goal, boundary & ~(areas | consumed << sg.areas_count))
 
     def keys_cover_doors(self, state: _State) -> bool:
         return state.keys >= (self.allowed_doors & ~state.consumed).bit_count()
@@ -265,50 +410,77 @@ class _Walker:
     def close(self, state: _State, decisions: list[Decision]) -> _State:
         """Take every free step (dominance rule, application 1), in place of `state`'s fields."""
         sg = self.sg
-        progress = True
-        while progress:
-            progress = False
-            for b in _bits(state.frontier):
-                if sg.is_door[b]:
-                    if not (state.keys >= 1 and self.keys_cover_doors(state)):
-                        continue
-                    decisions.append(("open", sg.objects[b]))
-                elif sg.damage(b, state.atk, state.defense) == 0:
-                    decisions.append(("fight", sg.objects[b]))
-                else:
-                    continue
-                after = self.consume(state, b, 0)
-                state.__dict__.update(after.__dict__)
-                progress = True
-                break
-        return state
+        door_mask = sg.door_mask
+        while True:
+            free = state.frontier & sg.costs_at(state.atk, state.defense)[1]
+            if state.keys >= 1 and state.frontier & door_mask and self.keys_cover_doors(state):
+                free |= state.frontier & door_mask
+            if not free:
+                return state
+            b = (free & -free).bit_length() - 1
+            decisions.append(("open" if sg.is_door[b] else "fight", sg.objects[b]))
+            after = self.consume(state, b, 0)
+            for name in _State.__slots__:
+                setattr(state, name, getattr(after, name))
 
-    def moves(self, state: _State):
+    def moves(self, state: _State) -> list[tuple[int, int]]:
         """(blocker, cost) for every blocker that can be consumed now."""
         sg = self.sg
-        for b in _bits(state.frontier):
-            if sg.is_door[b]:
-                if state.keys >= 1:
-                    yield b, 0
+        costs = sg.costs_at(state.atk, state.defense)[0]
+        is_door = sg.is_door
+        hp, keys = state.hp, state.keys
+        found = []
+        mask = state.frontier
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            b = low.bit_length() - 1
+            if is_door[b]:
+                if keys >= 1:
+                    found.append((b, 0))
             else:
-                cost = sg.damage(b, state.atk, state.defense)
-                if cost is not None and cost < state.hp:
-                    yield b, cost
+                cost = costs[b]
+                if cost is not None and cost < hp:
+                    found.append((b, cost))
+        return found
 
     def bound(self, state: _State) -> int:
-        """Admissible upper bound on the final hp of any continuation (module docstring)."""
+        """Admissible upper bound on the final hp of any continuation (module docstring): the smaller of
+        the dominator-tree relaxation and elixirs-left-minus-distance-to-a-goal."""
         sg = self.sg
-        bound = state.hp + sg.total_elixirs - state.elixirs
+        gain = 0
+        goal_extra = None
+        value, goal_value = sg.node_value, sg.node_goal_value
+        mask = state.boundary
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            node = low.bit_length() - 1
+            positive = value[node]
+            if positive < 0:
+                positive = 0
+            gain += positive
+            extra = goal_value[node]
+            if extra is not None:
+                extra -= positive
+                if goal_extra is None or extra > goal_extra:
+                    goal_extra = extra
         if state.goal >= 0:
-            return bound
+            return state.hp + min(gain, sg.total_elixirs - state.elixirs)
+        if goal_extra is None:
+            return 0          # no goal lies beyond: no win from here
         nearest = None
-        for b in _bits(state.frontier):
-            dist = sg.goal_distance[b]
+        distance = sg.goal_distance
+        mask = state.frontier
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            dist = distance[low.bit_length() - 1]
             if dist is not None and (nearest is None or dist < nearest):
                 nearest = dist
         if nearest is None:
-            return 0          # no goal lies beyond the frontier: no win from here
-        return bound - nearest
+            return 0
+        return state.hp + min(gain + goal_extra, sg.total_elixirs - state.elixirs - nearest)
 
     def damage_so_far(self, state: _State) -> int:
         return self.start_hp + state.elixirs - state.hp
@@ -342,7 +514,7 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
     best: dict[int, _State] = {root.consumed: root}     # the least damage found per consumed set
     parents: dict[int, tuple[int | None, tuple[Decision, ...]]] = {root.consumed: (None, tuple(decisions))}
     # Where one raw step (closed state + a blocker) led after its closure, for dominance application 3.
-    step_target: dict[int, int] = {}
+    step_target: dict[int, tuple[int, int]] = {}
     best_hp: int | None = None
     best_state: _State | None = None
     counter = 0
@@ -364,11 +536,19 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
             return _SearchResult(best_hp, _route_to(parents, best_state.consumed, best_state.goal)
                                  if best_state else None, False, expanded)
-        for b, cost in list(walker.moves(state)):
+        for b, cost in walker.moves(state):
+            raw = state.consumed | (1 << b)
+            known_step = step_target.get(raw)
+            if known_step is not None:
+                # The same raw set always closes to the same set with the same life gained.
+                target, gained = known_step
+                known = best.get(target)
+                if known is not None and known.hp >= state.hp - cost + gained:
+                    continue
             child = walker.consume(state, b, cost)
             steps: list[Decision] = [("open" if sg.is_door[b] else "fight", sg.objects[b])]
             walker.close(child, steps)
-            step_target[state.consumed | (1 << b)] = child.consumed
+            step_target[raw] = (child.consumed, child.hp - (state.hp - cost))
             known = best.get(child.consumed)
             if known is not None and known.hp >= child.hp:
                 continue
@@ -400,13 +580,14 @@ def dominates(walker: _Walker, a: _State, b: _State) -> bool:
     return not (a.consumed & ~b.consumed & walker.sg.door_mask) or walker.keys_cover_doors(a)
 
 
-def _dominated(walker: _Walker, state: _State, best: dict[int, _State], step_target: dict[int, int]) -> bool:
+def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
+               step_target: dict[int, tuple[int, int]]) -> bool:
     """Dominance application 3: a known state one enemy step further on dominates `state`."""
     sg = walker.sg
     for b in _bits(state.frontier):
         if sg.is_door[b]:
             continue
-        further = best.get(step_target.get(state.consumed | (1 << b), -1))
+        further = best.get(step_target.get(state.consumed | (1 << b), (-1, 0))[0])
         if further is not None and dominates(walker, further, state):
             return True
     return False
@@ -459,28 +640,26 @@ def _required_start_hp(sg: SearchGraph, route: tuple[Decision, ...]) -> int:
 
 
 def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
-    """Solvability only grows with the starting hp. With a starting hp H so large that every fight is
-    survivable, the best final hp F gives the least net damage H - F, so no route starts with less than
-    H - F + 1; the best route itself needs some r. A binary search between them with the solvability
-    search (stop at the first win) is exact."""
+    """Solvability only grows with the starting hp, so a binary search over it with the solvability
+    search (stop at the first win) is exact. The range: the bound of the start state is the starting hp
+    plus a constant, and a win needs it to be at least 1; a route found with a starting hp so large that
+    every fight is survivable needs some r, and every later win tightens r to what its route needs."""
     sg = SearchGraph(level)
-    high_hp = start_hp_upper_bound(sg)
-    unlimited = search(sg, high_hp, deadline)
-    if not unlimited.complete:
-        return MinStartHp(UNKNOWN)
-    if unlimited.best_hp is None:
-        return MinStartHp("none")
-    low = max(1, high_hp - unlimited.best_hp + 1)
-    high = _required_start_hp(sg, unlimited.route)
+    root, _ = _Walker(sg, 0, sg.useful_mask, closure=True).initial()
+    low = max(1, 1 - _Walker(sg, 0, sg.useful_mask, closure=True).bound(root))
+    witness = search(sg, start_hp_upper_bound(sg), deadline, first_win=True)
+    if witness.route is None:
+        return MinStartHp("none" if witness.complete else UNKNOWN)
+    high = _required_start_hp(sg, witness.route)
     while low < high:
         middle = (low + high) // 2
         probe = search(sg, middle, deadline, first_win=True)
-        if probe.best_hp is None and not probe.complete:
-            return MinStartHp(UNKNOWN)
-        if probe.best_hp is not None:
-            high = middle
-        else:
+        if probe.route is not None:
+            high = min(middle, _required_start_hp(sg, probe.route))
+        elif probe.complete:
             low = middle + 1
+        else:
+            return MinStartHp(UNKNOWN)
     return MinStartHp("proved", low)
 
 
