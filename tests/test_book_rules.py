@@ -255,3 +255,30 @@ def test_medusa_without_the_local_rule_is_just_a_bad_guy():
     book = make_book({1: ". . . . . . .\nBa Go Im Me ## Th Ko"}, rows=2, cols=7)
     assert statuses(book, PETRIFIED) == set()
     assert deadly(book) == {(1, 1, 3)}
+
+
+# The other readings book.md names under "Ambiguity" -----------------------------------------------
+
+def test_conversion_before_crush_lets_the_chain_pass_the_crushed_thief():
+    from twisty.rules.book.static import CONVERSION_BEFORE_CRUSH
+    book = make_book({1: ". Va .\nGi Th Gi\n. Cu ."}, rows=3, cols=3)
+    # book.md: the Giants crush the Thief first, so the Vampire has no prey and the Cultist stays safe.
+    assert deadly(book) == {(1, 0, 1), (1, 1, 0), (1, 1, 2)}
+    other = evaluate(book, reading=frozenset({CONVERSION_BEFORE_CRUSH}))
+    assert other.status_of((1, 2, 1)) == DEADLY and other.status_of((1, 1, 1)) == PASSABLE
+
+
+def test_a_crushed_mage_calms_wraiths_only_under_the_other_reading():
+    from twisty.rules.book.static import REMOVED_MAGE_CALMS
+    book = make_book({1: "Gi Ma Gi\n. Wr ."}, rows=2, cols=3)
+    assert deadly(book) == {(1, 0, 0), (1, 0, 2), (1, 1, 1)}
+    other = evaluate(book, reading=frozenset({REMOVED_MAGE_CALMS}))
+    assert other.status_of((1, 1, 1)) == PASSABLE
+
+
+def test_walls_on_chucks_page_under_both_readings():
+    from twisty.rules.book.static import CHUCK_KEEPS_WALLS
+    book = make_book({1: "Ch ## Tr"}, rows=1, cols=3)
+    assert statuses(book, WALL) == set() and deadly(book) == set()
+    other = evaluate(book, reading=frozenset({CHUCK_KEEPS_WALLS}))
+    assert other.status_of((1, 0, 1)) == WALL and other.status_of((1, 0, 2)) == PASSABLE

@@ -54,9 +54,10 @@ class BookVerdict:
         return [RULE_NAMES[rule] for rule in sorted(rules)]
 
 
-def solve_book(book: Book, *, timeout: float | None = None) -> BookVerdict:
+def solve_book(book: Book, *, timeout: float | None = None, reading: frozenset[str] = frozenset()) -> BookVerdict:
+    """The walk and the verdict; `reading` evaluates the book under other readings (static.READINGS)."""
     started = time.perf_counter()
-    rules = PathRules(book)
+    rules = PathRules(book, reading)
     shape = book.shape
     initial = rules.evaluation(PathState())
     verdict = BookVerdict(book, "unsolvable", initial=initial)
@@ -173,3 +174,28 @@ def border(verdict: BookVerdict) -> list[tuple[Cell, str, list[str]]]:
             if other not in on_walk and status != PASSABLE and other not in found:
                 found[other] = (other, STATUS_NAMES[status], verdict.initial.chain(index))
     return [found[cell] for cell in sorted(found)]
+
+
+@dataclass
+class ReadingDifference:
+    reading: str
+    cells: list[Cell]            # cells whose status before the walk differs from book.md's reading
+    solvable: bool | None
+    moves: int | None
+
+
+def reading_differences(book: Book, verdict: BookVerdict, *, timeout: float | None = None) -> list[ReadingDifference]:
+    """Book.md's "Ambiguity": evaluate the book under each other reasonable reading; keep those that differ
+    (in any cell before the walk, in solvability or in the shortest walk's length)."""
+    from twisty.rules.book.static import READINGS
+
+    differences = []
+    shape = book.shape
+    for reading in READINGS:
+        other = solve_book(book, timeout=timeout, reading=frozenset({reading}))
+        cells = [shape.cell(index) for index, (mine, theirs) in
+                 enumerate(zip(verdict.initial.status, other.initial.status)) if mine != theirs]
+        if cells or other.status != verdict.status or other.moves != verdict.moves:
+            differences.append(ReadingDifference(reading, cells, None if other.status == "unknown" else other.solvable,
+                                                 other.moves))
+    return differences

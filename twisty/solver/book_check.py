@@ -13,7 +13,7 @@ from twisty.rules.book.model import Book
 from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluation
 from twisty.rules.book.topology import Cell
 from twisty.rules.source import LevelSource
-from twisty.solver.book import BookVerdict, border, solve_book
+from twisty.solver.book import BookVerdict, border, reading_differences, solve_book
 
 _CELL_CLAIMS = {
     # key -> (which evaluation, the statuses that satisfy it, what it means)
@@ -77,7 +77,8 @@ def read_expectations(source: LevelSource, book: Book) -> BookExpectations:
     return expect
 
 
-def report(source: LevelSource, book: Book, verdict: BookVerdict, expect: BookExpectations) -> dict[str, Any]:
+def report(source: LevelSource, book: Book, verdict: BookVerdict, expect: BookExpectations,
+           timeout: float | None = None) -> dict[str, Any]:
     """The JSON object of `check --json` for a book (keys listed in docs/book.md)."""
     solvable = None if verdict.status == "unknown" else verdict.solvable
     data: dict[str, Any] = {
@@ -105,8 +106,24 @@ def report(source: LevelSource, book: Book, verdict: BookVerdict, expect: BookEx
         "evaluations": verdict.evaluations,
         "seconds": round(verdict.seconds, 3),
     }
+    data["ambiguities"] = [
+        {"reading": difference.reading, "cells": [list(cell) for cell in difference.cells],
+         "solvable": difference.solvable, "moves": difference.moves}
+        for difference in reading_differences(book, verdict, timeout=timeout)]
     data["expect_failures"] = expectation_failures(book, verdict, expect, data)
     return data
+
+
+def ambiguity_lines(data: dict[str, Any]) -> list[str]:
+    """Warnings (not failures) for each other reading of the rulebook under which the answer changes."""
+    lines = []
+    for difference in data["ambiguities"]:
+        shown = " ".join(f"{p}.{r}.{c}" for p, r, c in difference["cells"][:12])
+        more = f" and {len(difference['cells']) - 12} more" if len(difference["cells"]) > 12 else ""
+        walk = ("no walk" if not difference["solvable"] else f"a walk of {difference['moves']} moves")
+        lines.append(f"warning: under the reading {difference['reading']}, {len(difference['cells'])} cells "
+                     f"change ({shown}{more}) and the book has {walk}")
+    return lines
 
 
 def expectation_failures(book: Book, verdict: BookVerdict, expect: BookExpectations,
@@ -163,12 +180,12 @@ def _analyse(source: LevelSource, options: CheckOptions):
     book = load_book(source)
     expect = read_expectations(source, book)
     verdict = solve_book(book, timeout=options.timeout)
-    return book, verdict, report(source, book, verdict, expect)
+    return book, verdict, report(source, book, verdict, expect, options.timeout)
 
 
 def check(source: LevelSource, options: CheckOptions) -> CheckOutcome:
     _book, _verdict, data = _analyse(source, options)
-    return CheckOutcome(data, summary_line(data), list(data["expect_failures"]))
+    return CheckOutcome(data, summary_line(data), list(data["expect_failures"]) + ambiguity_lines(data))
 
 
 def solve(source: LevelSource, options: CheckOptions) -> SolveOutcome:
@@ -182,6 +199,8 @@ def solve(source: LevelSource, options: CheckOptions) -> SolveOutcome:
         lines.append("Branches: " + (" ".join(f"{p}.{r}.{c}" for p, r, c in verdict.branches) or "none"))
         lines.append("Dead ends: " + (" ".join(f"{p}.{r}.{c}" for p, r, c in verdict.dead_ends) or "none"))
         lines.append("")
+    if data["ambiguities"]:
+        lines += ambiguity_lines(data) + [""]
     lines.append(MARK_LEGEND)
     lines.append("")
     lines += spread_lines(book, verdict.initial, verdict.walk)

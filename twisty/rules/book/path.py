@@ -44,12 +44,13 @@ class Move(NamedTuple):
 
 
 class PathRules:
-    def __init__(self, book: Book) -> None:
+    def __init__(self, book: Book, reading: frozenset[str] = frozenset()) -> None:
         self.book = book
+        self.reading = reading
         self.shape = book.shape
         self.steps = book.shape.step_table()
         self.evaluations: dict[frozenset, Evaluation] = {}
-        if "initial" in book.cache:
+        if "initial" in book.cache and not reading:
             self.evaluations[frozenset()] = book.cache["initial"]
         self.sword_cells = set(book.cells_holding("Sword"))
         self.boss_items = {item for rule in book.bosses for item in rule.items}
@@ -60,7 +61,7 @@ class PathRules:
         found = self.evaluations.get(state.removed)
         if found is None:
             removed = {index: (rule, why) for index, rule, why in state.removed}
-            found = evaluate(self.book, removed)
+            found = evaluate(self.book, removed, self.reading)
             self.evaluations[state.removed] = found
         return found
 

@@ -38,6 +38,13 @@ _WEAKLINGS = frozenset(name for name, content in CONTENTS.items() if content.fam
 MAX_PACK = 6
 
 
+# Other reasonable readings of the rulebook (book.md, "Ambiguity"); the default reading is book.md's.
+CONVERSION_BEFORE_CRUSH = "conversion-before-crush"   # phase 3 (Vampire) before the Giant crush of phase 2
+CHUCK_KEEPS_WALLS = "chuck-keeps-walls"               # Walls on Chuck's page stay impassable
+REMOVED_MAGE_CALMS = "removed-mage-calms"             # a removed Mage still calms his page's Wraiths
+READINGS = (CONVERSION_BEFORE_CRUSH, CHUCK_KEEPS_WALLS, REMOVED_MAGE_CALMS)
+
+
 class Decision(NamedTuple):
     """One rule's word on one cell: the status it gives (None: only changes what the cell is) and why."""
 
@@ -87,7 +94,9 @@ def where(book: Book, index: int) -> str:
 class _Context:
     """The evaluation under way: what each cell is now and the status decided so far."""
 
-    def __init__(self, book: Book, removed: Mapping[int, tuple[int, str]]) -> None:
+    def __init__(self, book: Book, removed: Mapping[int, tuple[int, str]], reading: frozenset[str]) -> None:
+        self.reading = reading
+        self.removed_identity: dict[int, str] = {}
         self.book = book
         self.shape = book.shape
         self.steps = book.shape.step_table()
@@ -117,6 +126,7 @@ class _Context:
 
     def remove(self, rule: int, index: int, why: str) -> None:
         self.removed[index] = (rule, why)
+        self.removed_identity[index] = self.identity[index]
         self.become(index, "")
 
     def become(self, index: int, name: str) -> None:
@@ -576,6 +586,8 @@ def rule_chuck(ctx: _Context) -> list[Decision]:
     for page in sorted({ctx.page_of(index) for index in ctx.cells_of("Chuck")}):
         chuck = next(index for index in ctx.pages[page] if ctx.identity[index] == "Chuck")
         for index in ctx.pages[page]:
+            if CHUCK_KEEPS_WALLS in ctx.reading and ctx.identity[index] == "Wall":
+                continue
             decisions.append(Decision(index, PASSABLE, f"on Chuck's page (Chuck at {where(ctx.book, chuck)})"))
     return decisions
 
@@ -627,13 +639,21 @@ def rule_medusa(ctx: _Context) -> list[Decision]:
 
 # --- the phases in order ----------------------------------------------------------------------------
 
-def evaluate(book: Book, removed: Mapping[int, tuple[int, str]] | None = None) -> Evaluation:
-    """Decide every cell of the book, given what the walk has removed so far."""
-    ctx = _Context(book, removed or {})
+def evaluate(book: Book, removed: Mapping[int, tuple[int, str]] | None = None,
+             reading: frozenset[str] = frozenset()) -> Evaluation:
+    """Decide every cell of the book, given what the walk has removed so far.
+
+    `reading` names the other readings (READINGS) to apply instead of book.md's; empty for the contract.
+    """
+    ctx = _Context(book, removed or {}, reading)
     ctx.record(5, rule_mimic(ctx))
     apply_path_removals(ctx)
-    ctx.record(9, rule_giant_crush(ctx))
-    ctx.record(8, rule_vampire_conversion(ctx))
+    if CONVERSION_BEFORE_CRUSH in reading:
+        ctx.record(8, rule_vampire_conversion(ctx))
+        ctx.record(9, rule_giant_crush(ctx))
+    else:
+        ctx.record(9, rule_giant_crush(ctx))
+        ctx.record(8, rule_vampire_conversion(ctx))
     ctx.record(4, rule_wolf(ctx))
     ctx.record(7, rule_orcs_and_dwarves(ctx))
     ctx.record(3, rule_rat(ctx))
@@ -642,6 +662,8 @@ def evaluate(book: Book, removed: Mapping[int, tuple[int, str]] | None = None) -
     ctx.record(12, rule_titan(ctx))
     mage_cells = set(ctx.cells_of("Mage"))
     mage_pages = {ctx.page_of(index) for index in mage_cells}
+    if REMOVED_MAGE_CALMS in reading:
+        mage_pages |= {ctx.page_of(index) for index, what in ctx.removed_identity.items() if what == "Mage"}
     ctx.record(1, rule_bad_guys(ctx, mage_pages))
     ctx.record(2, rule_weaklings(ctx))
     ctx.record(6, rule_mage(ctx, mage_pages))
