@@ -96,3 +96,13 @@ def test_explain_gives_the_chain_of_rules(tmp_path):
 def test_explain_outside_the_book_exits_2(tmp_path):
     result, _ = run(tmp_path, good_text(), "explain", "7", "0", "0")
     assert result.exit_code == 2 and "no cell page 7" in result.output
+
+
+def test_the_legend_in_docs_lists_every_code():
+    from pathlib import Path
+
+    from twisty.rules.book.contents import CONTENTS
+    legend = (Path(__file__).resolve().parents[1] / "docs" / "book.md").read_text()
+    missing = [content.code for content in CONTENTS.values()
+               if f"`{content.code}` {content.name}" not in legend and not content.name.isdigit()]
+    assert missing == []
