@@ -106,3 +106,13 @@ def test_the_legend_in_docs_lists_every_code():
     missing = [content.code for content in CONTENTS.values()
                if f"`{content.code}` {content.name}" not in legend and not content.name.isdigit()]
     assert missing == []
+
+
+def test_missing_rows_and_a_gap_between_pages_are_positioned(tmp_path):
+    text = "\n".join(row for row in good_text().splitlines() if not row.startswith("rows"))
+    result, path = run(tmp_path, text, "check")
+    assert result.exit_code == 2 and f'{path}:1:1: missing key "rows"' in result.output
+    gap = book_text({1: "Ru", 3: "Ru"}, rows=1, cols=1)
+    result, path = run(tmp_path, gap, "check")
+    assert result.exit_code == 2
+    assert f"{path}:11:1: pages must be one consecutive run: page 2 is missing" in result.output

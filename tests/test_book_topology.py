@@ -91,3 +91,24 @@ def test_two_king_moves_across_the_gutter():
 def test_spreads_and_leaves(page, spread, leaf):
     assert spread_of(page) == spread
     assert leaf_of(page) == leaf
+
+
+@pytest.mark.parametrize("height, width, first, last", [(3, 4, 1, 6), (1, 1, 1, 4), (2, 5, 3, 8), (4, 2, 2, 3)])
+def test_every_step_can_be_walked_back(height, width, first, last):
+    """Stepping back (reversed direction, in the arrival frame) from where a step lands returns home."""
+    book = BookShape(height, width, first, last)
+    for cell in book.cells():
+        for direction in (UP, RIGHT, DOWN, LEFT):
+            moved = book.step(cell, direction)
+            if moved is None:
+                continue
+            there, heading = moved
+            assert book.step(there, heading ^ 2) == (cell, direction ^ 2)
+
+
+@pytest.mark.parametrize("height, width, first, last", [(3, 4, 1, 6), (2, 5, 3, 8), (4, 3, 1, 3)])
+def test_eight_neighbourhood_is_symmetric(height, width, first, last):
+    book = BookShape(height, width, first, last)
+    for cell in book.cells():
+        for other in book.neighbours8(cell):
+            assert cell in book.neighbours8(other)

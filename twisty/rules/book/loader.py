@@ -34,6 +34,9 @@ MAX_PAGES = 400
 
 def load_book(source: LevelSource) -> Book:
     data = source.data
+    for key, what in (("rows", "rows per page"), ("cols", "columns per page")):
+        if key not in data:
+            raise source.error(f'missing key "{key}" ({what}, e.g. {key} = 7)', line=1, column=1)
     height = expect_int(source, data.get("rows"), '"rows" (rows per page)', table=None, key="rows", minimum=1)
     width = expect_int(source, data.get("cols"), '"cols" (columns per page)', table=None, key="cols", minimum=1)
     for value, key in ((height, "rows"), (width, "cols")):
@@ -49,6 +52,9 @@ def load_book(source: LevelSource) -> Book:
             raise source.error(f'page key "{key}" must be a page number (1 or more)', table="pages", key=key)
         numbers.append(int(key))
     numbers.sort()
+    for before, after in zip(numbers, numbers[1:]):
+        if before == after:
+            raise source.error(f"page {after} is given twice", table="pages", key=str(after))
     if len(numbers) > MAX_PAGES:
         raise source.error(f"a book level may hold at most {MAX_PAGES} pages", **_position_or_start(source, "pages"))
     for before, after in zip(numbers, numbers[1:]):
