@@ -96,6 +96,8 @@ def summary_line(data: dict[str, Any]) -> str:
         parts.append(f"min start hp {data['min_start_hp']}")
     elif data["min_start_hp_status"] == "unknown":
         parts.append("min start hp unknown")
+    else:
+        parts.append("no starting hp suffices")
     if data["solutions"] is not None and data["solvable"]:
         more = "+" if data["solutions_capped"] else ""
         parts.append(f"{data['solutions']}{more} solution{'s' if data['solutions'] != 1 else ''}"
