@@ -24,16 +24,27 @@ MAX_CONSTITUTION = 100
 MAX_RATING = 200
 MAX_ARMOUR = 50
 MAX_LUCK = 100
-# Exact fractions cost about a millisecond per fight state; these keep a command within about ten seconds.
-MAX_FIGHT_STATES = 8_000
-MAX_GENERATOR_STATES = 20_000
+# A fight's exact fractions grow with its length and with the dice thrown per Clash (denominators are
+# powers of 6 per Clash), so its cost is measured as states x dice per Clash; these bounds keep a command
+# to about ten seconds.
+MAX_FIGHT_WORK = 100_000
+MAX_GENERATOR_WORK = 150_000
+
+
+def fight_work(chain: FightChain) -> int:
+    return chain.estimated_states() * (chain.delver.combat + chain.monster.dice + 2)
 
 BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tunnels" / "bench.py"
 
 
 def fraction_text(value: Fraction) -> str:
-    """Always "p/q", so scripts parse one shape."""
-    return f"{value.numerator}/{value.denominator}"
+    """Always "p/q", so scripts parse one shape; exact odds of long fights run to thousands of digits."""
+    digit_limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return f"{value.numerator}/{value.denominator}"
+    finally:
+        sys.set_int_max_str_digits(digit_limit)
 
 
 def _distribution(values: dict[int, Fraction]) -> dict[str, str]:
@@ -310,9 +321,10 @@ def fight_command(delver_spec: dict[str, int], monster_spec: dict[str, int], lev
     rules = _fight_rules(level, difficulty, upper_hand, flat_footed, armour_use)
     delver, monster = _delver(delver_spec), _monster(monster_spec)
     chain = FightChain(delver, monster, rules)
-    if chain.estimated_states() > MAX_FIGHT_STATES:
-        raise click.UsageError(f"this fight has up to {chain.estimated_states()} states, more than the "
-                               f"{MAX_FIGHT_STATES} answered here: lower Constitution, armour or rating")
+    if fight_work(chain) > MAX_FIGHT_WORK:
+        raise click.UsageError(f"this fight is too long to answer exactly here (up to {chain.estimated_states()}"
+                               f" states, {delver.combat + monster.dice} dice a Clash): lower Constitution,"
+                               f" armour, rating or dice")
     result = chain.forward()
     if as_json:
         _echo_json(fight_data(result) | {"difficulty": rules.difficulty})
@@ -377,11 +389,11 @@ def generate_tunnels(delver_spec: dict[str, int], target: str | None, survival: 
         else ("survival", _probability(survival, "--survival"))
     rules = _fight_rules(level, difficulty, upper_hand, flat_footed, armour_use)
     delver = _delver(delver_spec)
-    states = sum(FightChain(delver, Monster(max_rating, dice, monster_armour), rules).estimated_states()
-                 for dice in range(1, max_dice + 1))
-    if states > MAX_GENERATOR_STATES:
-        raise click.UsageError(f"this search has up to {states} fight states, more than the "
-                               f"{MAX_GENERATOR_STATES} answered here: lower --max-rating or --max-dice")
+    work = sum(fight_work(FightChain(delver, Monster(max_rating, dice, monster_armour), rules))
+               for dice in range(1, max_dice + 1))
+    if work > MAX_GENERATOR_WORK:
+        raise click.UsageError(f"this search is too large to answer exactly here (work {work} > "
+                               f"{MAX_GENERATOR_WORK}): lower --max-rating or --max-dice")
     try:
         choice: EncounterChoice = find_monster(delver, goal, wanted,
                                                ratings=range(1, max_rating + 1), dice=range(1, max_dice + 1),
