@@ -170,3 +170,14 @@ def test_bench_runs_and_agrees_with_icepool():
     cases = json.loads(result.output)["cases"]
     assert all(case["agree"] for case in cases)
     assert any((case["a_dice"], case["b_dice"]) == (20, 20) for case in cases)
+
+
+def test_fractions_of_any_length_are_printed_exactly():
+    from twisty.commands.odds import fraction_text
+    import sys
+    limit = sys.get_int_max_str_digits()
+    numerator, denominator = fraction_text(Fraction(10 ** 5000 + 1, 3 ** 9000)).split("/")
+    assert len(numerator) == 5001 and numerator.startswith("10") and numerator.endswith("01")
+    assert len(denominator) == 4295 and denominator.endswith("1")
+    assert fraction_text(Fraction(1)) == "1/1"
+    assert sys.get_int_max_str_digits() == limit
