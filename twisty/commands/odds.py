@@ -31,10 +31,11 @@ MAX_FIGHT_WORK = 100_000
 MAX_GENERATOR_WORK = 150_000
 
 
+BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tunnels" / "bench.py"
+
+
 def fight_work(chain: FightChain) -> int:
     return chain.estimated_states() * (chain.delver.combat + chain.monster.dice + 2)
-
-BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tunnels" / "bench.py"
 
 
 def fraction_text(value: Fraction) -> str:
