@@ -228,7 +228,7 @@ def clash_data(a: ClashSide, b: ClashSide, result: ClashOdds) -> dict[str, Any]:
 @click.option("--armour", "--armor", "armour", multiple=True, metavar="SIDE=N",
               help="Armour points of a side, e.g. --armour b=2 (repeatable).")
 @click.option("--flat-footed", type=click.Choice(["a", "b"]), default=None,
-              help="That side rolls no dice and scores its Luck (+7 with a shield).")
+              help="That side rolls no dice (its A or B is ignored) and scores its Luck (+7 with a shield).")
 @click.option("--luck", type=click.IntRange(0, MAX_LUCK), default=0, show_default=True,
               help="Luck of the flat-footed side.")
 @click.option("--shield", is_flag=True, help="The flat-footed side could block with a shield (+7).")
