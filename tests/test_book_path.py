@@ -126,3 +126,8 @@ def test_walk_crosses_the_gutter_and_the_outer_edge():
     verdict = solve_book(make_book(pages, rows=3, cols=3, entrance=[1, 1, 0], exit=[3, 1, 2]))
     assert verdict.walk == [(page, 1, col) for page in (1, 2, 3) for col in range(3)]
     assert verdict.unique and verdict.simple_corridor
+
+
+def test_entrance_on_the_exit_is_a_walk_of_no_moves():
+    verdict = solve_book(make_book({1: "Ru Ru"}, rows=1, cols=2, entrance=[1, 0, 1], exit=[1, 0, 1]))
+    assert verdict.solvable and verdict.moves == 0 and verdict.walk == [(1, 0, 1)]

@@ -77,8 +77,8 @@ def solve_book(book: Book, *, timeout: float | None = None, reading: frozenset[s
     corridor: set[int] = {start.position}
     used_rules: dict[Walker, tuple[int, ...]] = {start: start_rules}
     path_rules: set[int] = set(start_rules)
-    exit_walkers: list[Walker] = []
-    best: int | None = None
+    exit_walkers: list[Walker] = [start] if start.position == exit_index else []
+    best: int | None = 0 if exit_walkers else None
     queue = deque([start])
     out_of_time = False
     while queue:
