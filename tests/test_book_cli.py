@@ -116,3 +116,28 @@ def test_missing_rows_and_a_gap_between_pages_are_positioned(tmp_path):
     result, path = run(tmp_path, gap, "check")
     assert result.exit_code == 2
     assert f"{path}:11:1: pages must be one consecutive run: page 2 is missing" in result.output
+
+
+def test_two_entrances_are_invalid_at_the_second(tmp_path):
+    text = good_text().replace("exit = ", "entrance = [1, 0, 1]\nexit = ", 1)
+    result, path = run(tmp_path, text, "check")
+    assert result.exit_code == 2 and f"{path}:5:" in result.output
+
+
+def test_a_leaf_with_two_tunnels_a_side_needs_named_pairs(tmp_path):
+    pages = {1: "Tu Tu", 2: "Tu Tu"}
+    result, path = run(tmp_path, book_text(pages, rows=1, cols=2), "check")
+    assert result.exit_code == 2
+    assert f"{path}:9:1: leaf 1 holds 2 Tunnels on page 1 and 2 on page 2" in result.output
+    named = book_text(pages, rows=1, cols=2, extra="[[tunnel]]\ncells = [[1, 0, 0], [2, 0, 0]]\n"
+                                                   "[[tunnel]]\ncells = [[1, 0, 1], [2, 0, 1]]\n")
+    result, _ = run(tmp_path, named, "check")
+    assert result.exit_code == 0
+
+
+def test_a_tunnel_pair_on_two_leaves_is_refused_at_its_cells(tmp_path):
+    pages = {1: "Tu", 2: ".", 3: "Tu", 4: "."}
+    text = book_text(pages, rows=1, cols=1, extra="[[tunnel]]\ncells = [[1, 0, 0], [3, 0, 0]]\n")
+    result, path = run(tmp_path, text, "check")
+    assert result.exit_code == 2
+    assert f"{path}:7:1: a Tunnel pair must be the front and back of one leaf, not pages 1 and 3" in result.output
