@@ -131,3 +131,12 @@ def test_walk_crosses_the_gutter_and_the_outer_edge():
 def test_entrance_on_the_exit_is_a_walk_of_no_moves():
     verdict = solve_book(make_book({1: "Ru Ru"}, rows=1, cols=2, entrance=[1, 0, 1], exit=[1, 0, 1]))
     assert verdict.solvable and verdict.moves == 0 and verdict.walk == [(1, 0, 1)]
+
+
+def test_mask_disguise_holds_across_a_passable_creature_of_the_same_kind():
+    # The Lava makes the first and third Thieves deadly; the middle one is safe, yet the walker stays among
+    # Thieves and so stays disguised ("from creature to creature, as long as each one is identical").
+    page = "## La ## La ##\nMk Th Th Th Ru\n## ## ## ## ##"
+    verdict = solve_book(make_book({1: page}, rows=3, cols=5, entrance=[1, 1, 0], exit=[1, 1, 4]))
+    assert verdict.initial.status_of((1, 1, 2)) == PASSABLE
+    assert verdict.walk == [(1, 1, col) for col in range(5)]

@@ -166,12 +166,13 @@ class PathRules:
             if moved is None:
                 continue
             target, heading = moved
-            if evaluation.status[target] == PASSABLE:
+            if walker.mask is not None and evaluation.identity[target] == walker.mask \
+                    and evaluation.status[target] in (DEADLY, PASSABLE):
+                # Still disguised among identical creatures, deadly or not ("from creature to creature").
+                moves.append(Move(Walker(target, walker.mask, walker.state), (target,), (24,)))
+            elif evaluation.status[target] == PASSABLE:
                 self._enter(target, walker.state, (), moves)
-            elif walker.mask is not None:
-                if evaluation.identity[target] == walker.mask and evaluation.status[target] == DEADLY:
-                    moves.append(Move(Walker(target, walker.mask, walker.state), (target,), (24,)))
-            else:
+            elif walker.mask is None:
                 self._deadly_neighbour(walker, evaluation, target, heading, moves)
         return moves
 
