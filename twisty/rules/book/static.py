@@ -86,6 +86,11 @@ class Evaluation:
         return [rule for rule, verdict, _why in self.reasons.get(index, []) if verdict is not None]
 
 
+def a(name: str) -> str:
+    """The name with its indefinite article ("an Ogre", "a Troll")."""
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 def where(book: Book, index: int) -> str:
     page, row, col = book.shape.cell(index)
     return f"page {page}, row {row}, col {col}"
@@ -341,7 +346,7 @@ def rule_orcs_and_dwarves(ctx: _Context) -> list[Decision]:
         dwarves = [index for index in group if ctx.identity[index] == "Dwarf"]
         if not orcs or not dwarves:
             for index in group:
-                decisions.append(Decision(index, DEADLY, f"an {ctx.identity[index]} outside any melee"))
+                decisions.append(Decision(index, DEADLY, f"{a(ctx.identity[index])} outside any melee"))
             continue
         tally = f"{len(orcs)} Orcs v {len(dwarves)} Dwarves"
         for side, other in ((orcs, dwarves), (dwarves, orcs)):
@@ -413,7 +418,7 @@ def rule_bad_guys(ctx: _Context, mage_pages: set[int]) -> list[Decision]:
         what = ctx.identity[index]
         if what == "Wraith" and ctx.page_of(index) in mage_pages:
             continue
-        decisions.append(Decision(index, DEADLY, f"a {what} (a bad guy)"))
+        decisions.append(Decision(index, DEADLY, f"{a(what)} (a bad guy)"))
     return decisions
 
 
@@ -422,7 +427,7 @@ def rule_weaklings(ctx: _Context) -> list[Decision]:
     [...] their cells are safe and passable. [...] Until, of course, another rule decides those cells are
     deadly."
     """
-    return [Decision(index, PASSABLE, f"a {ctx.identity[index]} (a Weakling)")
+    return [Decision(index, PASSABLE, f"{a(ctx.identity[index])} (a Weakling)")
             for index in ctx.cells_of_any(_WEAKLINGS)]
 
 
