@@ -140,3 +140,22 @@ def test_mask_disguise_holds_across_a_passable_creature_of_the_same_kind():
     verdict = solve_book(make_book({1: page}, rows=3, cols=5, entrance=[1, 1, 0], exit=[1, 1, 4]))
     assert verdict.initial.status_of((1, 1, 2)) == PASSABLE
     assert verdict.walk == [(1, 1, col) for col in range(5)]
+
+
+def test_a_slain_dragon_within_a_reapers_reach_still_kills():
+    page = "## ## ## ## ## ##\nRu Sd Ru Dr . .\n## ## ## ## ## ##"
+    armed = make_book({1: page}, rows=3, cols=6, entrance=[1, 1, 0], exit=[1, 1, 3])
+    assert solve_book(armed).walk == [(1, 1, 0), (1, 1, 1), (1, 1, 2), (1, 1, 3)]
+    reaped = make_book({1: page.replace(". .\n##", ". Re\n##")}, rows=3, cols=6, entrance=[1, 1, 0],
+                       exit=[1, 1, 3])
+    assert solve_book(reaped).status == "unsolvable"
+
+
+def test_the_bows_upward_arrow_circles_the_leaf_and_hits_the_cell_below_it():
+    # Up from (1,1,1): (1,0,1), over the top to (2,0,1), down page 2 to (2,2,1), over the bottom back to
+    # (1,2,1): the fifth cell is right under the Bow.
+    book = make_book({1: ". . .\n. Bw .\n. Tr .", 2: ". . .\n. . .\n. . ."}, rows=3, cols=3,
+                     entrance=[1, 1, 1], exit=[1, 2, 1])
+    verdict = solve_book(book)
+    assert verdict.initial.status_of((1, 2, 1)) == DEADLY
+    assert verdict.walk == [(1, 1, 1), (1, 2, 1)]
