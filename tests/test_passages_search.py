@@ -3,7 +3,9 @@ CP-SAT on larger ones (slow), and the plain rules for its bound and its dominanc
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 
@@ -83,6 +85,67 @@ def test_agrees_with_brute_force(chunk):
         assert len(signatures) == len(got.witnesses) == min(cap, got.solutions), seed
         if got.witnesses:
             assert replay(level, got.witnesses[0]).final_hp == found.final_hp, seed
+
+
+def load_standard_baseline():
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "baselines" / "passages_standard.py"
+    spec = importlib.util.spec_from_file_location("passages_standard", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def medium_level(seed: int):
+    rng = random.Random(seed)
+    return random_level(seed, cells_wide=rng.randint(5, 6), cells_high=rng.randint(4, 5),
+                        blockers=rng.randint(10, 16), items=rng.randint(8, 14), loops=rng.choice([0.1, 0.25]),
+                        door_share=0.25)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_agrees_with_the_standard_algorithm_at_the_edge_of_solvability(chunk):
+    """Medium levels (10 to 16 blockers), where the standard algorithm still visits every consumed set: at
+    the least starting hp the search finds, the standard algorithm finds the same best final hp, and one
+    hp less it finds no route at all. This catches pruning that is only wrong on larger state spaces."""
+    standard = load_standard_baseline()
+    for seed in range(chunk * 10, chunk * 10 + 10):
+        level = medium_level(seed)
+        least = passages_search.min_start_hp(level, Deadline(None))
+        if least.status != "proved":
+            assert standard.best_route(level.with_start_hp(10_000), Deadline(None)).status != SOLVABLE
+            continue
+        tight = level.with_start_hp(least.value)
+        assert (passages_search.best_route(tight, Deadline(None)).final_hp
+                == standard.best_route(tight, Deadline(None)).final_hp), seed
+        if least.value > 1:
+            below = level.with_start_hp(least.value - 1)
+            assert standard.best_route(below, Deadline(None)).status != SOLVABLE, seed
+        roomy = level.with_start_hp(least.value + 15)
+        assert (passages_search.best_route(roomy, Deadline(None)).final_hp
+                == standard.best_route(roomy, Deadline(None)).final_hp), seed
+
+
+def load_suite_builder():
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "passages" / "make_suite.py"
+    spec = importlib.util.spec_from_file_location("make_suite", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("seed", [40002, 40004, 30001, 30003])
+def test_least_start_hp_is_consistent_with_best_routes_on_benchmark_levels(seed):
+    """On benchmark-style levels (30 to 40 blockers) the two searches behind the answers must agree: at
+    min_start_hp the best-first search finds a route that the rules replay, and one hp less it finds none
+    (min_start_hp comes from the dive-first solvability search, a different order with the same pruning)."""
+    builder = load_suite_builder()
+    level = builder.build_level(seed, seed // 1000, 21, 15)
+    least = passages_search.min_start_hp(level, Deadline(None))
+    assert least.status == "proved"
+    at_least = passages_search.best_route(level.with_start_hp(least.value), Deadline(None))
+    assert replay(level.with_start_hp(least.value), at_least.decisions).final_hp == at_least.final_hp >= 1
+    if least.value > 1:
+        assert passages_search.best_route(level.with_start_hp(least.value - 1), Deadline(None)).status != SOLVABLE
 
 
 def test_bound_is_admissible_along_random_routes():

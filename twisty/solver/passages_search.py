@@ -519,10 +519,18 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
     best_state: _State | None = None
     counter = 0
     expanded = 0
-    heap = [(-walker.bound(root), -root.consumed.bit_count(), counter, root)]
+    # Proving an optimum: best bound first. Looking for any win: deepest first (a dive towards a goal),
+    # best bound first among equals.
+    def entry(state: _State, state_bound: int):
+        depth = state.consumed.bit_count()
+        if first_win:
+            return (-depth, -state_bound, counter, state_bound, state)
+        return (-state_bound, -depth, counter, state_bound, state)
+
+    heap = [entry(root, walker.bound(root))]
     while heap:
-        negative_bound, _, _, state = heapq.heappop(heap)
-        if best_hp is not None and -negative_bound <= best_hp:
+        _, _, _, state_bound, state = heapq.heappop(heap)
+        if best_hp is not None and state_bound <= best_hp:
             break
         if best[state.consumed] is not state:
             continue          # a better way to this set was found after this entry was queued
@@ -530,7 +538,7 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
             best_hp, best_state = state.hp, state
             if first_win:
                 break
-            if -negative_bound <= best_hp:
+            if state_bound <= best_hp:
                 break
         expanded += 1
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
@@ -540,15 +548,15 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
             raw = state.consumed | (1 << b)
             known_step = step_target.get(raw)
             if known_step is not None:
-                # The same raw set always closes to the same set with the same life gained.
-                target, gained = known_step
+                # A raw set always closes to the same set, with the same elixirs taken in all.
+                target, target_elixirs = known_step
                 known = best.get(target)
-                if known is not None and known.hp >= state.hp - cost + gained:
+                if known is not None and known.hp >= state.hp - cost + target_elixirs - state.elixirs:
                     continue
             child = walker.consume(state, b, cost)
             steps: list[Decision] = [("open" if sg.is_door[b] else "fight", sg.objects[b])]
             walker.close(child, steps)
-            step_target[raw] = (child.consumed, child.hp - (state.hp - cost))
+            step_target[raw] = (child.consumed, child.elixirs)
             known = best.get(child.consumed)
             if known is not None and known.hp >= child.hp:
                 continue
@@ -565,7 +573,7 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
                     heap = []
                     break
             counter += 1
-            heapq.heappush(heap, (-child_bound, -child.consumed.bit_count(), counter, child))
+            heapq.heappush(heap, entry(child, child_bound))
     route = _route_to(parents, best_state.consumed, best_state.goal) if best_state else None
     return _SearchResult(best_hp, route, True, expanded)
 
