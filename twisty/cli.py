@@ -108,6 +108,7 @@ def fail_invalid(error: LevelError) -> None:
 COMMAND_MODULES: list[str] = [
     "twisty.commands.odds",
     "twisty.commands.book",
+    "twisty.commands.bench_passages",
 ]
 
 for _module in COMMAND_MODULES:
