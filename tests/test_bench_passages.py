@@ -1,0 +1,54 @@
+"""`twisty bench passages` through the CLI, on tiny suites made of the shipped puzzles."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from twisty.cli import main
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "passages"
+
+
+def make_suite(folder: Path, names: list[str]) -> Path:
+    folder.mkdir()
+    for name in names:
+        shutil.copy(PUZZLES / name, folder / name)
+    return folder
+
+
+def test_bench_prints_a_table_and_json_that_agree_with_the_puzzles(tmp_path):
+    suite = make_suite(tmp_path / "suite", ["05-fetch-the-sword.toml", "03-one-key-two-doors.toml"])
+    runner = CliRunner()
+    table = runner.invoke(main, ["bench", "passages", "--suite", str(suite), "--limit", "20",
+                                 "--engine", "search", "--engine", "standard"])
+    assert table.exit_code == 0, table.output
+    assert "search" in table.output and "standard" in table.output and "2/2" in table.output
+    as_json = runner.invoke(main, ["bench", "passages", "--suite", str(suite), "--limit", "20",
+                                   "--engine", "search", "--engine", "standard", "--json"])
+    assert as_json.exit_code == 0
+    data = json.loads(as_json.stdout.strip().splitlines()[-1])
+    assert data["disagreements"] == []
+    sword = next(level for level in data["levels"] if level["level"] == "05-fetch-the-sword.toml")
+    # The puzzle's own [expect]: solvable with final_hp 1.
+    assert sword["runs"]["search"]["final_hp"] == sword["runs"]["standard"]["final_hp"] == 1
+    assert all(run["proved"] for level in data["levels"] for run in level["runs"].values())
+
+
+def test_bench_reports_an_answer_that_contradicts_the_level_as_a_bug(tmp_path):
+    suite = make_suite(tmp_path / "suite", ["05-fetch-the-sword.toml"])
+    level = suite / "05-fetch-the-sword.toml"
+    level.write_text(level.read_text().replace("final_hp = 1", "final_hp = 2"))
+    result = CliRunner().invoke(main, ["bench", "passages", "--suite", str(suite), "--engine", "search"])
+    assert result.exit_code == 1
+    assert "BUG: 05-fetch-the-sword.toml: search says final hp 1, [expect] final_hp = 2" in result.output
+
+
+def test_bench_refuses_an_unknown_engine(tmp_path):
+    suite = make_suite(tmp_path / "suite", ["05-fetch-the-sword.toml"])
+    result = CliRunner().invoke(main, ["bench", "passages", "--suite", str(suite), "--engine", "magic"])
+    assert result.exit_code == 2
+    assert "unknown or unavailable engine magic" in result.output

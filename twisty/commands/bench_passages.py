@@ -1,0 +1,64 @@
+"""`twisty bench passages`: the passages engines against the genre's standard algorithm."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from twisty.cli import EXIT_FAILED, EXIT_INVALID, bench
+from twisty.rules.source import LevelError
+from twisty.solver import passages_bench
+
+
+@bench.command("passages")
+@click.option("--suite", "suite", type=click.Path(file_okay=False, path_type=Path),
+              default=passages_bench.DEFAULT_SUITE, show_default="benchmarks/passages/suite",
+              help="Folder of suite levels (*.toml).")
+@click.option("--limit", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              help="Seconds per level and engine; an answer not proven within it counts as unsolved.")
+@click.option("--engine", "engines", multiple=True,
+              help="Run only these engines (repeatable): search, cpsat, standard. Default: every one that imports.")
+@click.option("--bucket", "buckets", type=click.Choice([str(b) for b in passages_bench.BUCKETS]), multiple=True,
+              help="Run only these size buckets (repeatable), by number of blockers.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full results as one JSON object.")
+def bench_passages(suite: Path, limit: float, engines: tuple[str, ...], buckets: tuple[str, ...],
+                   as_json: bool) -> None:
+    """Run every passages engine and the standard algorithm on the seeded suite.
+
+    Prints, per size bucket, how many levels each engine proves within the limit, the median and largest
+    time (unsolved levels count at the limit), and the ratio of the standard algorithm's median time to the
+    engine's on the levels both prove. Engines that disagree are reported as bugs (exit 1).
+    """
+    available = passages_bench.available_engines()
+    unknown = [name for name in engines if name not in available]
+    if unknown:
+        click.echo(f"twisty: unknown or unavailable engine {', '.join(unknown)} "
+                   f"(available: {', '.join(available)})", err=True)
+        sys.exit(EXIT_INVALID)
+    chosen = {name: module for name, module in available.items() if not engines or name in engines}
+    if not suite.is_dir():
+        click.echo(f"twisty: no suite folder {suite} (write it with benchmarks/passages/make_suite.py)", err=True)
+        sys.exit(EXIT_INVALID)
+    try:
+        levels = passages_bench.load_suite(suite, tuple(int(b) for b in buckets))
+    except LevelError as error:
+        click.echo(f"twisty: {error}", err=True)
+        sys.exit(EXIT_INVALID)
+    if not levels:
+        click.echo(f"twisty: no suite levels in {suite}", err=True)
+        sys.exit(EXIT_INVALID)
+    with click.progressbar(length=len(levels) * len(chosen), label="passages bench", file=sys.stderr) as bar:
+        result = passages_bench.run_bench(levels, chosen, limit, step=lambda: bar.update(1))
+    if as_json:
+        click.echo(json.dumps(result.as_json(), sort_keys=True))
+    else:
+        click.echo(f"{len(levels)} levels, limit {limit:g} s per level and engine")
+        for line in passages_bench.table_lines(result):
+            click.echo(line)
+    for line in result.disagreements:
+        click.echo(f"BUG: {line}", err=True)
+    if result.disagreements:
+        sys.exit(EXIT_FAILED)

@@ -1,0 +1,205 @@
+"""The passages benchmark: every engine and the genre's standard algorithm on the seeded suite.
+
+The suite lives in benchmarks/passages/suite (written by benchmarks/passages/make_suite.py); the baseline in
+benchmarks/baselines/passages_standard.py. Each engine answers `best_route` on each level with a per-level
+time limit; a level counts as solved when the engine proves its answer within the limit. Every route is
+replayed by the plain rules, and every pair of proven answers must agree (with each other and with the
+level's [expect]); anything else is reported as a bug. Nothing here prints: the command does.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Callable
+
+from twisty.rules.passages import PassagesLevel, RouteError, replay
+from twisty.rules.passages_format import load_passages
+from twisty.rules.source import read_level
+from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, Deadline
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+DEFAULT_SUITE = REPOSITORY / "benchmarks" / "passages" / "suite"
+BASELINE_PATH = REPOSITORY / "benchmarks" / "baselines" / "passages_standard.py"
+BUCKETS = (10, 20, 40, 60, 90, 120)
+BASELINE = "standard"
+
+
+@dataclass
+class EngineRun:
+    status: str
+    final_hp: int | None
+    proved: bool
+    seconds: float
+    error: str | None = None
+
+    def solved(self, limit: float) -> bool:
+        return self.proved and self.error is None and self.seconds <= limit
+
+    def as_json(self) -> dict:
+        return {"status": self.status, "final_hp": self.final_hp, "proved": self.proved,
+                "seconds": round(self.seconds, 4), "error": self.error}
+
+
+@dataclass
+class LevelResult:
+    name: str
+    blockers: int
+    bucket: int
+    runs: dict[str, EngineRun] = field(default_factory=dict)
+
+
+@dataclass
+class BucketSummary:
+    bucket: int
+    levels: int
+    engines: dict[str, dict]
+
+
+@dataclass
+class BenchResult:
+    limit: float
+    engines: list[str]
+    levels: list[LevelResult]
+    disagreements: list[str]
+
+    def summaries(self) -> list[BucketSummary]:
+        out = []
+        for bucket in BUCKETS:
+            members = [level for level in self.levels if level.bucket == bucket]
+            if not members:
+                continue
+            rows = {}
+            for engine in self.engines:
+                runs = [level.runs[engine] for level in members]
+                solved = [run for run in runs if run.solved(self.limit)]
+                # Unsolved levels count at the full limit, so a median over all levels stays honest.
+                times = [run.seconds if run.solved(self.limit) else self.limit for run in runs]
+                row = {"solved": len(solved), "levels": len(runs),
+                       "median_seconds": statistics.median(times), "max_seconds": max(times),
+                       "all_solved": len(solved) == len(runs), "ratio_to_baseline": None, "common": 0}
+                if engine != BASELINE and BASELINE in self.engines:
+                    both = [level for level in members
+                            if level.runs[engine].solved(self.limit) and level.runs[BASELINE].solved(self.limit)]
+                    if both:
+                        mine = statistics.median(level.runs[engine].seconds for level in both)
+                        theirs = statistics.median(level.runs[BASELINE].seconds for level in both)
+                        row["ratio_to_baseline"] = theirs / max(mine, 1e-6)
+                        row["common"] = len(both)
+                rows[engine] = row
+            out.append(BucketSummary(bucket, len(members), rows))
+        return out
+
+    def as_json(self) -> dict:
+        return {"limit": self.limit, "engines": self.engines,
+                "levels": [{"level": level.name, "blockers": level.blockers, "bucket": level.bucket,
+                            "runs": {name: run.as_json() for name, run in level.runs.items()}}
+                           for level in self.levels],
+                "buckets": [{"bucket": s.bucket, "levels": s.levels, "engines": s.engines}
+                            for s in self.summaries()],
+                "disagreements": self.disagreements}
+
+
+def available_engines() -> dict[str, ModuleType]:
+    """The engines that import here, by name: search, cpsat (when present) and the baseline."""
+    engines: dict[str, ModuleType] = {"search": importlib.import_module("twisty.solver.passages_search")}
+    try:
+        engines["cpsat"] = importlib.import_module("twisty.solver.passages_cpsat")
+    except ImportError:
+        pass
+    if BASELINE_PATH.exists():
+        spec = importlib.util.spec_from_file_location("passages_standard", BASELINE_PATH)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        engines[BASELINE] = module
+    return engines
+
+
+def bucket_of(blockers: int) -> int:
+    return min(BUCKETS, key=lambda size: abs(size - blockers))
+
+
+def load_suite(folder: Path, buckets: tuple[int, ...] = ()) -> list[tuple[str, PassagesLevel]]:
+    levels = []
+    for path in sorted(folder.glob("*.toml")):
+        level = load_passages(read_level(path))
+        if not buckets or bucket_of(len(level.blockers())) in buckets:
+            levels.append((path.name, level))
+    return levels
+
+
+def run_engine(engine: ModuleType, level: PassagesLevel, limit: float) -> EngineRun:
+    started = time.perf_counter()
+    try:
+        answer = engine.best_route(level, Deadline(limit))
+    except Exception as error:       # a crash is a bug to report, not a reason to stop the benchmark
+        return EngineRun(UNKNOWN, None, False, time.perf_counter() - started, f"crashed: {error!r}")
+    seconds = time.perf_counter() - started
+    run = EngineRun(answer.status, answer.final_hp, answer.proved, seconds)
+    if answer.status == SOLVABLE:
+        try:
+            replayed = replay(level, answer.decisions)
+        except RouteError as error:
+            run.error = f"route does not replay: {error}"
+        else:
+            if replayed.final_hp != answer.final_hp:
+                run.error = f"route replays to {replayed.final_hp} hp, engine said {answer.final_hp}"
+    return run
+
+
+def disagreements_of(name: str, level: PassagesLevel, runs: dict[str, EngineRun]) -> list[str]:
+    """Bugs shown by one level: routes that do not replay, proven answers that differ from each other or
+    from the level's [expect] (proven when the suite was written)."""
+    found = [f"{name}: {engine}: {run.error}" for engine, run in runs.items() if run.error]
+    proven = {engine: (run.status, run.final_hp) for engine, run in runs.items() if run.proved and not run.error}
+    if len(set(proven.values())) > 1:
+        found.append(f"{name}: engines disagree: " + ", ".join(f"{engine} says {status} {hp}"
+                                                              for engine, (status, hp) in sorted(proven.items())))
+    for engine, (status, hp) in sorted(proven.items()):
+        if level.expect.solvable is not None and (status == SOLVABLE) != level.expect.solvable:
+            found.append(f"{name}: {engine} says {status}, [expect] solvable = {level.expect.solvable}")
+        elif level.expect.final_hp is not None and status == SOLVABLE and hp != level.expect.final_hp:
+            found.append(f"{name}: {engine} says final hp {hp}, [expect] final_hp = {level.expect.final_hp}")
+    return found
+
+
+def run_bench(levels: list[tuple[str, PassagesLevel]], engines: dict[str, ModuleType], limit: float,
+              step: Callable[[], None] = lambda: None) -> BenchResult:
+    results = []
+    disagreements = []
+    for name, level in levels:
+        blockers = len(level.blockers())
+        result = LevelResult(name, blockers, bucket_of(blockers))
+        for engine_name, engine in engines.items():
+            result.runs[engine_name] = run_engine(engine, level, limit)
+            step()
+        disagreements += disagreements_of(name, level, result.runs)
+        results.append(result)
+    return BenchResult(limit, list(engines), results, disagreements)
+
+
+def table_lines(result: BenchResult) -> list[str]:
+    """The per-bucket table: solved with proof, median and max seconds, speed-up over the baseline."""
+    lines = []
+    header = f"{'blockers':>8} {'levels':>6}  {'engine':<8} {'proved':>7} {'median s':>9} {'max s':>8}  {'vs standard':>12}"
+    lines.append(header)
+    lines.append("-" * len(header))
+    for summary in result.summaries():
+        first = True
+        for engine, row in summary.engines.items():
+            label = f"{summary.bucket:>8} {summary.levels:>6}" if first else " " * 15
+            first = False
+            max_text = f"{row['max_seconds']:.2f}" if row["all_solved"] else f">{result.limit:g}"
+            median_text = f"{row['median_seconds']:.3f}"
+            if row["ratio_to_baseline"] is None:
+                ratio = "" if engine == BASELINE else "n/a"
+            else:
+                ratio = f"{row['ratio_to_baseline']:.1f}x ({row['common']})"
+            lines.append(f"{label}  {engine:<8} {row['solved']:>3}/{row['levels']:<3} {median_text:>9} "
+                         f"{max_text:>8}  {ratio:>12}")
+    return lines
