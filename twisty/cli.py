@@ -109,6 +109,7 @@ COMMAND_MODULES: list[str] = [
     "twisty.commands.odds",
     "twisty.commands.book",
     "twisty.commands.bench_passages",
+    "twisty.commands.generate_passages",
 ]
 
 for _module in COMMAND_MODULES:

@@ -46,7 +46,7 @@ ENGINE_MODULES = ("twisty.solver.passages_search", "twisty.solver.passages_cpsat
 # Bounds on work, as counts so that results do not depend on the machine.
 MAX_ATTEMPTS = 400
 MAX_REPAIR_ROUNDS = 40
-EXPLORE_BUDGET = 60_000
+EXPLORE_BUDGET_PER_BLOCKER = 750
 SIGNATURE_CAP = 6
 
 
@@ -78,20 +78,30 @@ class PassagesParams:
 
 @dataclass(frozen=True)
 class Profile:
-    """How drafts are drawn for a difficulty, and the range of the difficulty score it accepts."""
+    """How drafts are drawn for a difficulty (the score it must reach is `score_range`)."""
 
     loops: float              # share of inner walls knocked through
     rooms_per_cells: int      # one room per this many maze cells
     door_share: float
     equipment_per_blocker: float
     elixirs_per_blocker: float
-    score_range: tuple[int, int]
+    route_share: float        # share of the enemies the intended route fights
+    trap_share: float         # share of the other enemies given a chance to be survivable traps
+
+
+def score_range(difficulty: str, blockers: int) -> tuple[int, int]:
+    """The difficulty scores accepted for a level of `blockers` blockers. Scores grow with the size of
+    a level (more blockers, more traps), so the bands are shares of it: easy up to 35 %, hard from 75 %."""
+    easy_top = max(1, round(0.35 * blockers))
+    hard_bottom = max(easy_top + 2, round(0.75 * blockers))
+    return {"easy": (0, easy_top), "medium": (easy_top + 1, hard_bottom - 1),
+            "hard": (hard_bottom, 1_000_000)}[difficulty]
 
 
 PROFILES = {
-    "easy": Profile(0.04, 14, 0.25, 0.20, 0.30, (0, 3)),
-    "medium": Profile(0.08, 12, 0.30, 0.30, 0.35, (4, 9)),
-    "hard": Profile(0.12, 10, 0.30, 0.40, 0.40, (10, 10_000)),
+    "easy": Profile(0.04, 14, 0.25, 0.20, 0.30, 0.6, 0.1),
+    "medium": Profile(0.08, 12, 0.30, 0.30, 0.35, 0.6, 0.7),
+    "hard": Profile(0.12, 10, 0.30, 0.40, 0.40, 0.6, 1.0),
 }
 
 
@@ -118,6 +128,7 @@ class GeneratedLevel:
     difficulty: Difficulty
     engine: str
     attempts: int
+    engine_disagreements: int   # candidates the explorer passed and the engine refused (a bug if > 0)
 
 
 # ---------------------------------------------------------------------------------------------- engine
@@ -389,24 +400,117 @@ def draw_draft(rng: random.Random, params: PassagesParams, profile: Profile) -> 
     for thing, cell in zip(items, floor):
         things[cell] = replace(thing, cell=cell)
 
-    # Enemies are scaled to the stats a player has collected by the time it reaches them: the equipment
-    # lying nearer the start (in maze steps) than the enemy.
-    total_atk = player.atk + sum(t.atk for t in items)
-    total_def = player.defense + sum(t.defense for t in items)
+    # Enemies start sealed (no attack can harm them) and get their stats from the route drawn next:
+    # the ones it fights are scaled to the player it meets, the others are opened up later as traps.
     far = max(reach.values()) or 1
+    breeds: dict[Cell, Breed] = {}
     for link in enemies:
-        near_end = min(sorted(link), key=lambda c: reach[c])
-        depth = reach[near_end] / far
-        atk = player.atk + round((total_atk - player.atk) * depth * 0.7)
-        defense = player.defense + round((total_def - player.defense) * depth * 0.7)
+        depth = min(reach[c] for c in link) / far
         strongest = max(1, min(len(BESTIARY), round(len(BESTIARY) * (0.4 + 0.6 * depth))))
-        breed = rng.choice(BESTIARY[:strongest])
         cell = between(*sorted(link))
-        things[cell] = Thing("enemy", "e", cell, enemy=draw_enemy(rng, breed, atk, defense))
+        breeds[cell] = rng.choice(BESTIARY[:strongest])
+        things[cell] = Thing("enemy", "e", cell, enemy=sealed(breeds[cell]))
     boss_cell = between(*sorted(boss_link))
-    boss = draw_enemy(rng, rng.choice(BOSSES), total_atk, total_def, boss=True)
-    things[boss_cell] = Thing("enemy", "B", boss_cell, enemy=boss)
-    return Draft(grid, cell_at(*start), cell_at(*goal), boss_cell, things, player)
+    breeds[boss_cell] = rng.choice(BOSSES)
+    things[boss_cell] = Thing("enemy", "B", boss_cell, enemy=sealed(breeds[boss_cell], boss=True))
+    return Draft(grid, cell_at(*start), cell_at(*goal), boss_cell, things, player, {"breeds": breeds})
+
+
+SEALED_DEFENSE = 1000
+
+
+def sealed(breed: Breed, boss: bool = False) -> Enemy:
+    """A placeholder that no player can harm, so that it cannot be fought while the level takes shape."""
+    return Enemy(breed.name, 1, 1, SEALED_DEFENSE, breed.first_strike, boss)
+
+
+def is_sealed(enemy: Enemy | None) -> bool:
+    return enemy is not None and enemy.defense >= SEALED_DEFENSE
+
+
+# ----------------------------------------------------------------------------------------- route
+
+def walk_route(draft: Draft, rng: random.Random, share: float) -> bool:
+    """Draw the intended route: from the start, consume frontier blockers at random (preferring those
+    that open items) until about `share` of the enemies are fought, then the boss. Each enemy fought
+    gets stats drawn against the player it meets; keys the route does not need are removed, since a
+    spare key opens a door that makes a second solution."""
+    explorer = Explorer(draft.level(hp=1), budget=10_000_000)
+    breeds = draft.notes["breeds"]
+    boss_number = next(b for b, obj in enumerate(explorer.objects)
+                       if explorer.level.things[obj].cell == draft.boss)
+    enemy_count = sum(1 for door in explorer.is_door if not door) - 1
+    wanted = max(1, round(enemy_count * share))
+    mask, fought, steps = 0, 0, []
+    while True:
+        here = explorer.info(mask)
+        options = [b for b in here.frontier if b != boss_number
+                   and (not explorer.is_door[b] or here.keys_left >= 1)]
+        boss_ready = boss_number in here.frontier and (fought >= wanted or not options)
+        if boss_ready:
+            chosen = boss_number
+        elif not options:
+            return False
+        else:
+            def weight(b: int) -> float:
+                after = explorer.info(mask | 1 << b)
+                gains = (after.atk - here.atk) + (after.defense - here.defense) + (after.keys_left - here.keys_left
+                                                                                   + explorer.is_door[b])
+                return 1.0 + 2.0 * (gains > 0) + 1.0 * (after.elixirs > here.elixirs)
+            chosen = weighted_order(rng, options, weight)[0]
+        steps.append(chosen)
+        cell = explorer.level.things[explorer.objects[chosen]].cell
+        if not explorer.is_door[chosen]:
+            fought += 1
+            enemy = draw_enemy(rng, breeds[cell], here.atk, here.defense, boss=chosen == boss_number)
+            set_enemy(draft, cell, enemy)
+        mask |= 1 << chosen
+        if chosen == boss_number:
+            break
+    drop_spare_keys(draft, explorer, steps)
+    return True
+
+
+def drop_spare_keys(draft: Draft, explorer: Explorer, steps: list[int]) -> None:
+    """Remove keys the route collects but never needs, latest first, keeping every door it opens open."""
+    level = explorer.level
+    graph = explorer.graph
+    collected: list[Cell] = []
+    mask = 0
+    seen_areas = 0
+    for b in [None] + steps:
+        if b is not None:
+            mask |= 1 << b
+        areas = explorer.info(mask).areas
+        for area in range(len(graph.areas)):
+            if areas >> area & 1 and not seen_areas >> area & 1:
+                collected += [level.things[i].cell for i in graph.areas[area].items
+                              if level.things[i].kind == "key"]
+        seen_areas |= areas
+
+    def balanced(removed: set[Cell]) -> bool:
+        keys, mask, seen = level.player.keys, 0, 0
+        for b in [None] + steps:
+            if b is not None:
+                if explorer.is_door[b]:
+                    if keys < 1:
+                        return False
+                    keys -= 1
+                mask |= 1 << b
+            areas = explorer.info(mask).areas
+            for area in range(len(graph.areas)):
+                if areas >> area & 1 and not seen >> area & 1:
+                    keys += sum(1 for i in graph.areas[area].items
+                                if level.things[i].kind == "key" and level.things[i].cell not in removed)
+            seen |= areas
+        return True
+
+    removed: set[Cell] = set()
+    for cell in reversed(collected):
+        if balanced(removed | {cell}):
+            removed.add(cell)
+    for cell in sorted(removed):
+        del draft.things[cell]
 
 
 # ------------------------------------------------------------------------------------ tightening
@@ -547,12 +651,20 @@ def gap_between(enemy: Enemy, mine: tuple[int, int], theirs: tuple[int, int]) ->
     return other - ours
 
 
+def asks_enough(explorer: Explorer, win: Win, draft: Draft) -> bool:
+    """A solution worth solving: the boss hurts, and so do some other fights (a level won without a
+    scratch has nothing to be tight about)."""
+    boss_number = next(b for b, obj in enumerate(explorer.objects) if explorer.level.things[obj].cell == draft.boss)
+    costly = {b for b, _, _ in win.fights}
+    return boss_number in costly and len(costly) >= max(2, len(explorer.objects) // 4)
+
+
 def tighten(draft: Draft, rng: random.Random) -> tuple[int, Win] | None:
     """Shape the draft until its best route ends with 1 life and no other signature wins. Returns the
     starting life and the one winning signature, or None when the draft cannot be repaired."""
     for _ in range(MAX_REPAIR_ROUNDS):
         level = draft.level(hp=1)
-        explorer = Explorer(level, EXPLORE_BUDGET)
+        explorer = Explorer(level, EXPLORE_BUDGET_PER_BLOCKER * max(10, len(level.blockers())))
         start_hp = explorer.min_start_hp(start_hp_upper_bound(level))
         if start_hp is None:
             return None
@@ -565,6 +677,8 @@ def tighten(draft: Draft, rng: random.Random) -> tuple[int, Win] | None:
             continue
         wins = explorer.winning_signatures(start_hp, SIGNATURE_CAP)
         if len(wins) == 1:
+            if not asks_enough(explorer, wins[0], draft):
+                return None
             return start_hp, wins[0]
         # Prefer keeping the solution with the most costly fights: it asks most of the player.
         ranked = sorted(wins, key=lambda w: (-len(w.fights), sorted(w.fights), w.doors))
@@ -575,6 +689,67 @@ def tighten(draft: Draft, rng: random.Random) -> tuple[int, Win] | None:
         else:
             return None
     return None
+
+
+# ------------------------------------------------------------------------------------------ traps
+
+def keeps_unique(draft: Draft, start_hp: int, win: Win) -> bool:
+    """With `start_hp`, `win`'s signature still wins with exactly 1 life and no other signature wins."""
+    level = draft.level(start_hp)
+    explorer = Explorer(level, EXPLORE_BUDGET_PER_BLOCKER * max(10, len(level.blockers())))
+    try:
+        wins = explorer.winning_signatures(start_hp, 1)
+    except TooMuchWork:
+        return False
+    return (len(wins) == 1 and wins[0].final_hp == 1 and wins[0].fights == win.fights
+            and wins[0].doors == win.doors)
+
+
+def deadly(enemy: Enemy, best_atk: int, best_def: int, life: int) -> Enemy:
+    """`enemy` made strong enough that even the best equipped player with all the life of the level
+    cannot survive it (an enemy that cannot be harmed at all is left as it is)."""
+    if enemy.defense >= best_atk:
+        return enemy
+    if not enemy.first_strike:
+        enemy = replace(enemy, hp=max(enemy.hp, best_atk - enemy.defense + 1))
+    hits = fight_damage(replace(enemy, atk=best_def + 1), best_atk, best_def)
+    assert hits is not None and hits >= 1
+    return replace(enemy, atk=best_def - (-life // hits))
+
+
+def relax_traps(draft: Draft, rng: random.Random, start_hp: int, win: Win, share: float) -> None:
+    """Give every enemy the route does not fight real stats: the weakest of a ladder (drawn against the
+    player who first meets it, then harder) that keeps the solution unique and tight. An enemy that can
+    be fought but only loses is a trap; a share of them is left deadly instead (easier levels)."""
+    level = draft.level(start_hp)
+    explorer = Explorer(level, budget=10_000_000)
+    met: dict[int, tuple[int, int]] = {}
+    for mask, _ in explorer.replay_states(win.decisions, start_hp):
+        here = explorer.info(mask)
+        for b in here.frontier:
+            met.setdefault(b, (here.atk, here.defense))
+    final = explorer.info(explorer.replay_states(win.decisions, start_hp)[-1][0])
+    player = level.player
+    best_atk = player.atk + sum(t.atk for t in level.things)
+    best_def = player.defense + sum(t.defense for t in level.things)
+    life = start_hp + sum(t.hp for t in level.things if t.kind == "elixir")
+    number = {level.things[obj].cell: b for b, obj in enumerate(explorer.objects)}
+    cells = sorted(cell for cell, thing in draft.things.items() if thing.kind == "enemy" and is_sealed(thing.enemy))
+    rng.shuffle(cells)
+    for cell in cells:
+        atk, defense = met.get(number[cell], (final.atk, final.defense))
+        natural = draw_enemy(rng, draft.notes["breeds"][cell], atk, defense)
+        ladder = []
+        if rng.random() < share:
+            ladder = [natural] + [replace(natural, atk=natural.atk + step) for step in (1, 2, 4)]
+            ladder.append(replace(natural, hp=natural.hp * 2, atk=natural.atk + 2))
+        ladder.append(deadly(natural, best_atk, best_def, life))
+        for candidate in ladder:
+            set_enemy(draft, cell, candidate)
+            if keeps_unique(draft, start_hp, win):
+                break
+        else:
+            set_enemy(draft, cell, sealed(draft.notes["breeds"][cell]))
 
 
 # ------------------------------------------------------------------------------------- difficulty
@@ -662,11 +837,12 @@ def generate_level(params: PassagesParams, seed: int, engine: Any = None) -> Gen
     solver = resolve_engine(engine)
     engine_name = getattr(solver, "NAME", getattr(solver, "__name__", "engine"))
     profile = PROFILES[params.difficulty]
-    low, high = profile.score_range
+    low, high = score_range(params.difficulty, params.blockers)
     rng = random.Random(seed)
+    disagreements = 0
     for attempt in range(1, MAX_ATTEMPTS + 1):
         draft = draw_draft(rng, params, profile)
-        if draft is None:
+        if draft is None or not walk_route(draft, rng, profile.route_share):
             continue
         try:
             tightened = tighten(draft, rng)
@@ -675,6 +851,9 @@ def generate_level(params: PassagesParams, seed: int, engine: Any = None) -> Gen
         if tightened is None:
             continue
         start_hp, win = tightened
+        relax_traps(draft, rng, start_hp, win, profile.trap_share)
+        if any(is_sealed(thing.enemy) for thing in draft.things.values()):
+            continue
         candidate = draft.level(start_hp)
         difficulty = measure_difficulty(candidate, win.decisions)
         if not low <= difficulty.score <= high:
@@ -684,8 +863,10 @@ def generate_level(params: PassagesParams, seed: int, engine: Any = None) -> Gen
         try:
             route, min_start = verify(level, solver)
         except VerificationError:
+            disagreements += 1
             continue
         text = level_text(level, params, seed, difficulty, header=True)
-        return GeneratedLevel(level, text, route, 1, min_start, difficulty, str(engine_name), attempt)
+        return GeneratedLevel(level, text, route, 1, min_start, difficulty, str(engine_name), attempt,
+                              disagreements)
     raise GenerationError(f"no {params.difficulty} level of {params.width}x{params.height} cells with "
                           f"{params.blockers} blockers found for seed {seed} in {MAX_ATTEMPTS} attempts")

@@ -12,6 +12,7 @@ machine: `TooMuchWork` is raised when a draft is too loose to explore within the
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 
 from twisty.rules.passages import Decision, PassagesLevel, fight_damage
@@ -35,6 +36,7 @@ class MaskInfo:
     defense: int
     keys_left: int
     elixirs: int                 # life from every elixir taken so far
+    areas: int                   # bitmask of the reachable areas
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,8 @@ class Explorer:
             keys += found.keys
             elixirs += found.hp
         keys -= bin(mask & self.door_bits).count("1")
-        result = MaskInfo(tuple(sorted(frontier)), min(goals) if goals else None, atk, defense, keys, elixirs)
+        result = MaskInfo(tuple(sorted(frontier)), min(goals) if goals else None, atk, defense, keys, elixirs,
+                          sum(1 << area for area in areas))
         self._info[mask] = result
         return result
 
@@ -151,32 +154,66 @@ class Explorer:
 
     # ------------------------------------------------------------------------------------ questions
 
+    def free_closure(self, mask: int, hp: int) -> tuple[int, int, tuple[int, ...]]:
+        """Fight every enemy that costs nothing, until none is left on the frontier. For the best life
+        this is always right: it costs nothing, stats only grow (and damage never grows with them, so a
+        free fight stays free) and it only opens more of the map."""
+        taken: list[int] = []
+        while True:
+            free = [move for move in self.moves(mask, hp) if move.cost == 0 and not self.is_door[move.blocker]]
+            if not free:
+                return mask, hp, tuple(taken)
+            before = self.info(mask).elixirs
+            for move in free:
+                mask |= 1 << move.blocker
+                taken.append(move.blocker)
+            hp += self.info(mask).elixirs - before
+
+    def reveals_nothing(self, before: int, after: int) -> bool:
+        """True when consuming a blocker opens no new area and shows no new blocker: for the best life
+        such a door only wastes a key."""
+        was, now = self.info(before), self.info(after)
+        return (was.areas == now.areas and set(now.frontier) <= set(was.frontier)
+                and (now.goal is None or was.goal is not None))
+
     def best_from(self, mask: int, hp: int) -> tuple[int, tuple[Decision, ...]] | None:
         """The largest final life reachable from (mask, hp) and a route to it, or None when no goal can be
-        reached. Each step adds one blocker, so the masks of one layer share a size and the best life of a
-        mask is final once its layer is reached: keeping only the best life per mask is exact, because
-        the stats are a function of the mask and more life never hurts."""
-        layer = {mask: hp}
-        parent: dict[int, tuple[int, int]] = {}
+        reached. Free fights are taken at once (see free_closure). Keeping only the best life per mask is
+        exact, because the stats are a function of the mask and more life never hurts; masks are
+        processed smallest first, and every move adds blockers, so a mask's best life is final when its
+        turn comes."""
+        origin = mask
+        mask, hp, first = self.free_closure(mask, hp)
+        best_life = {mask: hp}
+        parent: dict[int, tuple[int, tuple[int, ...]]] = {mask: (origin, first)}
+        pending = [mask]
+        done: set[int] = set()
         best: tuple[int, int] | None = None      # (final hp, mask)
-        while layer:
-            following: dict[int, int] = {}
-            for current in sorted(layer):
-                life = layer[current]
-                if self.info(current).goal is not None and (best is None or life > best[0]):
-                    best = (life, current)
-                for move in self.moves(current, life):
-                    if move.hp > following.get(move.mask, 0):
-                        following[move.mask] = move.hp
-                        parent[move.mask] = (current, move.blocker)
-            layer = following
+        while pending:
+            current = heapq.heappop(pending)
+            if current in done:
+                continue
+            done.add(current)
+            life = best_life[current]
+            if self.info(current).goal is not None and (best is None or life > best[0]):
+                best = (life, current)
+            for move in self.moves(current, life):
+                if self.is_door[move.blocker] and self.reveals_nothing(current, move.mask):
+                    continue
+                after, after_hp, free = self.free_closure(move.mask, move.hp)
+                if after_hp > best_life.get(after, 0):
+                    best_life[after] = after_hp
+                    parent[after] = (current, (move.blocker,) + free)
+                    heapq.heappush(pending, after)
         if best is None:
             return None
         final, current = best
         steps: list[Decision] = [("goal", self.info(current).goal)]
-        while current != mask:
-            previous, b = parent[current]
-            steps.append(self.decision(b))
+        while current != origin:
+            previous, blockers = parent[current]
+            steps.extend(self.decision(b) for b in reversed(blockers))
+            if previous == current:
+                break
             current = previous
         return final, tuple(reversed(steps))
 
@@ -184,24 +221,53 @@ class Explorer:
         return self.best_from(0, self.start_hp(start_hp))
 
     def can_win_from(self, mask: int, hp: int) -> bool:
-        return self.best_from(mask, hp) is not None
+        """Whether some goal can be reached from (mask, hp): a depth-first search that tries the moves
+        leaving the most life first and stops at the first win, so that a level with life to spare is
+        answered at once; only losing positions, which are tight, are explored in full."""
+        mask, hp, _ = self.free_closure(mask, hp)
+        best_life: dict[int, int] = {}
+        stack = [(mask, hp)]
+        while stack:
+            mask, hp = stack.pop()
+            if best_life.get(mask, 0) >= hp:
+                continue
+            best_life[mask] = hp
+            if self.info(mask).goal is not None:
+                return True
+            following = []
+            for move in self.moves(mask, hp):
+                if self.is_door[move.blocker] and self.reveals_nothing(mask, move.mask):
+                    continue
+                after, after_hp, _ = self.free_closure(move.mask, move.hp)
+                if best_life.get(after, 0) < after_hp:
+                    following.append((after_hp, after))
+            stack.extend((after, after_hp) for after_hp, after in sorted(following))
+        return False
 
     def min_start_hp(self, upper: int) -> int | None:
-        """The smallest starting life that wins (solvability only grows with it), searched upwards by
-        doubling first so that loose large values are explored only when needed."""
-        high = 1
-        while not self.best_route(high):
+        """The smallest starting life that wins (solvability only grows with it). Searched upwards in
+        steps of a quarter first, so that loose large values, which are costly to explore, are met only
+        when needed; then by halving between the last failure and the first success."""
+        failed, high = 0, 1
+        while not self.can_win_from(0, self.start_hp(high)):
             if high >= upper:
                 return None
-            high = min(upper, high * 2)
-        low = high // 2 + 1 if high > 1 else 1
+            failed, high = high, min(upper, high + max(1, high // 2))
+        low = failed + 1
         while low < high:
             middle = (low + high) // 2
-            if self.best_route(middle):
+            if self.can_win_from(0, self.start_hp(middle)):
                 high = middle
             else:
                 low = middle + 1
         return low
+
+    def harmless_free_fight(self, mask: int, move: Transition) -> bool:
+        """A fight that costs nothing and whose opened areas hold no equipment."""
+        if self.is_door[move.blocker] or move.cost != 0:
+            return False
+        was, now = self.info(mask), self.info(move.mask)
+        return was.atk == now.atk and was.defense == now.defense
 
     def winning_signatures(self, start_hp: int, cap: int) -> list[Win]:
         """Distinct winning signatures (doors opened, costly fights with the player's stats), each with its
@@ -225,7 +291,15 @@ class Explorer:
                                           mask & self.door_bits)
                     if len(wins) > cap:
                         break
-            for move in reversed(self.moves(mask, hp)):
+            moves = self.moves(mask, hp)
+            harmless = [move for move in moves if self.harmless_free_fight(mask, move)]
+            if harmless:
+                # Taking it now gives every later fight the same stats, and more life and keys earlier,
+                # so routes that take it later have the same signatures: only "now" is explored.
+                move = harmless[0]
+                stack.append((move.mask, move.hp, fights, decisions + (self.decision(move.blocker),)))
+                continue
+            for move in reversed(moves):
                 entry = frozenset({(move.blocker, here.atk, here.defense)}) if move.cost > 0 else frozenset()
                 stack.append((move.mask, move.hp, fights | entry, decisions + (self.decision(move.blocker),)))
         return sorted(wins.values(), key=lambda win: (-win.final_hp, sorted(win.fights), win.doors))
