@@ -113,7 +113,7 @@ class Difficulty:
     traps: int                # distinct legal moves along the solution after which no win is left
     first_move_traps: int     # of those, the ones open at the very start
     ordered_fights: int       # costly fights whose enemy could be fought earlier, but only at a loss
-    greedy_steps: int         # decisions a cheapest-fight-first player makes before the level is lost
+    greedy_steps: int         # decisions a cheapest-fight-first player makes while a win is still possible
     greedy_wins: bool
     route_length: int         # decisions of the solution (doors and fights)
 
@@ -783,8 +783,6 @@ def measure_difficulty(level: PassagesLevel, route: tuple[Decision, ...]) -> Dif
     mask, hp = states[0]
     greedy_steps, greedy_wins = 0, False
     while True:
-        if not explorer.can_win_from(mask, hp):
-            break
         if explorer.info(mask).goal is not None:
             greedy_wins = True
             break
@@ -792,6 +790,8 @@ def measure_difficulty(level: PassagesLevel, route: tuple[Decision, ...]) -> Dif
         if not moves:
             break
         move = min(moves, key=lambda m: (m.cost, explorer.objects[m.blocker]))
+        if not explorer.can_win_from(move.mask, move.hp):
+            break
         mask, hp = move.mask, move.hp
         greedy_steps += 1
     length = len(route_blockers)

@@ -75,8 +75,8 @@ def legend_line(symbol: str, entry: tuple) -> str:
 
 def header_lines(params: "PassagesParams", seed: int, difficulty: "Difficulty", level: PassagesLevel) -> list[str]:
     greedy = ("a cheapest-fight-first player wins" if difficulty.greedy_wins else
-              f"a cheapest-fight-first player is lost after {difficulty.greedy_steps} of "
-              f"{difficulty.route_length} decisions")
+              f"a cheapest-fight-first player makes {difficulty.greedy_steps} good decisions, then a "
+              f"losing one; the solution has {difficulty.route_length}")
     blockers = len(level.blockers())
     return [
         "# Twisty Little Passages level made by `twisty generate passages`; verified tight and unique.",
