@@ -19,10 +19,12 @@ second condition says keys never bind A again. The goal B reaches touches A's re
 least B's life. (Comparing life instead of damage is unsound: B may pick up later the elixir A already
 counted; and a superset with a door in the difference is not better: B may reach the key behind that door
 around another way and keep its own key.)
-Applied three ways: (1) closure: zero-damage fights, and doors once the keys cover every remaining door,
+Applied four ways: (1) closure: zero-damage fights, and doors once the keys cover every remaining door,
 are taken at once, because the state after them dominates the state before; (2) blockers that lead to
 nothing (dead-end chains without items or goals) are never consumed; (3) a new state is dropped when the
-state one fight further on (over any frontier enemy) is already known with no more damage.
+state one fight further on (over any frontier enemy) is already known with no more damage; (4) a blocker
+whose neighbours are all reached or consumed and that touches no goal is never consumed: the state
+without it dominates the state with it (same reach, no less hp or keys).
 
 Bound. The final life of any continuation is at most hp + (elixirs not taken yet in areas reachable at
 all) - (least damage still needed to touch a goal). The last term is a shortest path over blockers from
@@ -269,6 +271,8 @@ class SearchGraph:
                 goal_value[node] = weight + gain + goal_extra
         self.node_value = value
         self.node_goal_value = goal_value
+        self.positive_value = [max(0, v) for v in value]
+        self.goal_ancestors = sum(1 << n for n in range(self.node_count) if goal_value[n] is not None)
         self.areas_count = areas
 
     def _goal_distances(self) -> list[int | None]:
@@ -351,6 +355,7 @@ class _State:
     frontier: int
     goal: int         # a reached goal, or -1
     boundary: int     # unreached dominator-tree nodes whose immediate dominator is reached
+    gain: int         # the sum of the positive tree values over the boundary
 
 
 class _Walker:
@@ -358,6 +363,9 @@ class _Walker:
 
     def __init__(self, sg: SearchGraph, start_hp: int, allowed: int, closure: bool) -> None:
         self.sg = sg
+        # Only the optimum and solvability may skip pointless blockers; counting must not, since opening
+        # a pointless door is a solution of its own.
+        self.skip_pointless = closure
         self.start_hp = start_hp
         self.allowed = allowed
         self.closure = closure
@@ -370,10 +378,10 @@ class _Walker:
         state = _State(0, 1 << start, player.atk + sg.area_atk[start], player.defense + sg.area_def[start],
                        player.keys + sg.area_keys[start], self.start_hp + sg.area_hp[start],
                        sg.area_hp[start], sg.area_blocker_mask[start] & self.allowed, sg.area_goal[start],
-                       sg.children_mask[start])
+                       sg.children_mask[start], sum(sg.positive_value[n] for n in _bits(sg.children_mask[start])))
         decisions: list[Decision] = []
         if self.closure:
-            self.close(state, decisions)
+            state = self.close(state, decisions)
         return state, decisions
 
     def consume(self, state: _State, b: int, cost: int) -> _State:
@@ -385,13 +393,13 @@ class _Walker:
         keys = state.keys - 1 if sg.is_door[b] else state.keys
         frontier = state.frontier | sg.blocker_blocker_mask[b]
         goal = state.goal if state.goal >= 0 else sg.blocker_goal[b]
-        boundary = state.boundary | sg.children_mask[sg.areas_count + b]
+        children = sg.children_mask[sg.areas_count + b]
         mask = new_areas
         while mask:
             low = mask & -mask
             mask ^= low
             a = low.bit_length() - 1
-            boundary |= sg.children_mask[a]
+            children |= sg.children_mask[a]
             atk += sg.area_atk[a]
             defense += sg.area_def[a]
             keys += sg.area_keys[a]
@@ -401,14 +409,30 @@ class _Walker:
             if goal < 0:
                 goal = sg.area_goal[a]
         areas = state.areas | new_areas
+        # The boundary loses the nodes just reached and gains their unreached children.
+        newly = new_areas | 1 << (sg.areas_count + b)
+        old_boundary = state.boundary
+        gain = state.gain
+        positive = sg.positive_value
+        mask = old_boundary & newly
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            gain -= positive[low.bit_length() - 1]
+        added = children & ~newly & ~old_boundary & ~(areas | consumed << sg.areas_count)
+        mask = added
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            gain += positive[low.bit_length() - 1]
         return _State(consumed, areas, atk, defense, keys, hp, elixirs, frontier & self.allowed & ~consumed,
-                      goal, boundary & ~(areas | consumed << sg.areas_count))
+                      goal, (old_boundary & ~newly) | added, gain)
 
     def keys_cover_doors(self, state: _State) -> bool:
         return state.keys >= (self.allowed_doors & ~state.consumed).bit_count()
 
     def close(self, state: _State, decisions: list[Decision]) -> _State:
-        """Take every free step (dominance rule, application 1), in place of `state`'s fields."""
+        """Take every free step (dominance rule, application 1); returns the closed state."""
         sg = self.sg
         door_mask = sg.door_mask
         while True:
@@ -419,9 +443,7 @@ class _Walker:
                 return state
             b = (free & -free).bit_length() - 1
             decisions.append(("open" if sg.is_door[b] else "fight", sg.objects[b]))
-            after = self.consume(state, b, 0)
-            for name in _State.__slots__:
-                setattr(state, name, getattr(after, name))
+            state = self.consume(state, b, 0)
 
     def moves(self, state: _State) -> list[tuple[int, int]]:
         """(blocker, cost) for every blocker that can be consumed now."""
@@ -435,6 +457,10 @@ class _Walker:
             low = mask & -mask
             mask ^= low
             b = low.bit_length() - 1
+            if self.skip_pointless and not (sg.blocker_area_mask[b] & ~state.areas
+                                             or sg.blocker_blocker_mask[b] & self.allowed & ~state.consumed
+                                             or sg.blocker_goal[b] >= 0):
+                continue      # dominance application 4: everything around it is reached already
             if is_door[b]:
                 if keys >= 1:
                     found.append((b, 0))
@@ -448,23 +474,16 @@ class _Walker:
         """Admissible upper bound on the final hp of any continuation (module docstring): the smaller of
         the dominator-tree relaxation and elixirs-left-minus-distance-to-a-goal."""
         sg = self.sg
-        gain = 0
+        gain = state.gain
         goal_extra = None
-        value, goal_value = sg.node_value, sg.node_goal_value
-        mask = state.boundary
+        mask = state.boundary & sg.goal_ancestors
         while mask:
             low = mask & -mask
             mask ^= low
             node = low.bit_length() - 1
-            positive = value[node]
-            if positive < 0:
-                positive = 0
-            gain += positive
-            extra = goal_value[node]
-            if extra is not None:
-                extra -= positive
-                if goal_extra is None or extra > goal_extra:
-                    goal_extra = extra
+            extra = sg.node_goal_value[node] - sg.positive_value[node]
+            if goal_extra is None or extra > goal_extra:
+                goal_extra = extra
         if state.goal >= 0:
             return state.hp + min(gain, sg.total_elixirs - state.elixirs)
         if goal_extra is None:
@@ -506,9 +525,11 @@ def _route_to(parents: dict[int, tuple[int | None, tuple[Decision, ...]]], consu
     return tuple(route) + (("goal", goal),)
 
 
-def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: bool = False,
+def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: bool = False, dive: bool = False,
            use_dominance: bool = True) -> _SearchResult:
-    """Best-first branch and bound; with `first_win`, stop at the first winning state (solvability)."""
+    """Best-first branch and bound; with `first_win`, stop at the first winning state (solvability).
+    `dive` expands the deepest state first: it finds some win fast when wins are plentiful, but it may
+    expand a set several times as better ways to it turn up, so refutations are cheaper best bound first."""
     walker = _Walker(sg, start_hp, sg.useful_mask, closure=True)
     root, decisions = walker.initial()
     best: dict[int, _State] = {root.consumed: root}     # the least damage found per consumed set
@@ -519,11 +540,9 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
     best_state: _State | None = None
     counter = 0
     expanded = 0
-    # Proving an optimum: best bound first. Looking for any win: deepest first (a dive towards a goal),
-    # best bound first among equals.
     def entry(state: _State, state_bound: int):
         depth = state.consumed.bit_count()
-        if first_win:
+        if dive:
             return (-depth, -state_bound, counter, state_bound, state)
         return (-state_bound, -depth, counter, state_bound, state)
 
@@ -555,7 +574,7 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
                     continue
             child = walker.consume(state, b, cost)
             steps: list[Decision] = [("open" if sg.is_door[b] else "fight", sg.objects[b])]
-            walker.close(child, steps)
+            child = walker.close(child, steps)
             step_target[raw] = (child.consumed, child.elixirs)
             known = best.get(child.consumed)
             if known is not None and known.hp >= child.hp:
@@ -655,7 +674,7 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     sg = SearchGraph(level)
     root, _ = _Walker(sg, 0, sg.useful_mask, closure=True).initial()
     low = max(1, 1 - _Walker(sg, 0, sg.useful_mask, closure=True).bound(root))
-    witness = search(sg, start_hp_upper_bound(sg), deadline, first_win=True)
+    witness = search(sg, start_hp_upper_bound(sg), deadline, first_win=True, dive=True)
     if witness.route is None:
         return MinStartHp("none" if witness.complete else UNKNOWN)
     high = _required_start_hp(sg, witness.route)
