@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from twisty.cli import main
-from twisty.generator.passages import (PassagesParams, generate_level, measure_difficulty, score_range)
+from twisty.generator.passages import (GenerationError, PassagesParams, generate_level, measure_difficulty,
+                                       score_range)
 from twisty.generator.passages_explore import Explorer
 from twisty.generator.passages_random import random_level
 from twisty.generator.passages_writer import level_text
@@ -188,3 +189,33 @@ def test_twenty_blocker_levels_are_unique_by_the_other_engine(seed):
     assert count.complete and count.solutions == 1
     lowest = cpsat.min_start_hp(level, Deadline(None))
     assert lowest.value == level.player.hp
+
+
+# ------------------------------------------------------------------------------------------ the engine
+
+def test_output_does_not_depend_on_the_verifying_engine():
+    params = PassagesParams(4, 4, 6, "medium")
+    assert generate_level(params, 5, engine=brute).text == generate_level(params, 5).text
+
+
+class DoubtingEngine:
+    """Brute force, except that it always finds a second solution."""
+
+    NAME = "doubting"
+    best_route = staticmethod(brute.best_route)
+    min_start_hp = staticmethod(brute.min_start_hp)
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def count_solutions(self, level, deadline, cap, final_hp):
+        self.asked += 1
+        found = brute.count_solutions(level, deadline, cap, final_hp)
+        return type(found)(2, 2, False, True, found.witnesses)
+
+
+def test_a_level_the_engine_does_not_confirm_is_never_returned():
+    doubting = DoubtingEngine()
+    with pytest.raises(GenerationError):
+        generate_level(PassagesParams(4, 4, 6, "medium"), 5, engine=doubting, max_attempts=30)
+    assert doubting.asked >= 1

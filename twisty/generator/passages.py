@@ -828,9 +828,12 @@ def verify(level: PassagesLevel, engine: Any) -> tuple[tuple[Decision, ...], int
 
 # ------------------------------------------------------------------------------------------- public
 
-def generate_level(params: PassagesParams, seed: int, engine: Any = None) -> GeneratedLevel:
+def generate_level(params: PassagesParams, seed: int, engine: Any = None,
+                   max_attempts: int = MAX_ATTEMPTS) -> GeneratedLevel:
     """A verified tight level with a unique solution for (params, seed); the same inputs give the same
-    level. Raises GenerationError when no draft could be repaired within the attempt budget."""
+    level. `engine` verifies it: an object with the engine contract, an engine name ("search", "cpsat",
+    "brute") or None for the first installed. Raises GenerationError when no draft passes within
+    `max_attempts` drafts."""
     from twisty.generator.passages_writer import level_text
 
     params.validate()
@@ -840,7 +843,7 @@ def generate_level(params: PassagesParams, seed: int, engine: Any = None) -> Gen
     low, high = score_range(params.difficulty, params.blockers)
     rng = random.Random(seed)
     disagreements = 0
-    for attempt in range(1, MAX_ATTEMPTS + 1):
+    for attempt in range(1, max_attempts + 1):
         draft = draw_draft(rng, params, profile)
         if draft is None or not walk_route(draft, rng, profile.route_share):
             continue
@@ -869,4 +872,4 @@ def generate_level(params: PassagesParams, seed: int, engine: Any = None) -> Gen
         return GeneratedLevel(level, text, route, 1, min_start, difficulty, str(engine_name), attempt,
                               disagreements)
     raise GenerationError(f"no {params.difficulty} level of {params.width}x{params.height} cells with "
-                          f"{params.blockers} blockers found for seed {seed} in {MAX_ATTEMPTS} attempts")
+                          f"{params.blockers} blockers found for seed {seed} in {max_attempts} drafts")
