@@ -46,13 +46,17 @@ class PassagesModel:
     # frontier[b][t-1]: blocker b is next to the reachable part of state t-1.
     frontier: list[list[Literal]] = field(default_factory=list)
     chosen: list[cp_model.IntVar] = field(default_factory=list)     # blocker number at step t, steps = stop
+    table_index: list[cp_model.IntVar] = field(default_factory=list)  # combat table cell of step t
     damage: list[cp_model.IntVar] = field(default_factory=list)     # life lost at step t
     goal_reached: list[Literal] = field(default_factory=list)
     final_hp: cp_model.IntVar | None = None
     # fight_code[b]: 0 when enemy b is not fought or costs 0 hp, else 1 + the (atk, def) cell of the fight.
     fight_code: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    has_signature: bool = False
     atk_range: tuple[int, int] = (0, 0)
     def_range: tuple[int, int] = (0, 0)
+    # Reified "stat >= threshold in state s" literals, keyed by (stat, threshold, s).
+    thresholds: dict[tuple[str, int, int], Literal] = field(default_factory=dict)
 
     # ------------------------------------------------------------------------------ derived quantities
 
@@ -118,6 +122,38 @@ def literal_or(model: cp_model.CpModel, literals: list[Literal], name: str) -> L
     result = model.new_bool_var(name)
     model.add_max_equality(result, variables)
     return result
+
+
+def literal_and(model: cp_model.CpModel, literals: list[Literal], name: str) -> Literal:
+    """A literal equal to the conjunction of `literals` (constants folded)."""
+    if any(lit is False for lit in literals):
+        return False
+    variables = [lit for lit in literals if lit is not True]
+    if not variables:
+        return True
+    if len(variables) == 1:
+        return variables[0]
+    result = model.new_bool_var(name)
+    model.add_min_equality(result, variables)
+    return result
+
+
+def at_least(pm: "PassagesModel", stat: str, threshold: int, state: int) -> Literal:
+    """A literal equal to "the player's atk (or def) in `state` is >= threshold", shared between uses."""
+    key = (stat, threshold, state)
+    if key not in pm.thresholds:
+        low, high = pm.atk_range if stat == "atk" else pm.def_range
+        if threshold <= low:
+            pm.thresholds[key] = True
+        elif threshold > high:
+            pm.thresholds[key] = False
+        else:
+            value = pm.atk(state) if stat == "atk" else pm.defense(state)
+            lit = pm.model.new_bool_var(f"{stat}_ge{threshold}_s{state}")
+            pm.model.add(value >= threshold).only_enforce_if(lit)
+            pm.model.add(value <= threshold - 1).only_enforce_if(~lit)
+            pm.thresholds[key] = lit
+    return pm.thresholds[key]
 
 
 # ------------------------------------------------------------------------------------------------ rules
@@ -233,12 +269,12 @@ def add_combat(pm: PassagesModel) -> None:
     corresponding to your current ATK and DEF values." The damage of step t is the table entry of the
     chosen blocker at the stats of state t-1 (doors and "nothing" cost 0); "If an enemy has DEF equal to or
     greater than your ATK, you cannot harm it (and the path cannot be unblocked)": those entries are not in
-    the index's domain. Also records, per enemy, the (atk, def) of a fight that costs hp (the signature)."""
+    the index's domain."""
     model = pm.model
-    allowed, damage_table, code_table = combat_table(pm)
+    allowed, damage_table, _ = combat_table(pm)
     block = pm.atk_count * pm.def_count
     top_damage = max(damage_table, default=0)
-    pm.damage, codes = [], []
+    pm.damage, pm.table_index = [], []
     for t in range(1, pm.steps + 1):
         index = model.new_int_var_from_domain(cp_model.Domain.from_values(allowed), f"table_index_t{t}")
         # The table cell of (chosen blocker, atk, def) before the step.
@@ -247,10 +283,23 @@ def add_combat(pm: PassagesModel) -> None:
         lost = model.new_int_var(0, top_damage, f"damage_t{t}")
         # Life lost at this step, read from the enemy's damage table.
         model.add_element(index, damage_table, lost)
-        code = model.new_int_var(0, block, f"fight_code_t{t}")
-        # The (atk, def) cell of this step's fight when it costs hp, for the signature.
-        model.add_element(index, code_table, code)
+        pm.table_index.append(index)
         pm.damage.append(lost)
+
+
+def add_signature(pm: PassagesModel) -> None:
+    """passages.md: "A route's signature is: the set of doors it opens, plus, for each enemy it fights that
+    costs it more than 0 hp, that enemy together with the player's (atk, def) at the fight." Doors opened
+    are the consumed doors of the last state; per enemy, fight_code is the (atk, def) cell of its fight
+    when that fight costs hp, else 0."""
+    model = pm.model
+    _, _, code_table = combat_table(pm)
+    block = pm.atk_count * pm.def_count
+    codes = []
+    for t, index in enumerate(pm.table_index, start=1):
+        code = model.new_int_var(0, block, f"fight_code_t{t}")
+        # The (atk, def) cell of this step's fight when it costs hp.
+        model.add_element(index, code_table, code)
         codes.append(code)
     for b in pm.enemies():
         thing = pm.level.things[pm.graph.blockers[b]]
@@ -259,11 +308,12 @@ def add_combat(pm: PassagesModel) -> None:
             continue   # never costs hp, so never part of a signature
         fight = model.new_int_var(0, block, f"fight_code_b{b}")
         for t in range(pm.steps):
-            # The enemy's signature entry is the code of the step that fights it ...
+            # The enemy's entry is the code of the step that fights it ...
             model.add(fight == codes[t]).only_enforce_if(pm.consume[b][t])
         # ... and nothing when it is never fought.
         model.add(fight == 0).only_enforce_if(~pm.consumed[b][pm.steps])
         pm.fight_code[b] = fight
+    pm.has_signature = True
 
 
 def add_life(pm: PassagesModel) -> None:
@@ -334,10 +384,51 @@ def add_symmetry_breaking(pm: PassagesModel) -> None:
             model.add(pm.chosen[t - 1] < q).only_enforce_if(condition)
 
 
-def build_model(level: PassagesLevel, *, start_hp: tuple[int, int] | None = None,
-                symmetry_breaking: bool = True) -> PassagesModel:
+def add_free_fights_first(pm: PassagesModel) -> None:
+    """A dominance rule for the best final hp and for solvability, NOT for counting: when an enemy next to
+    the reachable part would cost 0 hp at the current stats, the step is a fight that costs 0 hp.
+
+    Why no best route is lost: move that free fight to the first step where it is available (or insert it
+    there if the route never fights it). Life is unchanged at that step, the blocker's cell and its areas
+    only add reachable cells, items and stats, and damage never grows with atk or def; so every later step
+    stays legal at no greater cost and the goal stays reached. Counting must not use it: later fights then
+    happen at other stats, which is another signature. Nor can it be combined with add_symmetry_breaking:
+    that may demand a costly step q before a free fight p (q has the smaller number), which this forbids,
+    and a route needing both orders' prefixes would be lost."""
+    model = pm.model
+    enemies = pm.enemies()
+    for t in range(1, pm.steps + 1):
+        fights = [pm.consume[b][t - 1] for b in enemies]
+        for z in enemies:
+            near = pm.frontier[z][t - 1]
+            if near is False:
+                continue
+            enemy = pm.level.things[pm.graph.blockers[z]].enemy
+            harmable = at_least(pm, "atk", enemy.defense + 1, t - 1)
+            unhurt = [at_least(pm, "def", enemy.atk, t - 1)]
+            if not enemy.first_strike:
+                unhurt.append(at_least(pm, "atk", enemy.defense + enemy.hp, t - 1))
+            free = literal_and(model, [harmable, literal_or(model, unhurt, f"unhurt_b{z}_t{t}")],
+                               f"free_b{z}_t{t}")
+            if free is False:
+                continue
+            condition = [lit for lit in (near, free) if lit is not True]
+            if pm.consumed[z][t - 1] is not False:
+                condition.append(~pm.consumed[z][t - 1])
+            # A free fight on offer: this step fights some enemy at no cost.
+            model.add(pm.damage[t - 1] == 0).only_enforce_if(condition)
+            model.add(sum(fights) == 1).only_enforce_if(condition)
+
+
+def build_model(level: PassagesLevel, *, start_hp: tuple[int, int] | None = None, signature: bool = True,
+                symmetry_breaking: bool = True, free_fights_first: bool = False) -> PassagesModel:
     """The whole model. `start_hp` = (low, high) makes the starting hp a variable in that range (for
-    min_start_hp); by default it is the level's."""
+    min_start_hp); by default it is the level's. `signature` adds the variables that read and block
+    signatures (only counting needs them). `free_fights_first` keeps the best final hp and solvability
+    but not every signature, and cannot be combined with the symmetry breaking (see
+    add_free_fights_first)."""
+    if free_fights_first and (symmetry_breaking or signature):
+        raise ValueError("free_fights_first loses signatures and conflicts with symmetry breaking")
     graph = build_graph(level)
     pm = PassagesModel(level, graph)
     pm.steps = len(graph.blockers)
@@ -355,11 +446,15 @@ def build_model(level: PassagesLevel, *, start_hp: tuple[int, int] | None = None
     add_frontier(pm)
     add_key_budget(pm)
     add_combat(pm)
+    if signature:
+        add_signature(pm)
     add_life(pm)
     add_goal(pm)
     add_final_hp(pm, largest_start_hp)
     if symmetry_breaking:
         add_symmetry_breaking(pm)
+    if free_fights_first:
+        add_free_fights_first(pm)
     return pm
 
 
@@ -381,6 +476,7 @@ def decode_decisions(pm: PassagesModel, solver: cp_model.CpSolver) -> tuple[tupl
 
 def decode_signature(pm: PassagesModel, solver: cp_model.CpSolver) -> Signature:
     """passages.md: the doors opened, and each enemy fought at a cost with the player's (atk, def)."""
+    assert pm.has_signature, "built without signature variables"
     doors = frozenset(pm.graph.blockers[b] for b in pm.doors()
                       if solver.boolean_value(pm.consumed[b][pm.steps]))
     fights = set()

@@ -17,6 +17,10 @@ from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestR
 
 NAME = "cpsat"
 WORKERS = 2
+# best_route and min_start_hp only need the best hp and solvability, so they trade the signature-keeping
+# symmetry breaking for the stronger free-fights-first dominance (measured: about a quarter less solver
+# work on random levels of 20-25 blockers).
+BEST_HP_ONLY = {"signature": False, "symmetry_breaking": False, "free_fights_first": True}
 
 
 class ModelError(AssertionError):
@@ -47,7 +51,7 @@ def checked_route(pm: PassagesModel, solver: cp_model.CpSolver) -> Replay:
     if result.final_hp != solver.value(pm.final_hp):
         raise ModelError(f"CP-SAT route {decisions}: model says hp {solver.value(pm.final_hp)}, "
                          f"replay says {result.final_hp}")
-    if result.signature != decode_signature(pm, solver):
+    if pm.has_signature and result.signature != decode_signature(pm, solver):
         raise ModelError(f"CP-SAT route {decisions}: model signature {decode_signature(pm, solver)}, "
                          f"replay signature {result.signature}")
     return result
@@ -55,7 +59,7 @@ def checked_route(pm: PassagesModel, solver: cp_model.CpSolver) -> Replay:
 
 def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     """The route with the largest final hp, proven optimal unless time ran out."""
-    pm = build_model(level)
+    pm = build_model(level, **BEST_HP_ONLY)
     pm.model.maximize(pm.final_hp)
     status, solver = _solve(pm, deadline)
     if status == cp_model.INFEASIBLE:
@@ -70,7 +74,7 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     """The smallest starting hp that solves the level. The search range ends at a starting hp with which
     every fight of the level is survivable at any stats (more hp changes nothing), so infeasible within it
     means no starting hp suffices."""
-    pm = build_model(level, start_hp=(1, start_hp_upper_bound(level)))
+    pm = build_model(level, start_hp=(1, start_hp_upper_bound(level)), **BEST_HP_ONLY)
     pm.model.minimize(pm.start_hp)
     status, solver = _solve(pm, deadline)
     if status == cp_model.INFEASIBLE:
@@ -99,13 +103,15 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
             break
         route = checked_route(pm, solver)
         found.append(route)
-        block_signature(pm, route.signature)
         if status == cp_model.FEASIBLE:
             # Time ran out mid-proof: this signature is real but later ones may be better; stop here.
             complete = False
             break
+        block_signature(pm, route.signature)
+        # Blocking only removes routes, so no later signature beats this proven best.
+        pm.model.add(pm.final_hp <= route.final_hp)
     found.sort(key=lambda route: -route.final_hp)
     optimal = sum(1 for route in found if route.final_hp == final_hp)
     capped = len(found) > cap
     witnesses: tuple[tuple[Decision, ...], ...] = tuple(route.decisions for route in found[:cap])
-    return SolutionCount(min(len(found), cap), min(optimal, cap), capped, complete and True, witnesses)
+    return SolutionCount(min(len(found), cap), min(optimal, cap), capped, complete, witnesses)
