@@ -22,8 +22,9 @@ from twisty.rules.source import parse_level_bytes
 from twisty.solver import passages_brute as brute
 from twisty.solver.passages_verdict import SOLVABLE, Deadline
 
-SMALL_CASES = [(PassagesParams(4, 4, 6, difficulty), seed)
-               for difficulty in ("easy", "medium", "hard") for seed in range(20)]
+SMALL_CASES = ([(PassagesParams(4, 4, 6, difficulty), seed)
+                for difficulty in ("easy", "medium", "hard") for seed in range(20)]
+               + [(PassagesParams(5, 5, 10, ("easy", "medium", "hard")[seed % 3]), seed) for seed in range(8)])
 
 
 def load_text(text: str):
@@ -31,7 +32,7 @@ def load_text(text: str):
 
 
 @pytest.mark.parametrize("params,seed", SMALL_CASES,
-                         ids=[f"{p.difficulty}-{s}" for p, s in SMALL_CASES])
+                         ids=[f"{p.width}x{p.height}-{p.blockers}-{p.difficulty}-{s}" for p, s in SMALL_CASES])
 def test_generated_level_is_tight_and_unique_by_brute_force(params, seed):
     made = generate_level(params, seed)
     level = made.level
@@ -43,13 +44,19 @@ def test_generated_level_is_tight_and_unique_by_brute_force(params, seed):
     assert best.status == SOLVABLE and best.final_hp == 1
     count = brute.count_solutions(level, Deadline(None), 5, 1)
     assert count.complete and count.solutions == 1
-    lowest = brute.min_start_hp(level, Deadline(None))
-    assert lowest.status == "proved" and lowest.value == level.player.hp == made.min_start_hp
+    # Solvability only grows with the starting life, so it is the smallest that wins when one less loses.
+    assert level.player.hp == made.min_start_hp
+    assert level.player.hp == 1 or brute.best_route(level.with_start_hp(level.player.hp - 1),
+                                                     Deadline(None)).status == "unsolvable"
+    if params.blockers <= 6:
+        # Brute force's own search over every starting life: exponential, so small levels only.
+        lowest = brute.min_start_hp(level, Deadline(None))
+        assert lowest.status == "proved" and lowest.value == level.player.hp
 
     written = load_text(made.text)
     assert written == level
     assert (written.expect.solvable, written.expect.final_hp, written.expect.unique) == (True, 1, True)
-    assert written.expect.min_start_hp == lowest.value
+    assert written.expect.min_start_hp == level.player.hp
 
     low, high = score_range(params.difficulty, params.blockers)
     assert low <= made.difficulty.score <= high

@@ -2,24 +2,29 @@
 
 `generate_level(params, seed)` returns a level whose best route ends with exactly 1 life at the goal, whose
 starting life is the smallest that wins (min_start_hp), and that has exactly one winning signature (the
-definition of ../shared/rules/passages.md). The pipeline:
+definition of ../shared/rules/passages.md). The pipeline (docs/generator-passages.md tells it at length):
 
-1. Map: a maze of `width x height` cells (corridors), with rooms carved out of it, a few loops knocked
-   through its walls, the start and, at a dead end far away, the goal behind its boss (a chokepoint).
+1. Map: a maze of `width x height` cells (corridors), rooms carved out of it, a few loops knocked through
+   its walls, the start and, at a dead end far away, the goal behind its boss (a chokepoint).
 2. Placements: the other blockers (doors and enemies) on corridor cells, chokepoints first; keys for the
-   doors, equipment, elixirs on floor cells; enemies from a bestiary, scaled to how deep they stand.
-3. Tightening: the starting life is set to the smallest that wins; when the best route then ends with more
-   than 1 life (the tight moment is mid-route), the boss is made exactly that much stronger.
-4. Uniqueness: while two signatures win, the level is repaired: a door only the other solution opens is
-   walled up, an enemy only the other solution fights is made stronger, an enemy fought by both with
-   different stats is reshaped so that the other order costs more, then tightening runs again.
-5. What cannot be repaired within a fixed number of rounds is dropped and a new draft is drawn.
-6. The survivor is written as a level file, loaded back, and verified by a solver engine (the contract of
+   doors, equipment and elixirs on floor cells. Enemies get a breed from the bestiary and start sealed
+   (nothing can harm them), so that the draft has few routes.
+3. Intended route: drawn at random through the frontier; every enemy it fights gets stats drawn against
+   the player it meets there; keys it does not need are removed.
+4. Tightening: the starting life is set to the smallest that wins; when the best route then ends with
+   more than 1 life, the boss is made exactly that much stronger.
+5. Uniqueness: while two signatures win, the level is repaired (wall up a door, strengthen or reshape an
+   enemy) and tightened again; what cannot be repaired within a fixed number of rounds is dropped.
+6. Traps: each sealed enemy gets the weakest stats of a ladder that keep the one solution; fighting it is
+   allowed but loses.
+7. Difficulty is measured and the level dropped when outside the band of its difficulty.
+8. The survivor is written as a level file, loaded back, and verified by a solver engine (the contract of
    twisty.solver.passages_verdict): proved final life 1, exactly one signature, unsolvable with one life
    less (so min_start_hp is the starting life), and the route replayed by the plain rules.
 
 Everything is reproducible: one `random.Random(seed)`, sorted iteration, and work bounded by counts of
-explored states and rounds, never by time, so the same (params, seed) gives the same bytes on any machine.
+explored states, rounds and drafts, never by time, so the same (params, seed) gives the same bytes on any
+machine.
 """
 
 from __future__ import annotations
@@ -337,6 +342,18 @@ def draw_enemy(rng: random.Random, breed: Breed, atk: int, defense: int, boss: b
 
 # --------------------------------------------------------------------------------------- placements
 
+def open_region(grid: list[list[str]], start: Cell, blocked: set[Cell]) -> set[Cell]:
+    """Floor cells reachable from `start` without crossing a wall or a blocked cell."""
+    seen = {start}
+    queue = [start]
+    for row, col in queue:
+        for nxt in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            if nxt not in seen and nxt not in blocked and grid[nxt[0]][nxt[1]] != "#":
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
+
+
 def weighted_order(rng: random.Random, items: list, weight) -> list:
     """Items in a random order where heavier items tend to come first (A-Res keys)."""
     keyed = [(rng.random() ** (1.0 / weight(item)), index) for index, item in enumerate(items)]
@@ -399,6 +416,11 @@ def draw_draft(rng: random.Random, params: PassagesParams, profile: Profile) -> 
         return None
     for thing, cell in zip(items, floor):
         things[cell] = replace(thing, cell=cell)
+    # An elixir the player stands next to at the start is only a larger starting life: leave it out.
+    blocked = {between(*sorted(link)) for link in chosen} | {between(*sorted(boss_link))}
+    for cell in sorted(open_region(grid, cell_at(*start), blocked)):
+        if cell in things and things[cell].kind == "elixir":
+            del things[cell]
 
     # Enemies start sealed (no attack can harm them) and get their stats from the route drawn next:
     # the ones it fights are scaled to the player it meets, the others are opened up later as traps.
