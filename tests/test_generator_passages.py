@@ -95,6 +95,14 @@ def test_cli_files_do_not_depend_on_workers(tmp_path: Path):
     assert sorted(re.search(r"# seed: (\d+)", (one / n).read_text()).group(1) for n in names) == ["3", "4", "5", "6"]
 
 
+def test_cli_says_when_the_folder_cannot_be_made(tmp_path: Path):
+    blocker = tmp_path / "plain-file"
+    blocker.write_text("not a folder")
+    result = run_cli(["--size", "4x4", "--blockers", "5", "-o", str(blocker / "levels")])
+    assert result.exit_code == 2
+    assert "cannot create the folder" in result.output and "Traceback" not in result.output
+
+
 def test_cli_prints_one_level_that_loads():
     result = run_cli(["--size", "4x4", "--blockers", "5", "--seed", "2", "--difficulty", "easy"])
     assert result.exit_code == 0

@@ -79,7 +79,11 @@ def generate_passages(size: str, blockers: int, difficulty: str, seed: int, coun
     folder = None
     if out_dir is not None:
         folder = Path(out_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise click.BadParameter(f"cannot create the folder: {error.strerror or error}",
+                                     param_hint="'-o'") from None
     with _results(jobs, workers) as results:
         with click.progressbar(results, length=len(jobs), label="generating", file=sys.stderr,
                                show_pos=True) if count > 1 else _plain(results) as bar:
@@ -92,7 +96,11 @@ def generate_passages(size: str, blockers: int, difficulty: str, seed: int, coun
                     click.echo(text, nl=False)
                     continue
                 path = folder / level_file_name(params, level_seed)
-                path.write_text(text, encoding="utf-8")
+                try:
+                    path.write_text(text, encoding="utf-8")
+                except OSError as error:
+                    click.echo(f"twisty: cannot write {path}: {error.strerror or error}", err=True)
+                    sys.exit(1)
                 click.echo(f"{path}: {summary}")
     if failures:
         sys.exit(1)
