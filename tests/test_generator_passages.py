@@ -234,3 +234,21 @@ def test_a_level_the_engine_does_not_confirm_is_never_returned():
     with pytest.raises(GenerationError):
         generate_level(PassagesParams(4, 4, 6, "medium"), 5, engine=doubting, max_attempts=30)
     assert doubting.asked >= 1
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[1] / "puzzles" / "passages" / "generated").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_shipped_levels_are_what_their_header_regenerates(path: Path):
+    """Every shipped level names its seed and options; the generator makes the same bytes from them on
+    this machine (work is bounded by counts, never by time)."""
+    text = path.read_text(encoding="utf-8")
+    seed = int(re.search(r"^# seed: (\d+)$", text, re.M).group(1))
+    found = re.search(r"--size (\d+)x(\d+) --blockers (\d+) --difficulty (\w+)", text)
+    params = PassagesParams(int(found.group(1)), int(found.group(2)), int(found.group(3)), found.group(4))
+    assert generate_level(params, seed).text == text
+
+
+def test_ten_levels_are_shipped():
+    assert len(SHIPPED) >= 10

@@ -104,9 +104,9 @@ def score_range(difficulty: str, blockers: int) -> tuple[int, int]:
 
 
 PROFILES = {
-    "easy": Profile(0.04, 14, 0.25, 0.20, 0.30, 0.6, 0.1),
+    "easy": Profile(0.04, 14, 0.25, 0.20, 0.30, 0.75, 0.1),
     "medium": Profile(0.08, 12, 0.30, 0.30, 0.35, 0.6, 0.7),
-    "hard": Profile(0.12, 10, 0.30, 0.40, 0.40, 0.6, 1.0),
+    "hard": Profile(0.12, 10, 0.30, 0.40, 0.40, 0.5, 1.0),
 }
 
 
@@ -739,10 +739,19 @@ def deadly(enemy: Enemy, best_atk: int, best_def: int, life: int) -> Enemy:
     return replace(enemy, atk=best_def - (-life // hits))
 
 
+def trap_ladder(natural: Enemy) -> list[Enemy]:
+    """Candidate stats for a trap, weakest first: harder hits, then more hits as well."""
+    ladder = [natural] + [replace(natural, atk=natural.atk + step) for step in (1, 2, 3, 4, 6, 8)]
+    for factor, step in ((3, 2), (2, 4), (3, 6), (4, 8)):
+        ladder.append(replace(natural, hp=natural.hp * factor // 2 + 1, atk=natural.atk + step))
+    return ladder
+
+
 def relax_traps(draft: Draft, rng: random.Random, start_hp: int, win: Win, share: float) -> None:
-    """Give every enemy the route does not fight real stats: the weakest of a ladder (drawn against the
-    player who first meets it, then harder) that keeps the solution unique and tight. An enemy that can
-    be fought but only loses is a trap; a share of them is left deadly instead (easier levels)."""
+    """Give every enemy the route does not fight real stats from a ladder (drawn against the player who
+    first meets it, then harder) that keep the solution unique and tight. An enemy that can be fought but
+    only loses is a trap: a `share` of the enemies tries the ladder from its weakest end, the others from
+    its strongest; one that no rung suits is made deadly."""
     level = draft.level(start_hp)
     explorer = Explorer(level, budget=10_000_000)
     met: dict[int, tuple[int, int]] = {}
@@ -761,10 +770,11 @@ def relax_traps(draft: Draft, rng: random.Random, start_hp: int, win: Win, share
     for cell in cells:
         atk, defense = met.get(number[cell], (final.atk, final.defense))
         natural = draw_enemy(rng, draft.notes["breeds"][cell], atk, defense)
-        ladder = []
-        if rng.random() < share:
-            ladder = [natural] + [replace(natural, atk=natural.atk + step) for step in (1, 2, 4)]
-            ladder.append(replace(natural, hp=natural.hp * 2, atk=natural.atk + 2))
+        # A trap takes the weakest stats that keep the solution; the others the strongest of the ladder
+        # (still a plausible monster), so that fewer of them can be fought at all.
+        ladder = trap_ladder(natural)
+        if rng.random() >= share:
+            ladder.reverse()
         ladder.append(deadly(natural, best_atk, best_def, life))
         for candidate in ladder:
             set_enemy(draft, cell, candidate)
