@@ -36,7 +36,8 @@ from types import ModuleType
 from typing import Any
 
 from twisty.generator.passages_explore import Explorer, TooMuchWork, Win
-from twisty.rules.passages import (Decision, Enemy, PassagesLevel, Stats, Thing, fight_damage, replay)
+from twisty.rules.passages import (Decision, Enemy, PassagesLevel, RouteError, Stats, Thing, fight_damage,
+                                   replay)
 from twisty.rules.passages_format import load_passages
 from twisty.rules.source import parse_level_bytes
 from twisty.solver.passages_brute import start_hp_upper_bound
@@ -845,7 +846,11 @@ def verify(level: PassagesLevel, engine: Any) -> tuple[tuple[Decision, ...], int
     best = engine.best_route(level, Deadline(None))
     if best.status != SOLVABLE or not best.proved or best.final_hp != 1:
         raise VerificationError(f"best route: {best.status}, final hp {best.final_hp}")
-    if replay(level, best.decisions).final_hp != 1:
+    try:
+        replayed = replay(level, best.decisions)
+    except RouteError as error:
+        raise VerificationError(f"the engine's route breaks the rules: {error}") from None
+    if replayed.final_hp != 1:
         raise VerificationError("the engine's route does not replay to 1 life")
     count = engine.count_solutions(level, Deadline(None), 2, 1)
     if not count.complete or count.solutions != 1 or count.capped:
