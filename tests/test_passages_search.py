@@ -248,7 +248,7 @@ def test_agrees_with_cpsat(chunk):
     passages_cpsat = pytest.importorskip("twisty.solver.passages_cpsat")
     for seed in range(chunk * 50, chunk * 50 + 50):
         rng = random.Random(10_000 + seed)
-        level = random_level(10_000 + seed, cells_wide=rng.randint(4, 6), cells_high=rng.randint(4, 6),
+        level = random_level(10_000 + seed, cells_wide=rng.randint(5, 7), cells_high=rng.randint(4, 6),
                              blockers=rng.randint(1, 25), items=rng.randint(0, 10),
                              loops=rng.choice([0.0, 0.1, 0.3]))
         mine = passages_search.best_route(level, Deadline(None))

@@ -10,7 +10,7 @@ later fights cheaper, keys are scarcer than doors, and the goal sits in a far de
 Tightness: the starting life is set from `min_start_hp` (proven by the search engine, CP-SAT as a fallback,
 within `--budget` seconds each): for four levels in six it is min_start_hp plus 0 to 2 (solvable by a hair),
 for the other two min_start_hp - 1 (unsolvable by a hair), so two thirds are solvable. When neither engine
-proves min_start_hp in time, the life is what the best route found needs (so the level is solvable), and the
+proves min_start_hp in time, the life is what the first route found needs (so the level is solvable), and the
 level says so in its description; it is kept, so that the suite is not filtered by what the engines can do.
 
 The same seed always gives the same file; [expect] holds the answers proven at generation time.
@@ -137,9 +137,10 @@ def proven_min_start_hp(level: PassagesLevel, budget: float):
 
 
 def route_requirement(level: PassagesLevel, budget: float) -> int | None:
-    """The starting life the best route found at a huge life needs (an upper bound on min_start_hp)."""
+    """The starting life that the first route found at a huge life needs (an upper bound on min_start_hp)."""
     graph = passages_search.SearchGraph(level)
-    found = passages_search.search(graph, passages_search.start_hp_upper_bound(graph), Deadline(budget))
+    found = passages_search.search(graph, passages_search.start_hp_upper_bound(graph), Deadline(budget),
+                                   first_win=True, dive=True)
     if found.route is None:
         return None
     return passages_search._required_start_hp(graph, found.route)
@@ -176,14 +177,19 @@ def toml_text(level: PassagesLevel, description: str, expect: dict) -> str:
 def make_level(bucket: int, index: int, budget: float) -> tuple[str, str]:
     """Level `index` of a bucket. Levels 2 and 5 of every six start one hp short (unsolvable by a hair),
     the others 0 to 2 hp above min_start_hp. A draw that no starting life solves (keys short, or the boss
-    out of reach) is redrawn with the next seed, so that the share of solvable levels stays known."""
+    out of reach), or where no route turns up in time either, is redrawn with the next seed, so that the
+    share of solvable levels stays known."""
     blockers, width, height = BUCKETS[bucket]
     for attempt in range(20):
         seed = 1000 * blockers + 50 * attempt + index
         level = build_level(seed, blockers, width, height)
         status, value = proven_min_start_hp(level, budget)
-        if status != "none":
+        if status == "proved":
             break
+        if status == "unknown":
+            first_route_needs = route_requirement(level, budget)
+            if first_route_needs is not None:
+                break
     rng = random.Random(seed + 7)
     expect: dict = {}
     if status == "proved":
@@ -192,8 +198,8 @@ def make_level(bucket: int, index: int, budget: float) -> tuple[str, str]:
         expect["min_start_hp"] = value
         expect["solvable"] = hp >= value
     else:
-        hp = route_requirement(level, budget) or 30
-        description = (f"seed {seed}: starting life from the best route found "
+        hp = first_route_needs
+        description = (f"seed {seed}: starting life from the first route found "
                        "(min_start_hp not proven at generation)")
     level = level.with_start_hp(hp)
     if expect.get("solvable"):
@@ -217,11 +223,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(Path(__file__).parent / "suite"))
     parser.add_argument("--per-bucket", type=int, default=6)
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per proof at generation")
+    parser.add_argument("--keep-existing", action="store_true",
+                        help="leave level files that already exist alone (the same seed gives the same file)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for bucket in range(len(BUCKETS)):
         for index in range(args.per_bucket):
+            blockers = BUCKETS[bucket][0]
+            if args.keep_existing and (out / f"b{blockers:03d}-{index:02d}.toml").exists():
+                continue
             name, text = make_level(bucket, index, args.budget)
             (out / name).write_text(text)
             print(name, text.splitlines()[2], file=sys.stderr)
