@@ -208,6 +208,14 @@ def test_the_cap_stops_counting_and_says_so():
     assert [replay(lvl, route).final_hp for route in count.witnesses] == [8, 7]
 
 
+def test_the_best_route_leaves_out_fights_it_does_not_need():
+    # A harmless rat (atk 0) guards an empty pocket; the goal is in reach from the start.
+    lvl = level("######\n#G.Sr.#\n######", "hp = 3\natk = 1",
+                'r = { kind = "enemy", name = "Rat", hp = 1, atk = 0, def = 0 }')
+    best = passages_cpsat.best_route(lvl, Deadline(None))
+    assert (best.final_hp, best.decisions) == (3, (("goal", 0),))
+
+
 def test_a_spent_deadline_answers_unknown():
     lvl = level(TWO_WAYS, "hp = 10\natk = 1", TWO_WAYS_LEGEND)
     spent = Deadline(0)

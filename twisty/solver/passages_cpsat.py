@@ -66,8 +66,23 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
         return BestRoute(UNSOLVABLE, proved=True)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return BestRoute(UNKNOWN)
-    route = checked_route(pm, solver)
+    route = without_detours(level, checked_route(pm, solver))
     return BestRoute(SOLVABLE, route.final_hp, route.decisions, proved=status == cp_model.OPTIMAL)
+
+
+def without_detours(level: PassagesLevel, route: Replay) -> Replay:
+    """The route less every step it can do without at no loss of final hp. The free-fights-first model
+    fights every free enemy it passes, which makes walkthroughs longer than they need to be."""
+    decisions = list(route.decisions)
+    for position in range(len(decisions) - 2, -1, -1):
+        shorter = decisions[:position] + decisions[position + 1:]
+        try:
+            trial = replay(level, shorter)
+        except ValueError:
+            continue
+        if trial.final_hp >= route.final_hp:
+            decisions, route = shorter, trial
+    return route
 
 
 def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
