@@ -68,6 +68,8 @@ class Explorer:
         self.door_bits = sum(1 << b for b, door in enumerate(self.is_door) if door)
         self._info: dict[int, MaskInfo] = {}
         self._damage: dict[tuple[int, int, int], int | None] = {}
+        self._best_stats: tuple[int, int] | None = None
+        self._reach_without: dict[int, int] = {}
 
     # ------------------------------------------------------------------------------------------ basics
 
@@ -155,19 +157,48 @@ class Explorer:
     # ------------------------------------------------------------------------------------ questions
 
     def free_closure(self, mask: int, hp: int) -> tuple[int, int, tuple[int, ...]]:
-        """Fight every enemy that costs nothing, until none is left on the frontier. For the best life
-        this is always right: it costs nothing, stats only grow (and damage never grows with them, so a
-        free fight stays free) and it only opens more of the map."""
+        """Take, one after the other, every fight that cannot be wrong for the best life (`sure_gain`).
+        Used for the best life and for solvability only: it changes which signatures are seen."""
         taken: list[int] = []
         while True:
-            free = [move for move in self.moves(mask, hp) if move.cost == 0 and not self.is_door[move.blocker]]
-            if not free:
+            move = next((m for m in self.moves(mask, hp) if self.sure_gain(mask, m)), None)
+            if move is None:
                 return mask, hp, tuple(taken)
-            before = self.info(mask).elixirs
-            for move in free:
-                mask |= 1 << move.blocker
-                taken.append(move.blocker)
-            hp += self.info(mask).elixirs - before
+            mask, hp = move.mask, move.hp
+            taken.append(move.blocker)
+
+    def sure_gain(self, mask: int, move: Transition) -> bool:
+        """A fight that any route may as well take now: one that costs nothing (stats only grow and damage
+        never grows with them, so it stays free, and it only opens more of the map), or one whose cost no
+        stats left in the level can lower, that guards areas no other blocker leads to, holding at least
+        as much life as it costs. A route that fights it later pays the same, and one that never fights
+        it never gets those areas, so taking it first leaves at least as much life at every step."""
+        if self.is_door[move.blocker]:
+            return False
+        if move.cost == 0:
+            return True
+        if self.damage(move.blocker, *self.best_stats) != move.cost:
+            return False
+        before, after = self.info(mask), self.info(move.mask)
+        if after.elixirs - before.elixirs < move.cost:
+            return False
+        return (after.areas & ~before.areas & self.reach_without(move.blocker)) == 0
+
+    @property
+    def best_stats(self) -> tuple[int, int]:
+        """The best atk and def any route can have: every piece of equipment in the level."""
+        if self._best_stats is None:
+            level = self.level
+            self._best_stats = (level.player.atk + sum(t.atk for t in level.things),
+                                level.player.defense + sum(t.defense for t in level.things))
+        return self._best_stats
+
+    def reach_without(self, b: int) -> int:
+        """The areas reachable with every blocker but `b` consumed."""
+        if b not in self._reach_without:
+            everything = (1 << len(self.objects)) - 1
+            self._reach_without[b] = self.info(everything & ~(1 << b)).areas
+        return self._reach_without[b]
 
     def reveals_nothing(self, before: int, after: int) -> bool:
         """True when consuming a blocker opens no new area and shows no new blocker: for the best life
