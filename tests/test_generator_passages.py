@@ -103,6 +103,12 @@ def test_cli_says_when_the_folder_cannot_be_made(tmp_path: Path):
     assert "cannot create the folder" in result.output and "Traceback" not in result.output
 
 
+def test_a_level_of_one_blocker_is_a_unique_boss_fight():
+    made = generate_level(PassagesParams(2, 2, 1, "easy"), 1)
+    assert [t.enemy.boss for t in made.level.things if t.kind == "enemy"] == [True]
+    assert brute.count_solutions(made.level, Deadline(None), 3, 1).solutions == 1
+
+
 def test_cli_prints_one_level_that_loads():
     result = run_cli(["--size", "4x4", "--blockers", "5", "--seed", "2", "--difficulty", "easy"])
     assert result.exit_code == 0
@@ -115,6 +121,7 @@ def test_cli_prints_one_level_that_loads():
     (["--size", "1x5"], "at least 2x2"),
     (["--size", "3x3", "--blockers", "30"], "do not fit"),
     (["--blockers", "0"], "at least 1 blocker"),
+    (["--blockers", "2", "--difficulty", "hard"], "at least 3 blockers"),
     (["--difficulty", "brutal"], "brutal"),
     (["-n", "3"], "-o DIR"),
     (["--seed", "-4"], "0 or more"),

@@ -54,6 +54,7 @@ MAX_ATTEMPTS = 400
 MAX_REPAIR_ROUNDS = 40
 EXPLORE_BUDGET_PER_BLOCKER = 750
 SIGNATURE_CAP = 6
+MIN_BLOCKERS_ABOVE_EASY = 3
 
 
 class GenerationError(Exception):
@@ -80,6 +81,9 @@ class PassagesParams:
                              f"(at most {max(1, corridors * 2 // 3)})")
         if self.difficulty not in DIFFICULTIES:
             raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {self.difficulty!r}")
+        if self.difficulty != "easy" and self.blockers < MIN_BLOCKERS_ABOVE_EASY:
+            raise ValueError(f"a {self.difficulty} level needs at least {MIN_BLOCKERS_ABOVE_EASY} blockers "
+                             "(its score counts traps, and they need blockers of their own)")
 
 
 @dataclass(frozen=True)
@@ -679,7 +683,8 @@ def asks_enough(explorer: Explorer, win: Win, draft: Draft) -> bool:
     scratch has nothing to be tight about)."""
     boss_number = next(b for b, obj in enumerate(explorer.objects) if explorer.level.things[obj].cell == draft.boss)
     costly = {b for b, _, _ in win.fights}
-    return boss_number in costly and len(costly) >= max(2, len(explorer.objects) // 4)
+    enemies = sum(1 for door in explorer.is_door if not door)
+    return boss_number in costly and len(costly) >= max(min(2, enemies), len(explorer.objects) // 4)
 
 
 def tighten(draft: Draft, rng: random.Random) -> tuple[int, Win] | None:
