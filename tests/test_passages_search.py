@@ -259,3 +259,17 @@ def test_agrees_with_cpsat(chunk):
             assert replay(level, mine.decisions).final_hp == mine.final_hp, seed
         assert passages_search.min_start_hp(level, Deadline(None)) == \
             passages_cpsat.min_start_hp(level, Deadline(None)), seed
+
+
+def test_running_out_of_time_gives_unknown_or_an_unproven_answer_never_a_guess():
+    """A deadline that has already passed: the best route is unknown or unproved, the min start hp
+    unknown, the counts flagged incomplete (on a level whose answers take far more than 256 steps)."""
+    level = load_suite_builder().build_level(40004, 40, 21, 15).with_start_hp(72)
+    expired = Deadline(1e-9)
+    route = passages_search.best_route(level, expired)
+    assert route.status == "unknown" or not route.proved
+    assert passages_search.min_start_hp(level, expired).status == "unknown"
+    counted = passages_search.count_solutions(level, expired, 5, None)
+    assert not counted.complete
+    proper = passages_search.best_route(level, Deadline(None))
+    assert proper.proved and proper.status == SOLVABLE

@@ -58,10 +58,6 @@ NAME = "search"
 _CLOCK_EVERY = 256
 
 
-class _OutOfTime(Exception):
-    pass
-
-
 def _bits(mask: int):
     while mask:
         low = mask & -mask
@@ -624,10 +620,7 @@ def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
 
 def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     sg = SearchGraph(level)
-    try:
-        result = search(sg, level.player.hp, deadline)
-    except _OutOfTime:
-        return BestRoute(UNKNOWN)
+    result = search(sg, level.player.hp, deadline)
     if result.complete:
         if result.best_hp is None:
             return BestRoute(UNSOLVABLE, proved=True)
@@ -699,24 +692,22 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
         final_hp = best.best_hp
     if final_hp is None:
         return SolutionCount(0, 0, False, True)
-    try:
-        optimal = _winning_signatures(sg, deadline, at_least=final_hp, limit=cap + 1)
-        others: dict = {}
-        if len(optimal) <= cap:
-            others = _winning_signatures(sg, deadline, at_least=1, limit=cap + 1)
-    except _OutOfTime:
-        return SolutionCount(0, 0, False, False)
+    optimal, complete = _winning_signatures(sg, deadline, at_least=final_hp, limit=cap + 1)
+    others: dict = {}
+    if complete and len(optimal) <= cap:
+        others, complete = _winning_signatures(sg, deadline, at_least=1, limit=cap + 1)
     for signature, win in optimal.items():
         others.setdefault(signature, win)
     total = len(others)
+    # Out of time, the counts are what was found so far: lower bounds, flagged by complete=False.
     ranked = sorted(others.values(), key=lambda win: -win[0])
-    return SolutionCount(min(total, cap), min(len(optimal), cap), total > cap, True,
+    return SolutionCount(min(total, cap), min(len(optimal), cap), total > cap, complete,
                          tuple(route for _, route in ranked[:cap]))
 
 
-def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, limit: int) -> dict:
+def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, limit: int) -> tuple[dict, bool]:
     """Winning signatures whose best route reaches at least `at_least` hp, up to `limit` of them, each with
-    (hp, route). Depth-first over (consumed set, costly fights); no closure, since a free fight taken
+    (hp, route), and whether the walk finished (or reached the limit) before the deadline. Depth-first over (consumed set, costly fights); no closure, since a free fight taken
     early can change the stats, hence the signature, of later fights."""
     walker = _Walker(sg, sg.level.player.hp, sg.all_mask, closure=False)
     root, _ = walker.initial()
@@ -727,7 +718,7 @@ def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, l
     while stack:
         steps += 1
         if steps % _CLOCK_EVERY == 0 and deadline.expired():
-            raise _OutOfTime
+            return wins, False
         state, fights, route = stack.pop()
         key = (state.consumed, fights)
         if key in seen:
@@ -741,7 +732,7 @@ def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, l
             if signature not in wins or wins[signature][0] < state.hp:
                 wins[signature] = (state.hp, route + (("goal", state.goal),))
                 if len(wins) >= limit:
-                    return wins
+                    return wins, True
         for b, cost in walker.moves(state):
             child = walker.consume(state, b, cost)
             obj = sg.objects[b]
@@ -750,4 +741,4 @@ def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, l
             else:
                 entry = (obj, state.atk, state.defense)
                 stack.append((child, fights | {entry} if cost > 0 else fights, route + (("fight", obj),)))
-    return wins
+    return wins, True
