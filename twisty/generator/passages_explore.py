@@ -156,7 +156,7 @@ class Explorer:
 
     # ------------------------------------------------------------------------------------ questions
 
-    def free_closure(self, mask: int, hp: int) -> tuple[int, int, tuple[int, ...]]:
+    def sure_closure(self, mask: int, hp: int) -> tuple[int, int, tuple[int, ...]]:
         """Take, one after the other, every fight that cannot be wrong for the best life (`sure_gain`).
         Used for the best life and for solvability only: it changes which signatures are seen."""
         taken: list[int] = []
@@ -209,12 +209,12 @@ class Explorer:
 
     def best_from(self, mask: int, hp: int) -> tuple[int, tuple[Decision, ...]] | None:
         """The largest final life reachable from (mask, hp) and a route to it, or None when no goal can be
-        reached. Free fights are taken at once (see free_closure). Keeping only the best life per mask is
-        exact, because the stats are a function of the mask and more life never hurts; masks are
-        processed smallest first, and every move adds blockers, so a mask's best life is final when its
-        turn comes."""
+        reached. Fights that cannot be wrong are taken at once (see sure_gain). Keeping only the best life
+        per mask is exact, because the stats are a function of the mask and more life never hurts; masks
+        are processed smallest first, and every move adds blockers, so a mask's best life is final when
+        its turn comes."""
         origin = mask
-        mask, hp, first = self.free_closure(mask, hp)
+        mask, hp, first = self.sure_closure(mask, hp)
         best_life = {mask: hp}
         parent: dict[int, tuple[int, tuple[int, ...]]] = {mask: (origin, first)}
         pending = [mask]
@@ -231,7 +231,7 @@ class Explorer:
             for move in self.moves(current, life):
                 if self.is_door[move.blocker] and self.reveals_nothing(current, move.mask):
                     continue
-                after, after_hp, free = self.free_closure(move.mask, move.hp)
+                after, after_hp, free = self.sure_closure(move.mask, move.hp)
                 if after_hp > best_life.get(after, 0):
                     best_life[after] = after_hp
                     parent[after] = (current, (move.blocker,) + free)
@@ -255,7 +255,7 @@ class Explorer:
         """Whether some goal can be reached from (mask, hp): a depth-first search that tries the moves
         leaving the most life first and stops at the first win, so that a level with life to spare is
         answered at once; only losing positions, which are tight, are explored in full."""
-        mask, hp, _ = self.free_closure(mask, hp)
+        mask, hp, _ = self.sure_closure(mask, hp)
         best_life: dict[int, int] = {}
         stack = [(mask, hp)]
         while stack:
@@ -269,7 +269,7 @@ class Explorer:
             for move in self.moves(mask, hp):
                 if self.is_door[move.blocker] and self.reveals_nothing(mask, move.mask):
                     continue
-                after, after_hp, _ = self.free_closure(move.mask, move.hp)
+                after, after_hp, _ = self.sure_closure(move.mask, move.hp)
                 if best_life.get(after, 0) < after_hp:
                     following.append((after_hp, after))
             stack.extend((after, after_hp) for after_hp, after in sorted(following))
