@@ -231,10 +231,10 @@ class Explorer:
             for move in self.moves(current, life):
                 if self.is_door[move.blocker] and self.reveals_nothing(current, move.mask):
                     continue
-                after, after_hp, free = self.sure_closure(move.mask, move.hp)
+                after, after_hp, sure = self.sure_closure(move.mask, move.hp)
                 if after_hp > best_life.get(after, 0):
                     best_life[after] = after_hp
-                    parent[after] = (current, (move.blocker,) + free)
+                    parent[after] = (current, (move.blocker,) + sure)
                     heapq.heappush(pending, after)
         if best is None:
             return None
