@@ -360,8 +360,9 @@ def open_region(grid: list[list[str]], start: Cell, blocked: set[Cell]) -> set[C
 
 
 def weighted_order(rng: random.Random, items: list, weight) -> list:
-    """Items in a random order where heavier items tend to come first (A-Res keys)."""
-    keyed = [(rng.random() ** (1.0 / weight(item)), index) for index, item in enumerate(items)]
+    """Items in a random order where heavier items tend to come first. Keys are products, which IEEE
+    arithmetic rounds the same everywhere (a power would depend on the machine's C library)."""
+    keyed = [(rng.random() * weight(item), index) for index, item in enumerate(items)]
     return [items[index] for _, index in sorted(keyed, reverse=True)]
 
 
