@@ -125,7 +125,16 @@ def test_second_solution_is_shown_when_not_unique():
     assert "Not unique: a second solution reaches the goal with 5 hp" in result.output
 
 
-def test_shipped_puzzles_pass_with_the_reference_engine():
-    result = run("check", "--engine", "brute", str(PUZZLES))
+def test_hand_made_puzzles_pass_with_the_reference_engine():
+    # The generated levels below puzzles/passages/generated are too large for enumeration.
+    hand_made = sorted(str(path) for path in PUZZLES.glob("*.toml"))
+    assert len(hand_made) >= 12
+    result = run("check", "--engine", "brute", *hand_made)
+    assert result.exit_code == 0, result.output
+    assert f"{len(hand_made)} levels: {len(hand_made)} ok" in result.output
+
+
+def test_every_shipped_puzzle_passes_the_main_job():
+    result = run("check", str(PUZZLES.parent))
     assert result.exit_code == 0, result.output
     assert "0 failed expectations, 0 invalid" in result.output
