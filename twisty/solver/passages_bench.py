@@ -69,31 +69,44 @@ class BenchResult:
     disagreements: list[str]
 
     def summaries(self) -> list[BucketSummary]:
+        """One summary per size bucket, then one over the whole suite (bucket 0)."""
         out = []
         for bucket in BUCKETS:
             members = [level for level in self.levels if level.bucket == bucket]
-            if not members:
-                continue
-            rows = {}
-            for engine in self.engines:
-                runs = [level.runs[engine] for level in members]
-                solved = [run for run in runs if run.solved(self.limit)]
-                # Unsolved levels count at the full limit, so a median over all levels stays honest.
-                times = [run.seconds if run.solved(self.limit) else self.limit for run in runs]
-                row = {"solved": len(solved), "levels": len(runs),
-                       "median_seconds": statistics.median(times), "max_seconds": max(times),
-                       "all_solved": len(solved) == len(runs), "ratio_to_baseline": None, "common": 0}
-                if engine != BASELINE and BASELINE in self.engines:
-                    both = [level for level in members
-                            if level.runs[engine].solved(self.limit) and level.runs[BASELINE].solved(self.limit)]
-                    if both:
-                        mine = statistics.median(level.runs[engine].seconds for level in both)
-                        theirs = statistics.median(level.runs[BASELINE].seconds for level in both)
-                        row["ratio_to_baseline"] = theirs / max(mine, 1e-6)
-                        row["common"] = len(both)
-                rows[engine] = row
-            out.append(BucketSummary(bucket, len(members), rows))
+            if members:
+                out.append(self._summary(bucket, members))
+        if out:
+            out.append(self._summary(0, self.levels))
         return out
+
+    def _summary(self, bucket: int, members: list[LevelResult]) -> BucketSummary:
+        rows = {}
+        for engine in self.engines:
+            runs = [level.runs[engine] for level in members]
+            solved = [run for run in runs if run.solved(self.limit)]
+            # Unsolved levels count at the full limit, so a median over all levels stays honest.
+            times = [run.seconds if run.solved(self.limit) else self.limit for run in runs]
+            row = {"solved": len(solved), "levels": len(runs),
+                   "median_seconds": statistics.median(times), "max_seconds": max(times),
+                   "all_solved": len(solved) == len(runs), "ratio_to_baseline": None, "common": 0}
+            if engine != BASELINE and BASELINE in self.engines:
+                both = [level for level in members
+                        if level.runs[engine].solved(self.limit) and level.runs[BASELINE].solved(self.limit)]
+                if both:
+                    mine = statistics.median(level.runs[engine].seconds for level in both)
+                    theirs = statistics.median(level.runs[BASELINE].seconds for level in both)
+                    row["ratio_to_baseline"] = theirs / max(mine, 1e-6)
+                    row["common"] = len(both)
+            rows[engine] = row
+        return BucketSummary(bucket, len(members), rows)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "BenchResult":
+        """Read back what `as_json` wrote (to print the table of a saved run)."""
+        levels = [LevelResult(item["level"], item["blockers"], item["bucket"],
+                              {name: EngineRun(**run) for name, run in item["runs"].items()})
+                  for item in data["levels"]]
+        return cls(data["limit"], data["engines"], levels, data["disagreements"])
 
     def as_json(self) -> dict:
         return {"limit": self.limit, "engines": self.engines,
@@ -192,7 +205,8 @@ def table_lines(result: BenchResult) -> list[str]:
     for summary in result.summaries():
         first = True
         for engine, row in summary.engines.items():
-            label = f"{summary.bucket:>8} {summary.levels:>6}" if first else " " * 15
+            name = str(summary.bucket) if summary.bucket else "all"
+            label = f"{name:>8} {summary.levels:>6}" if first else " " * 15
             first = False
             max_text = f"{row['max_seconds']:.2f}" if row["all_solved"] else f">{result.limit:g}"
             median_text = f"{row['median_seconds']:.3f}"
