@@ -95,6 +95,14 @@ def test_cli_files_do_not_depend_on_workers(tmp_path: Path):
     assert sorted(re.search(r"# seed: (\d+)", (one / n).read_text()).group(1) for n in names) == ["3", "4", "5", "6"]
 
 
+def test_written_levels_pass_twisty_check(tmp_path: Path):
+    made = run_cli(["--size", "5x4", "--blockers", "8", "--seed", "20", "-n", "3", "-o", str(tmp_path)])
+    assert made.exit_code == 0
+    checked = CliRunner().invoke(main, ["check", str(tmp_path)])
+    assert checked.exit_code == 0, checked.output
+    assert "3 levels: 3 ok" in checked.output
+
+
 def test_cli_says_when_the_folder_cannot_be_made(tmp_path: Path):
     blocker = tmp_path / "plain-file"
     blocker.write_text("not a folder")
