@@ -16,7 +16,7 @@ from twisty.generator.passages import (GenerationError, PassagesParams, generate
 from twisty.generator.passages_explore import Explorer
 from twisty.generator.passages_random import random_level
 from twisty.generator.passages_writer import level_text
-from twisty.rules.passages import replay
+from twisty.rules.passages import replay, start_hp_upper_bound
 from twisty.rules.passages_format import load_passages
 from twisty.rules.source import parse_level_bytes
 from twisty.solver import passages_brute as brute
@@ -160,7 +160,7 @@ def test_explorer_agrees_with_brute_force_on_random_levels(seed):
         assert replay(level, win.decisions).final_hp == win.final_hp
     lowest = brute.min_start_hp(level, Deadline(None))
     expected = lowest.value if lowest.status == "proved" else None
-    assert explorer.min_start_hp(brute.start_hp_upper_bound(level)) == expected
+    assert explorer.min_start_hp(start_hp_upper_bound(level)) == expected
 
 
 def hand_level(map_text: str, legend: str, hp: int) -> str:

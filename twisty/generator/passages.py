@@ -40,7 +40,7 @@ from twisty.rules.passages import (Decision, Enemy, PassagesLevel, RouteError, S
                                    replay)
 from twisty.rules.passages_format import load_passages
 from twisty.rules.source import parse_level_bytes
-from twisty.solver.passages_brute import start_hp_upper_bound
+from twisty.rules.passages import start_hp_upper_bound
 from twisty.solver.passages_verdict import SOLVABLE, UNSOLVABLE, Deadline
 
 Cell = tuple[int, int]

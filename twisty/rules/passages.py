@@ -214,6 +214,19 @@ def infer_enemy_stats(atks: list[int], defs: list[int], life_lost: list[list[int
     return None, ("life_lost", i, j)
 
 
+def start_hp_upper_bound(level: PassagesLevel) -> int:
+    """A starting hp that lets every possible fight happen: 1 + the worst damage of every enemy over
+    all stats the player can have. If the level cannot be solved with it, no starting hp suffices."""
+    atks = range(level.player.atk, level.player.atk + sum(t.atk for t in level.things) + 1)
+    defs = range(level.player.defense, level.player.defense + sum(t.defense for t in level.things) + 1)
+    worst = 0
+    for thing in level.things:
+        if thing.enemy is not None:
+            damages = [fight_damage(thing.enemy, a, d) for a in atks for d in defs]
+            worst += max((d for d in damages if d is not None), default=0)
+    return 1 + worst
+
+
 # ---------------------------------------------------------------------------------------- moves & state
 
 @dataclass(frozen=True)

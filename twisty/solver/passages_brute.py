@@ -8,8 +8,8 @@ the consumed set and life lost is a function of the signature.
 
 from __future__ import annotations
 
-from twisty.rules.passages import (Decision, PassagesLevel, Signature, blocker_cost, consume, fight_damage,
-                                   frontier, initial_state, reachable_goals, signature_entry)
+from twisty.rules.passages import (Decision, PassagesLevel, Signature, blocker_cost, consume, frontier,
+                                   initial_state, reachable_goals, signature_entry, start_hp_upper_bound)
 from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
                                             SolutionCount)
 
@@ -61,19 +61,6 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
         return BestRoute(UNSOLVABLE, proved=True)
     hp, decisions = max(wins.values(), key=lambda win: win[0])
     return BestRoute(SOLVABLE, hp, decisions, proved=True)
-
-
-def start_hp_upper_bound(level: PassagesLevel) -> int:
-    """A starting hp that lets every possible fight happen: 1 + the worst damage of every enemy over
-    all stats the player can have. If the level cannot be solved with it, no starting hp suffices."""
-    atks = range(level.player.atk, level.player.atk + sum(t.atk for t in level.things) + 1)
-    defs = range(level.player.defense, level.player.defense + sum(t.defense for t in level.things) + 1)
-    worst = 0
-    for thing in level.things:
-        if thing.enemy is not None:
-            damages = [fight_damage(thing.enemy, a, d) for a in atks for d in defs]
-            worst += max((d for d in damages if d is not None), default=0)
-    return 1 + worst
 
 
 def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:

@@ -11,7 +11,7 @@ from ortools.sat.python import cp_model
 from twisty.encodings.passages_cpsat import (PassagesModel, block_signature, build_model, decode_decisions,
                                              decode_signature)
 from twisty.rules.passages import Decision, PassagesLevel, Replay, replay
-from twisty.solver.passages_brute import start_hp_upper_bound
+from twisty.rules.passages import start_hp_upper_bound
 from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
                                             SolutionCount)
 
