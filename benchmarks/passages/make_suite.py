@@ -24,7 +24,7 @@ import sys
 from collections import deque
 from pathlib import Path
 
-from twisty.generator.passages_random import maze
+from twisty.generator.passages_random import assemble_level, maze
 from twisty.rules.passages import Enemy, PassagesLevel, Stats, Thing
 from twisty.rules.passages_format import load_passages
 from twisty.rules.source import parse_level_bytes
@@ -114,13 +114,7 @@ def build_level(seed: int, blockers: int, width: int, height: int) -> PassagesLe
             tier = min(ENEMY_KINDS - 1, max(0, tier))
             things.append(Thing("enemy", ENEMY_SYMBOLS[tier], cell, enemy=kinds[tier]))
 
-    grid[start[0]][start[1]] = "S"
-    grid[goal[0]][goal[1]] = "G"
-    for thing in things:
-        grid[thing.cell[0]][thing.cell[1]] = thing.symbol
-    things.sort(key=lambda thing: thing.cell)
-    return PassagesLevel(tuple("".join(row) for row in grid), start, (goal,), tuple(things), player,
-                         name=f"suite {blockers} blockers, seed {seed}")
+    return assemble_level(grid, start, goal, things, player, name=f"suite {blockers} blockers, seed {seed}")
 
 
 def proven_min_start_hp(level: PassagesLevel, budget: float):

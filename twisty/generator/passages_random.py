@@ -74,10 +74,15 @@ def random_level(seed: int, *, cells_wide: int = 3, cells_high: int = 3, blocker
         else:
             atk, defense = rng.choice([(1, 0), (0, 1), (2, 0), (0, 2), (1, 1)])
             things.append(Thing("equipment", "s", cell, atk=atk, defense=defense))
+    return assemble_level(grid, start, goal, things, player, name=f"random {seed}")
+
+
+def assemble_level(grid: list[list[str]], start: tuple[int, int], goal: tuple[int, int], things: list[Thing],
+                   player: Stats, name: str) -> PassagesLevel:
+    """Draw the start, the goal and every object onto the maze and make the level (objects in map order)."""
     grid[start[0]][start[1]] = "S"
     grid[goal[0]][goal[1]] = "G"
     for thing in things:
         grid[thing.cell[0]][thing.cell[1]] = thing.symbol
     things.sort(key=lambda thing: thing.cell)
-    return PassagesLevel(tuple("".join(row) for row in grid), start, (goal,), tuple(things), player,
-                         name=f"random {seed}")
+    return PassagesLevel(tuple("".join(row) for row in grid), start, (goal,), tuple(things), player, name=name)
