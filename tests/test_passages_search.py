@@ -273,3 +273,37 @@ def test_running_out_of_time_gives_unknown_or_an_unproven_answer_never_a_guess()
     assert not counted.complete
     proper = passages_search.best_route(level, Deadline(None))
     assert proper.proved and proper.status == SOLVABLE
+
+
+def test_unsurvivable_enemies_are_walls_only_when_no_route_survives_them():
+    """With a starting hp, SearchGraph turns into walls the enemies whose fight no route survives (the
+    bound's relaxation of the life left after them is below 1). Every wall is checked against the plain
+    rules: no legal sequence of moves from the start ever fights it. The optimum agrees with brute force."""
+    import dataclasses
+    walled_levels = 0
+    for seed in range(300):
+        base = small_level(seed)
+        for hp in (1, 5, 15, 40):
+            level = dataclasses.replace(base, player=dataclasses.replace(base.player, hp=hp))
+            plain, walled = SearchGraph(level), SearchGraph(level, hp)
+            walls = {plain.objects[b] for b in range(plain.blocker_count)
+                     if plain.defeatable[b] and not walled.defeatable[b]}
+            if not walls:
+                continue
+            walled_levels += 1
+            start, _ = initial_state(level)
+            stack, seen = [start], set()
+            while stack:
+                state = stack.pop()
+                key = (state.consumed, state.stats)
+                if key in seen:
+                    continue
+                seen.add(key)
+                for index in frontier(level, state):
+                    if blocker_cost(level, index, state.stats) is not None:
+                        assert index not in walls, (seed, hp, index)
+                        stack.append(consume(level, state, index)[0])
+            expected = passages_brute.best_route(level, Deadline(None))
+            found = passages_search.best_route(level, Deadline(None))
+            assert (found.status, found.final_hp, found.proved) == (expected.status, expected.final_hp, True)
+    assert walled_levels >= 5

@@ -69,7 +69,7 @@ def _bits(mask: int):
 class SearchGraph:
     """The region graph as bitmasks, with the precomputed parts of the bound."""
 
-    def __init__(self, level: PassagesLevel) -> None:
+    def __init__(self, level: PassagesLevel, start_hp: int | None = None) -> None:
         graph = build_graph(level)
         self.level = level
         self.graph = graph
@@ -93,17 +93,51 @@ class SearchGraph:
         # The most attack and defence the player can ever have; enemies it cannot harm even then are walls.
         all_atk = level.player.atk + sum(self.area_atk)
         self.defeatable = [self.is_door[b] or self.enemies[b].defense < all_atk for b in range(self.blocker_count)]
-        self.in_principle_areas, in_principle_blockers = self._reachable_in_principle()
-        principle = list(_bits(self.in_principle_areas))
-        self.max_atk = level.player.atk + sum(self.area_atk[a] for a in principle)
-        self.max_def = level.player.defense + sum(self.area_def[a] for a in principle)
-        self.total_elixirs = sum(self.area_hp[a] for a in principle)
-        self._build_dominator_tree()
-        self.least_damage = self._least_damages()
+        # With a starting hp, enemies that no route survives reaching (the relaxation of the bound says the
+        # life left after fighting them is below 1) are walls too; walls shrink the best stats, so repeat.
+        while True:
+            self.in_principle_areas, in_principle_blockers = self._reachable_in_principle()
+            principle = list(_bits(self.in_principle_areas))
+            self.max_atk = level.player.atk + sum(self.area_atk[a] for a in principle)
+            self.max_def = level.player.defense + sum(self.area_def[a] for a in principle)
+            self.total_elixirs = sum(self.area_hp[a] for a in principle)
+            self._build_dominator_tree()
+            self.least_damage = self._least_damages()
+            self._tree_values()
+            if start_hp is None:
+                break
+            walls = self._unsurvivable(start_hp)
+            if not walls:
+                break
+            for b in walls:
+                self.defeatable[b] = False
         self.goal_distance = self._goal_distances()
         self.useful_mask = self._useful_blockers() & in_principle_blockers
         self.all_mask = in_principle_blockers
-        self._tree_values()
+
+    def _unsurvivable(self, start_hp: int) -> list[int]:
+        """Enemies no route can fight and survive from this starting hp. A route that has just fought
+        enemy b has reached and consumed a set of nodes closed under dominators that holds b, with life
+        start hp + elixirs taken - damage so far; the tree relaxation's best such set bounds that from
+        above (elixirs of the set at least those taken, each fight costing at least its least damage).
+        When the bound is below 1, no route survives fighting b."""
+        areas = self.areas_count
+        value = self.node_value
+        best_with = [None] * self.node_count      # the relaxation's best set containing the node
+        root = self.graph.start_area
+        best_with[root] = value[root]
+        for node in self.node_order[1:]:
+            parent = self.idom[node]
+            if parent is None or best_with[parent] is None:
+                continue
+            best_with[node] = best_with[parent] - max(0, value[node]) + value[node]
+        walls = []
+        for b in range(self.blocker_count):
+            node = areas + b
+            if (self.defeatable[b] and not self.is_door[b] and best_with[node] is not None
+                    and start_hp + best_with[node] < 1):
+                walls.append(b)
+        return walls
 
     def costs_at(self, atk: int, defense: int) -> tuple[list[int | None], int]:
         """Every blocker's cost at these stats (doors 0, impossible fights None) and the mask of enemies
@@ -633,7 +667,7 @@ def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
 # ----------------------------------------------------------------------------------------- the contract
 
 def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
-    sg = SearchGraph(level)
+    sg = SearchGraph(level, level.player.hp)
     result = search(sg, level.player.hp, deadline)
     if result.complete:
         if result.best_hp is None:
