@@ -305,6 +305,9 @@ class SearchGraph:
         self.positive_value = [max(0, v) for v in value]
         self.goal_ancestors = sum(1 << n for n in range(self.node_count) if goal_value[n] is not None)
         self.areas_count = areas
+        self.area_items = [(self.area_atk[a], self.area_def[a], self.area_keys[a], self.area_hp[a],
+                            self.area_blocker_mask[a], self.area_goal[a], self.children_mask[a])
+                           for a in range(areas)]
 
     def _goal_distances(self) -> list[int | None]:
         """Least total damage, at the best stats ever possible, of a chain of blockers from blocker b
@@ -419,29 +422,33 @@ class _Walker:
         """The state after consuming frontier blocker b at life cost `cost`, items taken."""
         sg = self.sg
         consumed = state.consumed | (1 << b)
+        areas_count = sg.areas_count
         new_areas = sg.blocker_area_mask[b] & ~state.areas
         atk, defense, hp, elixirs = state.atk, state.defense, state.hp - cost, state.elixirs
         keys = state.keys - 1 if sg.is_door[b] else state.keys
         frontier = state.frontier | sg.blocker_blocker_mask[b]
         goal = state.goal if state.goal >= 0 else sg.blocker_goal[b]
-        children = sg.children_mask[sg.areas_count + b]
-        mask = new_areas
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            a = low.bit_length() - 1
-            children |= sg.children_mask[a]
-            atk += sg.area_atk[a]
-            defense += sg.area_def[a]
-            keys += sg.area_keys[a]
-            hp += sg.area_hp[a]
-            elixirs += sg.area_hp[a]
-            frontier |= sg.area_blocker_mask[a]
-            if goal < 0:
-                goal = sg.area_goal[a]
-        areas = state.areas | new_areas
+        children = sg.children_mask[areas_count + b]
+        areas = state.areas
+        if new_areas:
+            areas |= new_areas
+            area_items = sg.area_items
+            mask = new_areas
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                a_atk, a_def, a_keys, a_hp, a_blockers, a_goal, a_children = area_items[low.bit_length() - 1]
+                children |= a_children
+                atk += a_atk
+                defense += a_def
+                keys += a_keys
+                hp += a_hp
+                elixirs += a_hp
+                frontier |= a_blockers
+                if goal < 0:
+                    goal = a_goal
         # The boundary loses the nodes just reached and gains their unreached children.
-        newly = new_areas | 1 << (sg.areas_count + b)
+        newly = new_areas | 1 << (areas_count + b)
         old_boundary = state.boundary
         gain = state.gain
         positive = sg.positive_value
@@ -450,7 +457,7 @@ class _Walker:
             low = mask & -mask
             mask ^= low
             gain -= positive[low.bit_length() - 1]
-        added = children & ~newly & ~old_boundary & ~(areas | consumed << sg.areas_count)
+        added = children & ~newly & ~old_boundary & ~(areas | consumed << areas_count)
         mask = added
         while mask:
             low = mask & -mask
@@ -653,13 +660,22 @@ def dominates(walker: _Walker, a: _State, b: _State) -> bool:
 
 def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
                step_target: dict[int, tuple[int, int]]) -> bool:
-    """Dominance application 3: a known state one enemy step further on dominates `state`."""
-    sg = walker.sg
-    for b in _bits(state.frontier):
-        if sg.is_door[b]:
+    """Dominance application 3: a known state one enemy step further on dominates `state` (the test of
+    `dominates`, inlined: damage so far compared as elixirs - hp, the starting hp being common)."""
+    door_mask = walker.sg.door_mask
+    consumed = state.consumed
+    lost = state.elixirs - state.hp
+    mask = state.frontier & ~door_mask
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        step = step_target.get(consumed | low)
+        if step is None:
             continue
-        further = best.get(step_target.get(state.consumed | (1 << b), (-1, 0))[0])
-        if further is not None and dominates(walker, further, state):
+        further = best.get(step[0])
+        if (further is not None and further.consumed & consumed == consumed
+                and further.elixirs - further.hp <= lost
+                and (not (further.consumed & ~consumed & door_mask) or walker.keys_cover_doors(further))):
             return True
     return False
 
