@@ -8,14 +8,18 @@ the -1 for first strike).
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from tests.passages_helpers import level_from_toml
+from twisty.encodings.passages_cpsat import OutOfTime, build_model
 from twisty.generator.passages_random import random_level
 from twisty.rules.passages import PassagesLevel, initial_state, reachable_goals, replay
+from twisty.rules.passages_format import load_passages
+from twisty.rules.source import read_level
 from twisty.solver import passages_brute, passages_cpsat
-from twisty.solver.passages_verdict import Deadline
+from twisty.solver.passages_verdict import Deadline, MinStartHp
 
 
 def level(map_text: str, player: str, legend: str) -> PassagesLevel:
@@ -222,6 +226,47 @@ def test_a_spent_deadline_answers_unknown():
     assert passages_cpsat.best_route(lvl, spent).status == "unknown"
     assert passages_cpsat.min_start_hp(lvl, spent).status == "unknown"
     assert passages_cpsat.count_solutions(lvl, spent, 10, None).complete is False
+
+
+SUITE = Path(__file__).resolve().parents[1] / "benchmarks" / "passages" / "suite"
+
+
+@pytest.mark.parametrize("seconds", [0, 1.0])
+def test_a_large_level_past_its_deadline_answers_unknown(seconds):
+    """120 blockers: building the model takes seconds and CP-SAT's uninterruptible setup far longer, so
+    an expired or tiny deadline must end in "unknown" for every question, never a guess. (Statuses only:
+    no timing is asserted.)"""
+    lvl = load_passages(read_level(SUITE / "b120-00.toml"))
+    best = passages_cpsat.best_route(lvl, Deadline(seconds))
+    assert (best.status, best.final_hp, best.decisions, best.proved) == ("unknown", None, None, False)
+    assert passages_cpsat.min_start_hp(lvl, Deadline(seconds)) == MinStartHp("unknown")
+    count = passages_cpsat.count_solutions(lvl, Deadline(seconds), 10, None)
+    assert (count.complete, count.witnesses) == (False, ())
+
+
+class OneSecondLeft(Deadline):
+    """A deadline that never expires while the model is built and always has one second left."""
+
+    def __init__(self) -> None:
+        super().__init__(1.0)
+
+    def remaining(self) -> float:
+        return 1.0
+
+
+def test_a_model_too_large_for_the_time_left_is_not_solved():
+    """90 blockers, fully built: CP-SAT's setup alone (which its time limit does not interrupt) would take
+    far more than the second left, so every question answers unknown."""
+    lvl = load_passages(read_level(SUITE / "b090-00.toml"))
+    assert passages_cpsat.best_route(lvl, OneSecondLeft()).status == "unknown"
+    assert passages_cpsat.min_start_hp(lvl, OneSecondLeft()) == MinStartHp("unknown")
+    assert passages_cpsat.count_solutions(lvl, OneSecondLeft(), 10, None).complete is False
+
+
+def test_an_expired_deadline_stops_the_model_building():
+    lvl = load_passages(read_level(SUITE / "b120-00.toml"))
+    with pytest.raises(OutOfTime):
+        build_model(lvl, deadline=Deadline(0))
 
 
 # ------------------------------------------------------------------------------------------ differential

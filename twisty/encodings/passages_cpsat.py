@@ -16,6 +16,7 @@ Nothing here solves or prints; the engine (twisty.solver.passages_cpsat) builds,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ortools.sat.python import cp_model
 
@@ -24,6 +25,16 @@ from twisty.rules.passages_graph import LevelGraph, build_graph
 
 # A literal of the model, or a Python bool when the rule fixes it for every route.
 Literal = cp_model.IntVar | bool
+
+
+class Clock(Protocol):
+    """What build_model needs of a deadline (twisty.solver.passages_verdict.Deadline)."""
+
+    def expired(self) -> bool: ...
+
+
+class OutOfTime(Exception):
+    """The deadline passed while the model was being built; the engine answers "unknown"."""
 
 
 @dataclass
@@ -57,6 +68,15 @@ class PassagesModel:
     def_range: tuple[int, int] = (0, 0)
     # Reified "stat >= threshold in state s" literals, keyed by (stat, threshold, s).
     thresholds: dict[tuple[str, int, int], Literal] = field(default_factory=dict)
+    # Values of every step's combat table index added up: CP-SAT expands each step's table lookup into one
+    # literal per value before it can be interrupted, so this measures the solver's setup work.
+    table_values: int = 0
+    deadline: Clock | None = None
+
+    def check_time(self) -> None:
+        """Raise OutOfTime once the deadline has passed (building a large level takes seconds)."""
+        if self.deadline is not None and self.deadline.expired():
+            raise OutOfTime
 
     # ------------------------------------------------------------------------------ derived quantities
 
@@ -167,6 +187,7 @@ def add_steps(pm: PassagesModel) -> None:
     pm.consume = [[model.new_bool_var(f"consume_b{b}_t{t}") for t in range(1, steps + 1)] for b in blockers]
     pm.stop = [model.new_bool_var(f"stop_t{t}") for t in range(1, steps + 1)]
     for t in range(steps):
+        pm.check_time()
         # One action per step: a blocker or nothing.
         model.add_exactly_one([pm.consume[b][t] for b in blockers] + [pm.stop[t]])
         # Doing nothing ends the route, so stops form a suffix.
@@ -184,6 +205,7 @@ def add_steps(pm: PassagesModel) -> None:
     # The consumed set of every state, cumulated step by step.
     pm.consumed = []
     for b in blockers:
+        pm.check_time()
         history: list[Literal] = [False]
         for t in range(steps):
             now = model.new_bool_var(f"consumed_b{b}_s{t + 1}")
@@ -200,6 +222,7 @@ def add_reachable_areas(pm: PassagesModel) -> None:
     graph, model = pm.graph, pm.model
     pm.reached = []
     for a in range(len(graph.areas)):
+        pm.check_time()
         if a == graph.start_area:
             pm.reached.append([True] * (pm.steps + 1))
             continue
@@ -215,6 +238,7 @@ def add_frontier(pm: PassagesModel) -> None:
     graph, model = pm.graph, pm.model
     pm.frontier = []
     for b in range(len(graph.blockers)):
+        pm.check_time()
         row = []
         for t in range(1, pm.steps + 1):
             touching = ([pm.reached[a][t - 1] for a in graph.blocker_areas[b]]
@@ -237,6 +261,7 @@ def add_key_budget(pm: PassagesModel) -> None:
     if not pm.doors():
         return
     for s in range(1, pm.steps + 1):
+        pm.check_time()
         # Never more doors opened than keys picked up before the last opening.
         pm.model.add(pm.doors_opened(s) <= pm.level.player.keys + pm.area_sum("keys", s - 1))
 
@@ -275,7 +300,9 @@ def add_combat(pm: PassagesModel) -> None:
     block = pm.atk_count * pm.def_count
     top_damage = max(damage_table, default=0)
     pm.damage, pm.table_index = [], []
+    pm.table_values = pm.steps * len(allowed)
     for t in range(1, pm.steps + 1):
+        pm.check_time()
         index = model.new_int_var_from_domain(cp_model.Domain.from_values(allowed), f"table_index_t{t}")
         # The table cell of (chosen blocker, atk, def) before the step.
         model.add(index == pm.chosen[t - 1] * block + (pm.atk(t - 1) - pm.atk_range[0]) * pm.def_count
@@ -302,6 +329,7 @@ def add_signature(pm: PassagesModel) -> None:
         model.add_element(index, code_table, code)
         codes.append(code)
     for b in pm.enemies():
+        pm.check_time()
         thing = pm.level.things[pm.graph.blockers[b]]
         if max((fight_damage(thing.enemy, a, d) or 0 for a in range(pm.atk_range[0], pm.atk_range[1] + 1)
                 for d in range(pm.def_range[0], pm.def_range[1] + 1)), default=0) == 0:
@@ -321,6 +349,7 @@ def add_life(pm: PassagesModel) -> None:
     elixirs of the areas reached before the step ("Add the indicated number of points to your life") - all
     damage so far >= 1. Elixirs behind the blocker just fought only arrive after the fight."""
     for t in range(1, pm.steps + 1):
+        pm.check_time()
         # Life stays >= 1 through every fight.
         pm.model.add(pm.start_hp + pm.area_sum("hp", t - 1) - pm.damage_through(t) >= 1)
 
@@ -358,6 +387,7 @@ def add_symmetry_breaking(pm: PassagesModel) -> None:
     keeps a route, at its best final hp."""
     model = pm.model
     for t in range(1, pm.steps):
+        pm.check_time()
         # atk and def unchanged from state t-1 to state t+1 (they never decrease).
         same_stats = model.new_bool_var(f"same_stats_t{t}")
         growth = pm.atk(t + 1) - pm.atk(t - 1) + pm.defense(t + 1) - pm.defense(t - 1)
@@ -398,6 +428,7 @@ def add_free_fights_first(pm: PassagesModel) -> None:
     model = pm.model
     enemies = pm.enemies()
     for t in range(1, pm.steps + 1):
+        pm.check_time()
         fights = [pm.consume[b][t - 1] for b in enemies]
         for z in enemies:
             near = pm.frontier[z][t - 1]
@@ -421,16 +452,18 @@ def add_free_fights_first(pm: PassagesModel) -> None:
 
 
 def build_model(level: PassagesLevel, *, start_hp: tuple[int, int] | None = None, signature: bool = True,
-                symmetry_breaking: bool = True, free_fights_first: bool = False) -> PassagesModel:
+                symmetry_breaking: bool = True, free_fights_first: bool = False,
+                deadline: Clock | None = None) -> PassagesModel:
     """The whole model. `start_hp` = (low, high) makes the starting hp a variable in that range (for
     min_start_hp); by default it is the level's. `signature` adds the variables that read and block
     signatures (only counting needs them). `free_fights_first` keeps the best final hp and solvability
     but not every signature, and cannot be combined with the symmetry breaking (see
-    add_free_fights_first)."""
+    add_free_fights_first). With a `deadline`, raises OutOfTime as soon as it has passed."""
     if free_fights_first and (symmetry_breaking or signature):
         raise ValueError("free_fights_first loses signatures and conflicts with symmetry breaking")
     graph = build_graph(level)
-    pm = PassagesModel(level, graph)
+    pm = PassagesModel(level, graph, deadline=deadline)
+    pm.check_time()
     pm.steps = len(graph.blockers)
     player = level.player
     pm.atk_range = (player.atk, player.atk + sum(area.atk for area in graph.areas))
@@ -455,6 +488,7 @@ def build_model(level: PassagesLevel, *, start_hp: tuple[int, int] | None = None
         add_symmetry_breaking(pm)
     if free_fights_first:
         add_free_fights_first(pm)
+    pm.check_time()
     return pm
 
 

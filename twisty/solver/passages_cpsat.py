@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from twisty.encodings.passages_cpsat import (PassagesModel, block_signature, build_model, decode_decisions,
-                                             decode_signature)
+from twisty.encodings.passages_cpsat import (OutOfTime, PassagesModel, block_signature, build_model,
+                                             decode_decisions, decode_signature)
 from twisty.rules.passages import Decision, PassagesLevel, Replay, replay
 from twisty.rules.passages import start_hp_upper_bound
 from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
@@ -21,6 +21,12 @@ WORKERS = 2
 # symmetry breaking for the stronger free-fights-first dominance (measured: about a quarter less solver
 # work on random levels of 20-25 blockers).
 BEST_HP_ONLY = {"signature": False, "symmetry_breaking": False, "free_fights_first": True}
+# CP-SAT's time limit does not interrupt its setup: it expands every step's combat table lookup into one
+# literal per table value and loads the result into its workers before it first looks at the clock. That
+# took 6-14 microseconds per value on the development machine (b090-00: 1.3 million values, 10 s; b120-00:
+# 4 million values, 23-55 s, for time limits of 4-30 s), so a model whose setup alone would outlast the time
+# left answers "unknown" at once instead of overrunning its deadline.
+SETUP_SECONDS_PER_TABLE_VALUE = 10e-6
 
 
 class ModelError(AssertionError):
@@ -32,7 +38,7 @@ def _solve(pm: PassagesModel, deadline: Deadline) -> tuple[int, cp_model.CpSolve
     solver.parameters.num_workers = WORKERS
     remaining = deadline.remaining()
     if remaining is not None:
-        if remaining <= 0:
+        if remaining <= 0 or pm.table_values * SETUP_SECONDS_PER_TABLE_VALUE > remaining:
             return cp_model.UNKNOWN, solver
         solver.parameters.max_time_in_seconds = remaining
     return solver.solve(pm.model), solver
@@ -59,7 +65,10 @@ def checked_route(pm: PassagesModel, solver: cp_model.CpSolver) -> Replay:
 
 def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     """The route with the largest final hp, proven optimal unless time ran out."""
-    pm = build_model(level, **BEST_HP_ONLY)
+    try:
+        pm = build_model(level, deadline=deadline, **BEST_HP_ONLY)
+    except OutOfTime:
+        return BestRoute(UNKNOWN)
     pm.model.maximize(pm.final_hp)
     status, solver = _solve(pm, deadline)
     if status == cp_model.INFEASIBLE:
@@ -89,7 +98,10 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     """The smallest starting hp that solves the level. The search range ends at a starting hp with which
     every fight of the level is survivable at any stats (more hp changes nothing), so infeasible within it
     means no starting hp suffices."""
-    pm = build_model(level, start_hp=(1, start_hp_upper_bound(level)), **BEST_HP_ONLY)
+    try:
+        pm = build_model(level, start_hp=(1, start_hp_upper_bound(level)), deadline=deadline, **BEST_HP_ONLY)
+    except OutOfTime:
+        return MinStartHp(UNKNOWN)
     pm.model.minimize(pm.start_hp)
     status, solver = _solve(pm, deadline)
     if status == cp_model.INFEASIBLE:
@@ -105,7 +117,10 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
     record it, block its signature, repeat, until none is left or cap + 1 are found (so "capped" is
     known). Each solve maximizes final hp, so every witness reaches its signature's best hp and witnesses
     come in order; a signature is optimal when that hp equals `final_hp`."""
-    pm = build_model(level)
+    try:
+        pm = build_model(level, deadline=deadline)
+    except OutOfTime:
+        return SolutionCount(0, 0, False, False)
     pm.model.maximize(pm.final_hp)
     found: list[Replay] = []
     complete = True
