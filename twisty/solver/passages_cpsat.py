@@ -22,11 +22,11 @@ WORKERS = 2
 # work on random levels of 20-25 blockers).
 BEST_HP_ONLY = {"signature": False, "symmetry_breaking": False, "free_fights_first": True}
 # CP-SAT's time limit does not interrupt its setup: it expands every step's combat table lookup into one
-# literal per table value and loads the result into its workers before it first looks at the clock. That
-# took 6-14 microseconds per value on the development machine (b090-00: 1.3 million values, 10 s; b120-00:
-# 4 million values, 23-55 s, for time limits of 4-30 s), so a model whose setup alone would outlast the time
-# left answers "unknown" at once instead of overrunning its deadline.
-SETUP_SECONDS_PER_TABLE_VALUE = 10e-6
+# literal per table value and presolves the result in steps too long to stop at the limit. On the development
+# machine presolve alone took at least 25 microseconds per value (b090-00: 1.3 million values, still in
+# presolve 32.5 s into a 30 s limit; b120-00: 4 million values, 55 s for a 30 s limit), so a model whose setup
+# alone would outlast the time left answers "unknown" at once instead of overrunning its deadline.
+SETUP_SECONDS_PER_TABLE_VALUE = 25e-6
 
 
 class ModelError(AssertionError):
