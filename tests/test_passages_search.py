@@ -25,9 +25,8 @@ def small_level(seed: int, max_blockers: int = 8):
                         loops=rng.choice([0.0, 0.1, 0.3]))
 
 
-def best_from(level, state: RouteState) -> int | None:
-    """The best final hp of any continuation of `state`, by the plain rules, exhaustively."""
-    best = None
+def legal_moves_from(level, state: RouteState):
+    """Every (state, blocker) move the plain rules allow from `state` on, each reachable state once."""
     stack = [state]
     seen = set()
     while stack:
@@ -36,12 +35,18 @@ def best_from(level, state: RouteState) -> int | None:
         if key in seen:
             continue
         seen.add(key)
-        if reachable_goals(level, state) and (best is None or state.stats.hp > best):
-            best = state.stats.hp
+        yield state, None
         for index in frontier(level, state):
             if blocker_cost(level, index, state.stats) is not None:
+                yield state, index
                 stack.append(consume(level, state, index)[0])
-    return best
+
+
+def best_from(level, state: RouteState) -> int | None:
+    """The best final hp of any continuation of `state`, by the plain rules, exhaustively."""
+    wins = [reached.stats.hp for reached, move in legal_moves_from(level, state)
+            if move is None and reachable_goals(level, reached)]
+    return max(wins, default=None)
 
 
 def random_walk(level, rng: random.Random, steps: int):
@@ -292,17 +297,8 @@ def test_unsurvivable_enemies_are_walls_only_when_no_route_survives_them():
                 continue
             walled_levels += 1
             start, _ = initial_state(level)
-            stack, seen = [start], set()
-            while stack:
-                state = stack.pop()
-                key = (state.consumed, state.stats)
-                if key in seen:
-                    continue
-                seen.add(key)
-                for index in frontier(level, state):
-                    if blocker_cost(level, index, state.stats) is not None:
-                        assert index not in walls, (seed, hp, index)
-                        stack.append(consume(level, state, index)[0])
+            for _, index in legal_moves_from(level, start):
+                assert index not in walls, (seed, hp, index)
             expected = passages_brute.best_route(level, Deadline(None))
             found = passages_search.best_route(level, Deadline(None))
             assert (found.status, found.final_hp, found.proved) == (expected.status, expected.final_hp, True)
