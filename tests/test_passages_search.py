@@ -246,6 +246,26 @@ def test_an_enemy_superset_with_less_damage_dominates():
     assert best_from(level, rules_after) >= best_from(level, rules_start)
 
 
+
+def test_the_same_areas_reached_around_a_door_dominate_the_door():
+    """Opening the first door and fighting the harmless enemy reach the same areas by different blockers.
+    The way round keeps the key, so it dominates the door; the door, with one door more opened, does not
+    dominate the way round, though it lost no more life."""
+    level = level_from_toml(AROUND_THE_DOOR)
+    graph = SearchGraph(level)
+    walker = _Walker(graph, level.player.hp, graph.all_mask, closure=False)
+    start, _ = walker.initial()
+    after_door = walker.consume(start, graph.graph.blocker_of_object[level.thing_at[(1, 3)]], 0)
+    after_fight = walker.consume(start, graph.graph.blocker_of_object[level.thing_at[(3, 2)]], 0)
+    assert after_door.areas == after_fight.areas and after_door.consumed != after_fight.consumed
+    assert walker.damage_so_far(after_door) == walker.damage_so_far(after_fight) == 0
+    assert dominates(walker, after_fight, after_door) and not dominates(walker, after_door, after_fight)
+    assert walker.key(after_door) != walker.key(after_fight)
+    rules_start, _ = initial_state(level)
+    by_door = consume(level, rules_start, level.thing_at[(1, 3)])[0]
+    by_fight = consume(level, rules_start, level.thing_at[(3, 2)])[0]
+    assert best_from(level, by_fight) == 14 and best_from(level, by_door) is None
+
 @pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(10))
 def test_agrees_with_cpsat(chunk):

@@ -5,20 +5,25 @@ the reached areas (hence the items taken, the attack, defence and keys) and the 
 (a bitmask over blockers) with the best life found for it, as in the genre's standard solver. On top of
 that this engine adds:
 
-Dominance. State A = (S_A, damage_A) dominates B = (S_B, damage_B), where damage = start hp + elixirs taken
-- hp (the life lost in fights so far), when
-    S_A ⊇ S_B, damage_A <= damage_B, and either S_A \\ S_B holds no door or A's keys cover every door
-    it may still open.
-Why it is sound: let B go on with blockers X and reach a goal. A copies B and skips what it already
-consumed. Reached areas only grow with the consumed set, so every blocker B consumes is on A's frontier,
-A's attack and defence are at least B's (every fight costs A no more), A has taken every elixir B has,
-and A's life exceeds B's at every step by at least damage_B - damage_A >= 0 (plus elixirs and cheaper
-fights), so every fight B survives A survives. Keys: A's keys minus B's keys after X is (keys A reached
-beyond B) - (doors in S_A \\ S_B that X does not open) >= 0 when S_A \\ S_B holds no door; otherwise the
-second condition says keys never bind A again. The goal B reaches touches A's reached cells too, with at
-least B's life. (Comparing life instead of damage is unsound: B may pick up later the elixir A already
-counted; and a superset with a door in the difference is not better: B may reach the key behind that door
-around another way and keep its own key.)
+Dominance. Let damage = start hp + elixirs taken - hp (the life lost in fights so far), doors = the number of
+doors opened, and "linking" blockers those that touch another blocker or a goal. State A dominates B when
+    A's reached areas include B's, A consumed every linking blocker B consumed, damage_A <= damage_B, and
+    either doors_A <= doors_B or A's keys cover every door it may still open.
+Why it is sound: let B go on with blockers X and reach a goal. A copies B, skipping every blocker it
+already consumed. Each blocker B consumes touches B's reach: one of its areas, all reached by A too, or a
+consumed linking blocker, consumed by A too (now or earlier in the copy); so it is on A's frontier. A
+consumed blocker that is not linking gives nothing beyond the areas around it, which A has. A's reach
+includes B's at every step, so A's attack and defence are at least B's (every fight costs A no more), A
+has taken every elixir B has, and A's life exceeds B's at every step by at least damage_B - damage_A >= 0,
+so every fight B survives A survives. Keys: each side holds the starting keys plus the keys of its reached
+areas minus the doors it opened; A has reached every area B has, and the copy opens no door that B does
+not, so A's keys minus B's stay at least doors_B - doors_A >= 0 (or, in the other case, keys never bind A
+again). The goal B reaches touches A's reach too, with at least B's life. (Comparing life instead of damage
+is unsound: B may pick up later the elixir A already counted; and more areas reached through more doors is
+not better: B may reach the key behind that door around another way and keep its own key.)
+States are stored by what their future depends on besides life: (reached areas, consumed linking blockers,
+keys), one state per such key, the one with the most hp; equal keys mean equal areas and doors_A = doors_B,
+so the rule applies both ways. Consumed sets that reach the same areas around a loop thus count once.
 Applied four ways: (1) closure: zero-damage fights, and doors once the keys cover every remaining door,
 are taken at once, because the state after them dominates the state before; (2) blockers that lead to
 nothing (dead-end chains without items or goals) are never consumed; (3) a new state is dropped when the
@@ -114,6 +119,10 @@ class SearchGraph:
         self.goal_distance = self._goal_distances()
         self.useful_mask = self._useful_blockers() & in_principle_blockers
         self.all_mask = in_principle_blockers
+        # Blockers whose consumption matters beyond the areas it reaches: those touching another blocker
+        # or a goal. A consumed blocker of any other kind has every area around it reached.
+        self.linking_mask = sum(1 << b for b in range(self.blocker_count)
+                                if self.graph.blocker_blockers[b] or self.graph.blocker_goals[b])
 
     def _unsurvivable(self, start_hp: int) -> list[int]:
         """Enemies no route can fight and survive from this starting hp. A route that has just fought
@@ -466,6 +475,15 @@ class _Walker:
         return _State(consumed, areas, atk, defense, keys, hp, elixirs, frontier & self.allowed & ~consumed,
                       goal, (old_boundary & ~newly) | added, gain)
 
+    def key(self, state: _State) -> int:
+        """What a state's future depends on besides its life: the reached areas, the consumed blockers
+        that touch another blocker or a goal, and the keys held. States with one key differ only in
+        consumed blockers whose every neighbour is reached, so the one with more hp dominates the other
+        (module docstring)."""
+        sg = self.sg
+        return (state.areas | (state.consumed & sg.linking_mask) << sg.areas_count
+                | state.keys << (sg.areas_count + sg.blocker_count))
+
     def keys_cover_doors(self, state: _State) -> bool:
         return state.keys >= (self.allowed_doors & ~state.consumed).bit_count()
 
@@ -551,16 +569,30 @@ class _SearchResult:
     expanded: int
 
 
-def _route_to(parents: dict[int, tuple[int | None, tuple[Decision, ...]]], consumed: int,
-              goal: int) -> tuple[Decision, ...]:
+def _route_to(sg: SearchGraph, start_hp: int, parents: dict[int, tuple[int | None, tuple[Decision, ...]]],
+              key: int, goal: int) -> tuple[tuple[Decision, ...], int]:
+    """The route to the state stored under `key` and the hp it ends with, replayed on the search graph.
+    A key's state may have been replaced by a better one with other consumed blockers after its children
+    were made; their steps stay legal from the better state (same areas, keys and stats, no less hp), except
+    that a blocker the better state consumed already is skipped, so the replay keeps only real steps."""
     pieces = []
-    key: int | None = consumed
-    while key is not None:
-        parent, decisions = parents[key]
+    at: int | None = key
+    while at is not None:
+        parent, decisions = parents[at]
         pieces.append(decisions)
-        key = parent
-    route = [d for piece in reversed(pieces) for d in piece]
-    return tuple(route) + (("goal", goal),)
+        at = parent
+    walker = _Walker(sg, start_hp, sg.all_mask, closure=False)
+    state, _ = walker.initial()
+    of_object = sg.graph.blocker_of_object
+    route: list[Decision] = []
+    for piece in reversed(pieces):
+        for decision in piece:
+            b = of_object[decision[1]]
+            if state.consumed >> b & 1:
+                continue
+            state = walker.consume(state, b, sg.damage(b, state.atk, state.defense))
+            route.append(decision)
+    return tuple(route) + (("goal", goal),), state.hp
 
 
 def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: bool = False, dive: bool = False,
@@ -582,9 +614,11 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
 def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool, dive: bool,
             use_dominance: bool) -> _SearchResult:
     walker = _Walker(sg, start_hp, sg.useful_mask, closure=True)
+    key = walker.key
     root, decisions = walker.initial()
-    best: dict[int, _State] = {root.consumed: root}     # the least damage found per consumed set
-    parents: dict[int, tuple[int | None, tuple[Decision, ...]]] = {root.consumed: (None, tuple(decisions))}
+    root_key = key(root)
+    best: dict[int, _State] = {root_key: root}     # the least damage found per state key
+    parents: dict[int, tuple[int | None, tuple[Decision, ...]]] = {root_key: (None, tuple(decisions))}
     # Where one raw step (closed state + a blocker) led after its closure, for dominance application 3.
     step_target: dict[int, tuple[int, int]] = {}
     best_hp: int | None = None
@@ -597,13 +631,19 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             return (-depth, -state_bound, counter, state_bound, state)
         return (-state_bound, -depth, counter, state_bound, state)
 
+    def finish(complete: bool) -> _SearchResult:
+        if best_state is None:
+            return _SearchResult(None, None, complete, expanded)
+        route, hp = _route_to(sg, start_hp, parents, key(best_state), best_state.goal)
+        return _SearchResult(max(hp, best_hp), route, complete, expanded)
+
     heap = [entry(root, walker.bound(root))]
     while heap:
         _, _, _, state_bound, state = heapq.heappop(heap)
         if best_hp is not None and state_bound <= best_hp:
             break
-        if best[state.consumed] is not state:
-            continue          # a better way to this set was found after this entry was queued
+        if best[key(state)] is not state:
+            continue          # a better way to this key was found after this entry was queued
         if state.goal >= 0 and (best_hp is None or state.hp > best_hp):
             best_hp, best_state = state.hp, state
             if first_win:
@@ -612,13 +652,13 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
                 break
         expanded += 1
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
-            return _SearchResult(best_hp, _route_to(parents, best_state.consumed, best_state.goal)
-                                 if best_state else None, False, expanded)
+            return finish(False)
+        state_key = key(state)
         for b, cost in walker.moves(state):
             raw = state.consumed | (1 << b)
             known_step = step_target.get(raw)
             if known_step is not None:
-                # A raw set always closes to the same set, with the same elixirs taken in all.
+                # A raw set always closes to the same areas, with the same elixirs taken in all.
                 target, target_elixirs = known_step
                 known = best.get(target)
                 if known is not None and known.hp >= state.hp - cost + target_elixirs - state.elixirs:
@@ -626,8 +666,9 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             child = walker.consume(state, b, cost)
             steps: list[Decision] = [("open" if sg.is_door[b] else "fight", sg.objects[b])]
             child = walker.close(child, steps)
-            step_target[raw] = (child.consumed, child.elixirs)
-            known = best.get(child.consumed)
+            child_key = key(child)
+            step_target[raw] = (child_key, child.elixirs)
+            known = best.get(child_key)
             if known is not None and known.hp >= child.hp:
                 continue
             child_bound = walker.bound(child)
@@ -635,8 +676,8 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
                 continue
             if use_dominance and _dominated(walker, child, best, step_target):
                 continue
-            best[child.consumed] = child
-            parents[child.consumed] = (state.consumed, tuple(steps))
+            best[child_key] = child
+            parents[child_key] = (state_key, tuple(steps))
             if child.goal >= 0 and (best_hp is None or child.hp > best_hp):
                 best_hp, best_state = child.hp, child
                 if first_win:
@@ -644,27 +685,32 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
                     break
             counter += 1
             heapq.heappush(heap, entry(child, child_bound))
-    route = _route_to(parents, best_state.consumed, best_state.goal) if best_state else None
-    return _SearchResult(best_hp, route, True, expanded)
+    return finish(True)
 
 
 def dominates(walker: _Walker, a: _State, b: _State) -> bool:
     """The dominance rule of the module docstring: every continuation of b is matched by one of a that
     ends with at least as much hp."""
-    if a.consumed & b.consumed != b.consumed:
+    linking = walker.sg.linking_mask
+    if a.areas & b.areas != b.areas or a.consumed & b.consumed & linking != b.consumed & linking:
         return False
     if walker.damage_so_far(a) > walker.damage_so_far(b):
         return False
-    return not (a.consumed & ~b.consumed & walker.sg.door_mask) or walker.keys_cover_doors(a)
+    door_mask = walker.sg.door_mask
+    return (a.consumed & door_mask).bit_count() <= (b.consumed & door_mask).bit_count() or walker.keys_cover_doors(a)
 
 
 def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
                step_target: dict[int, tuple[int, int]]) -> bool:
     """Dominance application 3: a known state one enemy step further on dominates `state` (the test of
     `dominates`, inlined: damage so far compared as elixirs - hp, the starting hp being common)."""
-    door_mask = walker.sg.door_mask
+    sg = walker.sg
+    door_mask = sg.door_mask
     consumed = state.consumed
+    areas = state.areas
+    linked = consumed & sg.linking_mask
     lost = state.elixirs - state.hp
+    doors = (consumed & door_mask).bit_count()
     mask = state.frontier & ~door_mask
     while mask:
         low = mask & -mask
@@ -673,9 +719,10 @@ def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
         if step is None:
             continue
         further = best.get(step[0])
-        if (further is not None and further.consumed & consumed == consumed
+        if (further is not None and further.areas & areas == areas
+                and further.consumed & linked == linked
                 and further.elixirs - further.hp <= lost
-                and (not (further.consumed & ~consumed & door_mask) or walker.keys_cover_doors(further))):
+                and ((further.consumed & door_mask).bit_count() <= doors or walker.keys_cover_doors(further))):
             return True
     return False
 
