@@ -637,6 +637,9 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
         route, hp = _route_to(sg, start_hp, parents, key(best_state), best_state.goal)
         return _SearchResult(max(hp, best_hp), route, complete, expanded)
 
+    moves, consume, close, bound = walker.moves, walker.consume, walker.close, walker.bound
+    step_get, best_get = step_target.get, best.get
+    is_door, objects = sg.is_door, sg.objects
     heap = [entry(root, walker.bound(root))]
     while heap:
         _, _, _, state_bound, state = heapq.heappop(heap)
@@ -654,25 +657,25 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
             return finish(False)
         state_key = key(state)
-        for b, cost in walker.moves(state):
-            raw = state.consumed | (1 << b)
-            known_step = step_target.get(raw)
+        consumed, base_hp = state.consumed, state.hp - state.elixirs
+        floor = 0 if best_hp is None else best_hp
+        for b, cost in moves(state):
+            raw = consumed | (1 << b)
+            known_step = step_get(raw)
             if known_step is not None:
                 # A raw set always closes to the same areas, with the same elixirs taken in all.
-                target, target_elixirs = known_step
-                known = best.get(target)
-                if known is not None and known.hp >= state.hp - cost + target_elixirs - state.elixirs:
+                known = best_get(known_step[0])
+                if known is not None and known.hp >= base_hp - cost + known_step[1]:
                     continue
-            child = walker.consume(state, b, cost)
-            steps: list[Decision] = [("open" if sg.is_door[b] else "fight", sg.objects[b])]
-            child = walker.close(child, steps)
+            steps: list[Decision] = [("open" if is_door[b] else "fight", objects[b])]
+            child = close(consume(state, b, cost), steps)
             child_key = key(child)
             step_target[raw] = (child_key, child.elixirs)
-            known = best.get(child_key)
+            known = best_get(child_key)
             if known is not None and known.hp >= child.hp:
                 continue
-            child_bound = walker.bound(child)
-            if child_bound < 1 or (best_hp is not None and child_bound <= best_hp):
+            child_bound = bound(child)
+            if child_bound <= floor:
                 continue
             if use_dominance and _dominated(walker, child, best, step_target):
                 continue
@@ -680,6 +683,7 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             parents[child_key] = (state_key, tuple(steps))
             if child.goal >= 0 and (best_hp is None or child.hp > best_hp):
                 best_hp, best_state = child.hp, child
+                floor = best_hp
                 if first_win:
                     heap = []
                     break
