@@ -47,14 +47,17 @@ def build_graph(level: PassagesLevel) -> LevelGraph:
         (blocker_cells if thing.is_blocker else item_cells)[thing.cell] = index
     goal_cells = {cell: g for g, cell in enumerate(level.goals)}
 
+    # Open cells in reading order (walls, outside, blockers and goals are not open).
+    open_cells = {(r, c): None for r, row in enumerate(level.grid) for c in range(len(row))
+                  if not level.is_wall((r, c)) and (r, c) not in blocker_cells and (r, c) not in goal_cells}
+
     def open_cell(cell) -> bool:
-        return not level.is_wall(cell) and cell not in blocker_cells and cell not in goal_cells
+        return cell in open_cells
 
     area_of: dict[tuple[int, int], int] = {}
     area_cells: list[list[tuple[int, int]]] = []
     # Areas are numbered from the start's, then in reading order, so numbering is reproducible.
-    seeds = [level.start] + [(r, c) for r, row in enumerate(level.grid) for c in range(len(row))]
-    for seed in seeds:
+    for seed in [level.start, *open_cells]:
         if seed in area_of or not open_cell(seed):
             continue
         number = len(area_cells)

@@ -207,24 +207,27 @@ class SearchGraph:
         every blocker that dominates it, whatever it did before."""
         root = self.graph.start_area
         total = len(self.graph.areas) + self.blocker_count + len(self.level.goals)
+        successors = [self._successors(node) for node in range(total)]
         order: list[int] = []
         seen = {root}
-        stack = [(root, iter(self._successors(root)))]
+        stack = [(root, iter(successors[root]))]
         while stack:
             node, children = stack[-1]
             for child in children:
                 if child not in seen:
                     seen.add(child)
-                    stack.append((child, iter(self._successors(child))))
+                    stack.append((child, iter(successors[child])))
                     break
             else:
                 stack.pop()
                 order.append(node)
         order.reverse()
-        number = {node: i for i, node in enumerate(order)}
+        number = [total] * total        # postorder rank from the root; unreached nodes last
+        for i, node in enumerate(order):
+            number[node] = i
         predecessors: list[list[int]] = [[] for _ in range(total)]
         for node in order:
-            for child in self._successors(node):
+            for child in successors[node]:
                 predecessors[child].append(node)
         idom: list[int | None] = [None] * total
         idom[root] = root
