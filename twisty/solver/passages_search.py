@@ -430,53 +430,70 @@ class _Walker:
             state = self.close(state, decisions)
         return state, decisions
 
-    def consume(self, state: _State, b: int, cost: int) -> _State:
-        """The state after consuming frontier blocker b at life cost `cost`, items taken."""
+    def consume(self, state: _State, b: int, cost: int, decisions: list[Decision] | None = None) -> _State:
+        """The state after consuming frontier blocker b at life cost `cost`, items taken; with a list of
+        `decisions`, then every free step too (dominance rule, application 1), each recorded in it. One
+        loop over local values, since this is the search's innermost work."""
         sg = self.sg
-        consumed = state.consumed | (1 << b)
         areas_count = sg.areas_count
-        new_areas = sg.blocker_area_mask[b] & ~state.areas
-        atk, defense, hp, elixirs = state.atk, state.defense, state.hp - cost, state.elixirs
-        keys = state.keys - 1 if sg.is_door[b] else state.keys
-        frontier = state.frontier | sg.blocker_blocker_mask[b]
-        goal = state.goal if state.goal >= 0 else sg.blocker_goal[b]
-        children = sg.children_mask[areas_count + b]
-        areas = state.areas
-        if new_areas:
-            areas |= new_areas
-            area_items = sg.area_items
-            mask = new_areas
+        area_items = sg.area_items
+        positive = sg.positive_value
+        blocker_area_mask, blocker_blocker_mask = sg.blocker_area_mask, sg.blocker_blocker_mask
+        door_mask = sg.door_mask
+        allowed = self.allowed
+        consumed, areas, boundary, gain = state.consumed, state.areas, state.boundary, state.gain
+        atk, defense, keys = state.atk, state.defense, state.keys
+        hp, elixirs, frontier, goal = state.hp - cost, state.elixirs, state.frontier, state.goal
+        while True:
+            consumed |= 1 << b
+            if door_mask >> b & 1:
+                keys -= 1
+            frontier |= blocker_blocker_mask[b]
+            if goal < 0:
+                goal = sg.blocker_goal[b]
+            children = sg.children_mask[areas_count + b]
+            new_areas = blocker_area_mask[b] & ~areas
+            if new_areas:
+                areas |= new_areas
+                mask = new_areas
+                while mask:
+                    low = mask & -mask
+                    mask ^= low
+                    a_atk, a_def, a_keys, a_hp, a_blockers, a_goal, a_children = area_items[low.bit_length() - 1]
+                    children |= a_children
+                    atk += a_atk
+                    defense += a_def
+                    keys += a_keys
+                    hp += a_hp
+                    elixirs += a_hp
+                    frontier |= a_blockers
+                    if goal < 0:
+                        goal = a_goal
+            # The boundary loses the nodes just reached and gains their unreached children.
+            newly = new_areas | 1 << (areas_count + b)
+            mask = boundary & newly
             while mask:
                 low = mask & -mask
                 mask ^= low
-                a_atk, a_def, a_keys, a_hp, a_blockers, a_goal, a_children = area_items[low.bit_length() - 1]
-                children |= a_children
-                atk += a_atk
-                defense += a_def
-                keys += a_keys
-                hp += a_hp
-                elixirs += a_hp
-                frontier |= a_blockers
-                if goal < 0:
-                    goal = a_goal
-        # The boundary loses the nodes just reached and gains their unreached children.
-        newly = new_areas | 1 << (areas_count + b)
-        old_boundary = state.boundary
-        gain = state.gain
-        positive = sg.positive_value
-        mask = old_boundary & newly
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            gain -= positive[low.bit_length() - 1]
-        added = children & ~newly & ~old_boundary & ~(areas | consumed << areas_count)
-        mask = added
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            gain += positive[low.bit_length() - 1]
-        return _State(consumed, areas, atk, defense, keys, hp, elixirs, frontier & self.allowed & ~consumed,
-                      goal, (old_boundary & ~newly) | added, gain)
+                gain -= positive[low.bit_length() - 1]
+            added = children & ~newly & ~boundary & ~(areas | consumed << areas_count)
+            mask = added
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                gain += positive[low.bit_length() - 1]
+            boundary = (boundary & ~newly) | added
+            frontier &= allowed & ~consumed
+            if decisions is None:
+                break
+            free = frontier & sg.costs_at(atk, defense)[1]
+            if keys >= 1 and frontier & door_mask and keys >= (self.allowed_doors & ~consumed).bit_count():
+                free |= frontier & door_mask
+            if not free:
+                break
+            b = (free & -free).bit_length() - 1
+            decisions.append(("open" if door_mask >> b & 1 else "fight", sg.objects[b]))
+        return _State(consumed, areas, atk, defense, keys, hp, elixirs, frontier, goal, boundary, gain)
 
     def key(self, state: _State) -> int:
         """What a state's future depends on besides its life: the reached areas, the consumed blockers
@@ -493,16 +510,14 @@ class _Walker:
     def close(self, state: _State, decisions: list[Decision]) -> _State:
         """Take every free step (dominance rule, application 1); returns the closed state."""
         sg = self.sg
-        door_mask = sg.door_mask
-        while True:
-            free = state.frontier & sg.costs_at(state.atk, state.defense)[1]
-            if state.keys >= 1 and state.frontier & door_mask and self.keys_cover_doors(state):
-                free |= state.frontier & door_mask
-            if not free:
-                return state
-            b = (free & -free).bit_length() - 1
-            decisions.append(("open" if sg.is_door[b] else "fight", sg.objects[b]))
-            state = self.consume(state, b, 0)
+        free = state.frontier & sg.costs_at(state.atk, state.defense)[1]
+        if state.keys >= 1 and state.frontier & sg.door_mask and self.keys_cover_doors(state):
+            free |= state.frontier & sg.door_mask
+        if not free:
+            return state
+        b = (free & -free).bit_length() - 1
+        decisions.append(("open" if sg.is_door[b] else "fight", sg.objects[b]))
+        return self.consume(state, b, 0, decisions)
 
     def moves(self, state: _State) -> list[tuple[int, int]]:
         """(blocker, cost) for every blocker that can be consumed now."""
@@ -640,7 +655,7 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
         route, hp = _route_to(sg, start_hp, parents, key(best_state), best_state.goal)
         return _SearchResult(max(hp, best_hp), route, complete, expanded)
 
-    moves, consume, close, bound = walker.moves, walker.consume, walker.close, walker.bound
+    moves, consume, bound = walker.moves, walker.consume, walker.bound
     step_get, best_get = step_target.get, best.get
     is_door, objects = sg.is_door, sg.objects
     heap = [entry(root, walker.bound(root))]
@@ -671,7 +686,7 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
                 if known is not None and known.hp >= base_hp - cost + known_step[1]:
                     continue
             steps: list[Decision] = [("open" if is_door[b] else "fight", objects[b])]
-            child = close(consume(state, b, cost), steps)
+            child = consume(state, b, cost, steps)
             child_key = key(child)
             step_target[raw] = (child_key, child.elixirs)
             known = best_get(child_key)
