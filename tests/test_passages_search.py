@@ -142,7 +142,7 @@ def load_suite_builder():
 def test_least_start_hp_is_consistent_with_best_routes_on_benchmark_levels(seed):
     """On benchmark-style levels (30 to 40 blockers) the two searches behind the answers must agree: at
     min_start_hp the best-first search finds a route that the rules replay, and one hp less it finds none
-    (min_start_hp comes from the dive-first solvability search, a different order with the same pruning)."""
+    (min_start_hp comes from the least-need search: another order, states kept by need and damage)."""
     builder = load_suite_builder()
     level = builder.build_level(seed, seed // 1000, 21, 15)
     least = passages_search.min_start_hp(level, Deadline(None))

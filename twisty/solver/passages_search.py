@@ -42,6 +42,15 @@ Order. States are expanded best bound first (A*), ties broken towards more consu
 first routes found are good ones and the search stops the moment the best remaining bound cannot beat
 the best route: that is the optimality proof.
 
+The smallest starting hp comes from one search over needs rather than a search per candidate hp: a route's
+need is the least starting hp from which it is legal, the largest of 1 and (cost - net life + 1) over its
+fights, where the net life is elixirs taken minus damage taken. States carry their need and net life; on
+each state key a state is kept unless another has no more need and no more damage (the dominance rule
+above: the copy survives every fight the original survives, from any starting hp); and the search pops the
+least lower bound on the need of any continuation (the need so far, and 1 - the bound on the final net
+life), so the first time that lower bound reaches the least need of a winning route found, that need is
+the answer.
+
 Counting solutions cannot merge states by life (signatures record the stats at each costly fight), so it
 walks states (S, costly fights so far) depth-first, pruning by the same bound: for optimal signatures
 everything whose bound is below final_hp, for the rest everything whose bound is below 1.
@@ -62,6 +71,9 @@ NAME = "search"
 
 # How many expansions between two looks at the clock.
 _CLOCK_EVERY = 256
+
+# The bound of a state from which no goal can be reached: below every hp, at any starting hp.
+NO_WIN = -(1 << 62)
 
 
 def _bits(mask: int):
@@ -416,6 +428,8 @@ class _Walker:
         self.allowed = allowed
         self.closure = closure
         self.allowed_doors = sg.door_mask & allowed
+        # Whether moves must leave the player alive; the least-need search tracks survival itself.
+        self.survival = True
 
     def initial(self) -> tuple[_State, list[Decision]]:
         sg = self.sg
@@ -540,7 +554,7 @@ class _Walker:
                     found.append((b, 0))
             else:
                 cost = costs[b]
-                if cost is not None and cost < hp:
+                if cost is not None and (cost < hp or not self.survival):
                     found.append((b, cost))
         return found
 
@@ -561,7 +575,7 @@ class _Walker:
         if state.goal >= 0:
             return state.hp + min(gain, sg.total_elixirs - state.elixirs)
         if goal_extra is None:
-            return 0          # no goal lies beyond: no win from here
+            return NO_WIN     # no goal lies beyond
         nearest = None
         distance = sg.goal_distance
         mask = state.frontier
@@ -572,7 +586,7 @@ class _Walker:
             if dist is not None and (nearest is None or dist < nearest):
                 nearest = dist
         if nearest is None:
-            return 0
+            return NO_WIN
         return state.hp + min(gain + goal_extra, sg.total_elixirs - state.elixirs - nearest)
 
     def damage_so_far(self, state: _State) -> int:
@@ -793,27 +807,107 @@ def _required_start_hp(sg: SearchGraph, route: tuple[Decision, ...]) -> int:
 
 
 def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
-    """Solvability only grows with the starting hp, so a binary search over it with the solvability
-    search (stop at the first win) is exact. The range: the bound of the start state is the starting hp
-    plus a constant, and a win needs it to be at least 1; a route found with a starting hp so large that
-    every fight is survivable needs some r, and every later win tightens r to what its route needs."""
+    """The smallest starting hp that wins: a route found with a starting hp so large that every fight is
+    survivable gives a first answer, and the least-need search proves the least (module docstring)."""
     sg = SearchGraph(level)
-    root, _ = _Walker(sg, 0, sg.useful_mask, closure=True).initial()
-    low = max(1, 1 - _Walker(sg, 0, sg.useful_mask, closure=True).bound(root))
     witness = search(sg, start_hp_upper_bound(sg), deadline, first_win=True, dive=True)
     if witness.route is None:
         return MinStartHp("none" if witness.complete else UNKNOWN)
-    high = _required_start_hp(sg, witness.route)
-    while low < high:
-        middle = (low + high) // 2
-        probe = search(sg, middle, deadline, first_win=True)
-        if probe.route is not None:
-            high = min(middle, _required_start_hp(sg, probe.route))
-        elif probe.complete:
-            low = middle + 1
-        else:
-            return MinStartHp(UNKNOWN)
-    return MinStartHp("proved", low)
+    least = _least_need(sg, _required_start_hp(sg, witness.route), deadline)
+    return MinStartHp(UNKNOWN) if least is None else MinStartHp("proved", least)
+
+
+@dataclass(slots=True)
+class _NeedEntry:
+    state: _State     # hp fields hold the net life: elixirs taken minus damage taken (starting hp 0)
+    need: int         # the least starting hp with which the way here is legal
+    alive: bool = True
+
+
+def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
+    """The least starting hp with which some route wins, given a route that wins with `known`; None when
+    time runs out. A route is legal from starting hp H when H >= 1 and H + net > cost before each fight,
+    so its need is the largest of 1 and cost - net + 1 over its fights, and it wins from H exactly when
+    H >= need. States keep their need and their net life (the life with starting hp 0), and on each
+    state key a state is kept unless another has no more need and no more damage (the dominance rule of
+    the module docstring, with the need compared too: the copy never needs more). The search pops the
+    least lower bound on the need of any continuation: the need so far, and 1 - (the bound on the final
+    net life from the relaxation). The first time that lower bound reaches the best need found, that need
+    is the least."""
+    walker = _Walker(sg, 0, sg.useful_mask, closure=True)
+    walker.survival = False
+    root, _ = walker.initial()
+    fronts: dict[int, list[_NeedEntry]] = {}
+    best_need = known
+    counter = 0
+    expanded = 0
+    heap: list[tuple[int, int, int, _NeedEntry]] = []
+
+    door_mask, linking_mask = sg.door_mask, sg.linking_mask
+    step_target: dict[int, int] = {}     # raw consumed set -> the key of its closure
+
+    def dominated_one_step_on(state: _State, need: int, damage: int) -> bool:
+        """Application 3 with needs: a kept state one enemy step further on, with no more need."""
+        consumed, areas = state.consumed, state.areas
+        linked = consumed & linking_mask
+        doors = (consumed & door_mask).bit_count()
+        for f in _bits(state.frontier & ~door_mask):
+            target = step_target.get(consumed | 1 << f)
+            for other in fronts.get(target, ()) if target is not None else ():
+                further = other.state
+                if (other.need <= need and further.elixirs - further.hp <= damage
+                        and further.areas & areas == areas and further.consumed & linked == linked
+                        and ((further.consumed & door_mask).bit_count() <= doors
+                             or walker.keys_cover_doors(further))):
+                    return True
+        return False
+
+    def offer(state: _State, need: int) -> None:
+        nonlocal counter, best_need
+        low = max(need, 1 - walker.bound(state))
+        if low >= best_need:
+            return
+        if state.goal >= 0:
+            best_need = need      # the route may end here; going on cannot lower its need
+            return
+        key = walker.key(state)
+        damage = state.elixirs - state.hp
+        front = fronts.setdefault(key, [])
+        for other in front:
+            if other.need <= need and other.state.elixirs - other.state.hp <= damage:
+                return
+        if dominated_one_step_on(state, need, damage):
+            return
+        entry = _NeedEntry(state, need)
+        kept = [entry]
+        for other in front:
+            if other.need >= need and other.state.elixirs - other.state.hp >= damage:
+                other.alive = False
+            else:
+                kept.append(other)
+        fronts[key] = kept
+        counter += 1
+        heapq.heappush(heap, (low, -state.consumed.bit_count(), counter, entry))
+
+    offer(root, 1)
+    while heap:
+        low, _, _, entry = heapq.heappop(heap)
+        if low >= best_need:
+            break
+        if not entry.alive:
+            continue
+        expanded += 1
+        if expanded % _CLOCK_EVERY == 0 and deadline.expired():
+            return None
+        state, need = entry.state, entry.need
+        for b, cost in walker.moves(state):
+            child_need = max(need, cost - state.hp + 1)
+            if child_need >= best_need:
+                continue
+            child = walker.consume(state, b, cost, [])
+            step_target[state.consumed | 1 << b] = walker.key(child)
+            offer(child, child_need)
+    return best_need
 
 
 def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int | None) -> SolutionCount:
