@@ -1,6 +1,7 @@
 """Write the seeded benchmark suite of `twisty bench passages`: levels in size buckets, as TOML files.
 
-    python benchmarks/passages/make_suite.py [--out benchmarks/passages/suite] [--per-bucket 6] [--budget 30]
+    python benchmarks/passages/make_suite.py [--out benchmarks/passages/suite] [--per-bucket 6] [--budget 240]
+                                             [--cpsat-max-blockers 20] [--keep-existing]
 
 Levels are built like the towers of the genre rather than like random test levels: a maze of one-cell rooms
 with loops, where every blocker stands on a corridor cell between two rooms (a chokepoint), items lie in
@@ -117,11 +118,14 @@ def build_level(seed: int, blockers: int, width: int, height: int) -> PassagesLe
     return assemble_level(grid, start, goal, things, player, name=f"suite {blockers} blockers, seed {seed}")
 
 
-def proven_min_start_hp(level: PassagesLevel, budget: float):
-    """("proved", value) / ("none", None) from the search engine, then CP-SAT; ("unknown", None) else."""
+def proven_min_start_hp(level: PassagesLevel, budget: float, cpsat_max_blockers: int):
+    """("proved", value) / ("none", None) from the search engine, then CP-SAT on levels small enough for
+    it; ("unknown", None) else."""
     answer = passages_search.min_start_hp(level, Deadline(budget))
     if answer.status != "unknown":
         return answer.status, answer.value
+    if sum(thing.is_blocker for thing in level.things) > cpsat_max_blockers:
+        return "unknown", None
     try:
         from twisty.solver import passages_cpsat
     except ImportError:
@@ -168,7 +172,7 @@ def toml_text(level: PassagesLevel, description: str, expect: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def make_level(bucket: int, index: int, budget: float) -> tuple[str, str]:
+def make_level(bucket: int, index: int, budget: float, cpsat_max_blockers: int) -> tuple[str, str]:
     """Level `index` of a bucket. Levels 2 and 5 of every six start one hp short (unsolvable by a hair),
     the others 0 to 2 hp above min_start_hp. A draw that no starting life solves (keys short, or the boss
     out of reach), or where no route turns up in time either, is redrawn with the next seed, so that the
@@ -177,7 +181,7 @@ def make_level(bucket: int, index: int, budget: float) -> tuple[str, str]:
     for attempt in range(20):
         seed = 1000 * blockers + 50 * attempt + index
         level = build_level(seed, blockers, width, height)
-        status, value = proven_min_start_hp(level, budget)
+        status, value = proven_min_start_hp(level, budget, cpsat_max_blockers)
         if status == "proved":
             break
         if status == "unknown":
@@ -216,7 +220,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).parent / "suite"))
     parser.add_argument("--per-bucket", type=int, default=6)
-    parser.add_argument("--budget", type=float, default=30.0, help="seconds per proof at generation")
+    parser.add_argument("--budget", type=float, default=240.0, help="seconds per proof at generation")
+    parser.add_argument("--cpsat-max-blockers", type=int, default=20,
+                        help="try CP-SAT after the search engine only on levels with at most this many blockers "
+                             "(on larger ones it proved nothing within 30 s in the benchmark)")
     parser.add_argument("--keep-existing", action="store_true",
                         help="leave level files that already exist alone (the same seed gives the same file)")
     args = parser.parse_args(argv)
@@ -227,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
             blockers = BUCKETS[bucket][0]
             if args.keep_existing and (out / f"b{blockers:03d}-{index:02d}.toml").exists():
                 continue
-            name, text = make_level(bucket, index, args.budget)
+            name, text = make_level(bucket, index, args.budget, args.cpsat_max_blockers)
             (out / name).write_text(text)
             print(name, text.splitlines()[2], file=sys.stderr)
     return 0
