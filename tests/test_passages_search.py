@@ -266,6 +266,35 @@ def test_the_same_areas_reached_around_a_door_dominate_the_door():
     by_fight = consume(level, rules_start, level.thing_at[(3, 2)])[0]
     assert best_from(level, by_fight) == 14 and best_from(level, by_door) is None
 
+TWO_WAYS = """
+game = "passages"
+map = '''
+############
+#Gb..S.a+cG#
+############
+'''
+[player]
+hp = 10
+atk = 10
+[legend]
+b = { kind = "enemy", hp = 15, atk = 5, def = 0 }
+a = { kind = "enemy", hp = 15, atk = 9, def = 0 }
+c = { kind = "enemy", hp = 15, atk = 15, def = 0 }
+"+" = { kind = "elixir", hp = 20 }
+"""
+
+
+def test_least_need_takes_the_way_that_needs_less_though_it_ends_lower():
+    """Every enemy here takes two strikes, so it hits once for its attack. Left: b costs 5, so it needs 6
+    hp and ends with hp - 5. Right: a costs 9 (needs 10) and guards the elixir (+20); then c (15) or, back
+    past the start, b (5). The best route from 10 hp fetches the elixir and goes left: 10 - 9 + 20 - 5 = 16.
+    The least starting hp is 6, by the left way alone, which ends with 1."""
+    level = level_from_toml(TWO_WAYS)
+    assert passages_search.min_start_hp(level, Deadline(None)).value == 6
+    assert passages_search.best_route(level, Deadline(None)).final_hp == 16
+    assert passages_search.best_route(level.with_start_hp(6), Deadline(None)).final_hp == 1
+    assert passages_search.best_route(level.with_start_hp(5), Deadline(None)).status != SOLVABLE
+
 @pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(10))
 def test_agrees_with_cpsat(chunk):
