@@ -124,7 +124,7 @@ def proven_min_start_hp(level: PassagesLevel, budget: float, cpsat_max_blockers:
     answer = passages_search.min_start_hp(level, Deadline(budget))
     if answer.status != "unknown":
         return answer.status, answer.value
-    if sum(thing.is_blocker for thing in level.things) > cpsat_max_blockers:
+    if len(level.blockers()) > cpsat_max_blockers:
         return "unknown", None
     try:
         from twisty.solver import passages_cpsat

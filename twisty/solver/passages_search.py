@@ -500,6 +500,7 @@ class _Walker:
             frontier &= allowed & ~consumed
             if decisions is None:
                 break
+            # free_step, inlined: this loop is the search's innermost work.
             free = frontier & sg.costs_at(atk, defense)[1]
             if keys >= 1 and frontier & door_mask and keys >= (self.allowed_doors & ~consumed).bit_count():
                 free |= frontier & door_mask
@@ -521,16 +522,30 @@ class _Walker:
     def keys_cover_doors(self, state: _State) -> bool:
         return state.keys >= (self.allowed_doors & ~state.consumed).bit_count()
 
-    def close(self, state: _State, decisions: list[Decision]) -> _State:
-        """Take every free step (dominance rule, application 1); returns the closed state."""
+    def reaches_beyond(self, a: _State, areas: int, linked: int, doors: int) -> bool:
+        """The part of the dominance rule (module docstring) that is not about life: state `a` has
+        reached these areas and consumed these linking blockers, and opened no more than `doors` doors
+        or holds keys for every door left."""
+        door_mask = self.sg.door_mask
+        return (a.areas & areas == areas and a.consumed & linked == linked
+                and ((a.consumed & door_mask).bit_count() <= doors or self.keys_cover_doors(a)))
+
+    def free_step(self, frontier: int, atk: int, defense: int, keys: int, consumed: int) -> int:
+        """A frontier blocker that costs nothing (dominance rule, application 1): an enemy that does no
+        damage at these stats, or a door once the keys cover every door left; -1 when there is none."""
         sg = self.sg
-        free = state.frontier & sg.costs_at(state.atk, state.defense)[1]
-        if state.keys >= 1 and state.frontier & sg.door_mask and self.keys_cover_doors(state):
-            free |= state.frontier & sg.door_mask
-        if not free:
+        free = frontier & sg.costs_at(atk, defense)[1]
+        doors = frontier & sg.door_mask
+        if keys >= 1 and doors and keys >= (self.allowed_doors & ~consumed).bit_count():
+            free |= doors
+        return (free & -free).bit_length() - 1
+
+    def close(self, state: _State, decisions: list[Decision]) -> _State:
+        """Take every free step; returns the closed state."""
+        b = self.free_step(state.frontier, state.atk, state.defense, state.keys, state.consumed)
+        if b < 0:
             return state
-        b = (free & -free).bit_length() - 1
-        decisions.append(("open" if sg.is_door[b] else "fight", sg.objects[b]))
+        decisions.append(("open" if self.sg.is_door[b] else "fight", self.sg.objects[b]))
         return self.consume(state, b, 0, decisions)
 
     def moves(self, state: _State) -> list[tuple[int, int]]:
@@ -727,19 +742,16 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
 def dominates(walker: _Walker, a: _State, b: _State) -> bool:
     """The dominance rule of the module docstring: every continuation of b is matched by one of a that
     ends with at least as much hp."""
-    linking = walker.sg.linking_mask
-    if a.areas & b.areas != b.areas or a.consumed & b.consumed & linking != b.consumed & linking:
-        return False
-    if walker.damage_so_far(a) > walker.damage_so_far(b):
-        return False
-    door_mask = walker.sg.door_mask
-    return (a.consumed & door_mask).bit_count() <= (b.consumed & door_mask).bit_count() or walker.keys_cover_doors(a)
+    sg = walker.sg
+    return (walker.damage_so_far(a) <= walker.damage_so_far(b)
+            and walker.reaches_beyond(a, b.areas, b.consumed & sg.linking_mask,
+                                      (b.consumed & sg.door_mask).bit_count()))
 
 
 def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
                step_target: dict[int, tuple[int, int]]) -> bool:
     """Dominance application 3: a known state one enemy step further on dominates `state` (the test of
-    `dominates`, inlined: damage so far compared as elixirs - hp, the starting hp being common)."""
+    `dominates`, with damage so far compared as elixirs - hp, the starting hp being common)."""
     sg = walker.sg
     door_mask = sg.door_mask
     consumed = state.consumed
@@ -755,10 +767,8 @@ def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
         if step is None:
             continue
         further = best.get(step[0])
-        if (further is not None and further.areas & areas == areas
-                and further.consumed & linked == linked
-                and further.elixirs - further.hp <= lost
-                and ((further.consumed & door_mask).bit_count() <= doors or walker.keys_cover_doors(further))):
+        if (further is not None and further.elixirs - further.hp <= lost
+                and walker.reaches_beyond(further, areas, linked, doors)):
             return True
     return False
 
@@ -843,22 +853,19 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
     expanded = 0
     heap: list[tuple[int, int, int, _NeedEntry]] = []
 
-    door_mask, linking_mask = sg.door_mask, sg.linking_mask
     step_target: dict[int, int] = {}     # raw consumed set -> the key of its closure
 
     def dominated_one_step_on(state: _State, need: int, damage: int) -> bool:
         """Application 3 with needs: a kept state one enemy step further on, with no more need."""
         consumed, areas = state.consumed, state.areas
-        linked = consumed & linking_mask
-        doors = (consumed & door_mask).bit_count()
-        for f in _bits(state.frontier & ~door_mask):
+        linked = consumed & sg.linking_mask
+        doors = (consumed & sg.door_mask).bit_count()
+        for f in _bits(state.frontier & ~sg.door_mask):
             target = step_target.get(consumed | 1 << f)
             for other in fronts.get(target, ()) if target is not None else ():
                 further = other.state
                 if (other.need <= need and further.elixirs - further.hp <= damage
-                        and further.areas & areas == areas and further.consumed & linked == linked
-                        and ((further.consumed & door_mask).bit_count() <= doors
-                             or walker.keys_cover_doors(further))):
+                        and walker.reaches_beyond(further, areas, linked, doors)):
                     return True
         return False
 
