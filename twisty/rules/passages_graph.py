@@ -8,15 +8,13 @@ area, blocker and goal around it. Engines search on this graph instead of the gr
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
-from twisty.rules.passages import PassagesLevel, neighbours
+from twisty.rules.passages import OUTSIDE, WALL, PassagesLevel
 
 
 @dataclass(frozen=True)
 class Area:
-    cells: frozenset[tuple[int, int]]
     items: tuple[int, ...]      # object indices
     hp: int                     # elixir hp in the area
     atk: int
@@ -41,65 +39,76 @@ class LevelGraph:
 
 
 def build_graph(level: PassagesLevel) -> LevelGraph:
-    blocker_cells = {}
-    item_cells = {}
+    # Cells as numbers on the grid framed by one ring of outside, so that a cell's four neighbours are
+    # plain offsets and never fall off the grid: every engine builds this graph once per question.
+    width = level.width + 2
+    size = width * (level.height + 2)
+    up, down = -width, width
+
+    def number(cell: tuple[int, int]) -> int:
+        return (cell[0] + 1) * width + cell[1] + 1
+
+    open_cell = bytearray(size)
+    for r, row in enumerate(level.grid):
+        base = (r + 1) * width + 1
+        for c, char in enumerate(row):
+            if char != WALL and char != OUTSIDE:
+                open_cell[base + c] = 1
+    blocker_at: dict[int, int] = {}
+    item_at: dict[int, int] = {}
     for index, thing in enumerate(level.things):
-        (blocker_cells if thing.is_blocker else item_cells)[thing.cell] = index
-    goal_cells = {cell: g for g, cell in enumerate(level.goals)}
+        (blocker_at if thing.is_blocker else item_at)[number(thing.cell)] = index
+    goal_at = {number(cell): g for g, cell in enumerate(level.goals)}
+    for n in (*blocker_at, *goal_at):
+        open_cell[n] = 0
 
-    # Open cells in reading order (walls, outside, blockers and goals are not open).
-    open_cells = {(r, c): None for r, row in enumerate(level.grid) for c in range(len(row))
-                  if not level.is_wall((r, c)) and (r, c) not in blocker_cells and (r, c) not in goal_cells}
-
-    def open_cell(cell) -> bool:
-        return cell in open_cells
-
-    area_of: dict[tuple[int, int], int] = {}
-    area_cells: list[list[tuple[int, int]]] = []
+    area_of = [-1] * size
+    area_cells: list[list[int]] = []
     # Areas are numbered from the start's, then in reading order, so numbering is reproducible.
-    for seed in [level.start, *open_cells]:
-        if seed in area_of or not open_cell(seed):
+    start = number(level.start)
+    for seed in (start, *range(size)):
+        if area_of[seed] >= 0 or not open_cell[seed]:
             continue
-        number = len(area_cells)
-        area_of[seed] = number
+        area = len(area_cells)
+        area_of[seed] = area
         cells = [seed]
-        queue = deque([seed])
-        while queue:
-            cell = queue.popleft()
-            for nxt in neighbours(cell):
-                if nxt not in area_of and open_cell(nxt):
-                    area_of[nxt] = number
-                    cells.append(nxt)
-                    queue.append(nxt)
+        for n in cells:              # grows while it is read: a breadth-first walk
+            for m in (n + up, n + down, n - 1, n + 1):
+                if open_cell[m] and area_of[m] < 0:
+                    area_of[m] = area
+                    cells.append(m)
         area_cells.append(cells)
 
+    area_things: list[list[int]] = [[] for _ in area_cells]
+    for n, index in sorted(item_at.items(), key=lambda pair: pair[1]):
+        area_things[area_of[n]].append(index)
     areas = []
-    for cells in area_cells:
-        items = tuple(sorted(item_cells[c] for c in cells if c in item_cells))
+    for items in area_things:
         things = [level.things[i] for i in items]
-        areas.append(Area(frozenset(cells), items,
+        areas.append(Area(tuple(items),
                           hp=sum(t.hp for t in things if t.kind == "elixir"),
                           atk=sum(t.atk for t in things if t.kind == "equipment"),
                           defense=sum(t.defense for t in things if t.kind == "equipment"),
                           keys=sum(1 for t in things if t.kind == "key")))
 
-    blockers = tuple(sorted(blocker_cells.values()))
+    blockers = tuple(sorted(blocker_at.values()))
     number_of = {obj: b for b, obj in enumerate(blockers)}
     blocker_areas, blocker_blockers, blocker_goals = [], [], []
     area_blockers: list[set[int]] = [set() for _ in areas]
     area_goals: list[set[int]] = [set() for _ in areas]
     for b, obj in enumerate(blockers):
-        around = list(neighbours(level.things[obj].cell))
-        touching_areas = sorted({area_of[c] for c in around if c in area_of})
+        n = number(level.things[obj].cell)
+        around = (n + up, n + down, n - 1, n + 1)
+        touching_areas = sorted({area_of[m] for m in around if area_of[m] >= 0})
         blocker_areas.append(tuple(touching_areas))
-        blocker_blockers.append(tuple(sorted(number_of[blocker_cells[c]] for c in around if c in blocker_cells)))
-        blocker_goals.append(tuple(sorted(goal_cells[c] for c in around if c in goal_cells)))
+        blocker_blockers.append(tuple(sorted(number_of[blocker_at[m]] for m in around if m in blocker_at)))
+        blocker_goals.append(tuple(sorted(goal_at[m] for m in around if m in goal_at)))
         for a in touching_areas:
             area_blockers[a].add(b)
-    for cell, g in goal_cells.items():
-        for c in neighbours(cell):
-            if c in area_of:
-                area_goals[area_of[c]].add(g)
-    return LevelGraph(tuple(areas), area_of[level.start], blockers, tuple(blocker_areas),
+    for n, g in goal_at.items():
+        for m in (n + up, n + down, n - 1, n + 1):
+            if area_of[m] >= 0:
+                area_goals[area_of[m]].add(g)
+    return LevelGraph(tuple(areas), area_of[start], blockers, tuple(blocker_areas),
                       tuple(blocker_blockers), tuple(blocker_goals),
                       tuple(tuple(sorted(s)) for s in area_blockers), tuple(tuple(sorted(s)) for s in area_goals))

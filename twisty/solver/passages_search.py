@@ -201,69 +201,75 @@ class SearchGraph:
         return areas, blockers
 
     # Nodes of the dominator tree: areas 0..A-1, blockers A..A+B-1, goals A+B.. (goals are dead ends).
-    def _successors(self, node: int) -> list[int]:
-        areas, blockers = len(self.graph.areas), self.blocker_count
-        if node < areas:
-            nxt = [areas + b for b in self.graph.area_blockers[node] if self.defeatable[b]]
-            return nxt + [areas + blockers + g for g in self.graph.area_goals[node]]
-        if node < areas + blockers:
-            b = node - areas
-            nxt = list(self.graph.blocker_areas[b])
-            nxt += [areas + c for c in self.graph.blocker_blockers[b] if self.defeatable[c]]
-            return nxt + [areas + blockers + g for g in self.graph.blocker_goals[b]]
-        return []
-
     def _build_dominator_tree(self) -> None:
-        """Immediate dominators from the start area (Cooper, Harvey and Kennedy's iteration): node d
-        dominates x when every way from the start to x passes d. A route reaches x only after consuming
-        every blocker that dominates it, whatever it did before."""
-        root = self.graph.start_area
-        total = len(self.graph.areas) + self.blocker_count + len(self.level.goals)
-        successors = [self._successors(node) for node in range(total)]
-        order: list[int] = []
-        seen = {root}
-        stack = [(root, iter(successors[root]))]
-        while stack:
-            node, children = stack[-1]
-            for child in children:
-                if child not in seen:
-                    seen.add(child)
-                    stack.append((child, iter(successors[child])))
-                    break
-            else:
-                stack.pop()
-                order.append(node)
-        order.reverse()
-        number = [total] * total        # postorder rank from the root; unreached nodes last
-        for i, node in enumerate(order):
-            number[node] = i
-        predecessors: list[list[int]] = [[] for _ in range(total)]
-        for node in order:
-            for child in successors[node]:
-                predecessors[child].append(node)
+        """Immediate dominators from the start area: node d dominates x when every way from the start to
+        x passes d. A route reaches x only after consuming every blocker that dominates it, whatever it
+        did before.
+        Between areas and blockers every step goes both ways, so the graph is undirected but for the
+        goals, which are never walked through: there the dominators are the cut vertices (Hopcroft and
+        Tarjan's biconnected components, one depth-first search). In the component that a cut vertex u
+        separates from the start, u dominates every node, and no other node does: any two nodes of a
+        biconnected component are joined by two ways with no inner node in common. A goal's immediate
+        dominator is the nearest common dominator of the nodes that lead to it."""
+        graph = self.graph
+        areas, blockers = len(graph.areas), self.blocker_count
+        total = areas + blockers + len(self.level.goals)
+        defeatable = self.defeatable
+        around: list[list[int]] = [[areas + b for b in bs if defeatable[b]] for bs in graph.area_blockers]
+        around += [list(graph.blocker_areas[b]) + [areas + c for c in graph.blocker_blockers[b] if defeatable[c]]
+                   for b in range(blockers)]
+        root = graph.start_area
+        rank = [-1] * total             # depth-first discovery rank
+        low = [0] * total               # the least rank reachable from the node's subtree by one back step
         idom: list[int | None] = [None] * total
         idom[root] = root
-        changed = True
-        while changed:
-            changed = False
-            for node in order[1:]:
-                new = None
-                for p in predecessors[node]:
-                    if idom[p] is None:
-                        continue
-                    if new is None:
-                        new = p
-                        continue
-                    a, b = p, new
-                    while a != b:
-                        while number[a] > number[b]:
-                            a = idom[a]
-                        while number[b] > number[a]:
-                            b = idom[b]
-                    new = a
-                if idom[node] != new:
-                    idom[node] = new
-                    changed = True
+        rank[root] = 0
+        order = [root]                  # discovery order: every node after the nodes that dominate it
+        unfinished: list[int] = []      # discovered nodes whose component is not closed yet
+        stack = [(root, iter(around[root]))]
+        while stack:
+            node, rest = stack[-1]
+            for nxt in rest:
+                if rank[nxt] < 0:
+                    rank[nxt] = low[nxt] = len(order)
+                    order.append(nxt)
+                    unfinished.append(nxt)
+                    stack.append((nxt, iter(around[nxt])))
+                    break
+                if rank[nxt] < low[node]:
+                    low[node] = rank[nxt]
+            else:
+                stack.pop()
+                if stack:
+                    parent = stack[-1][0]
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
+                    if low[node] >= rank[parent]:
+                        # parent separates node's component from the start.
+                        while True:
+                            member = unfinished.pop()
+                            idom[member] = parent
+                            if member == node:
+                                break
+        depth = [0] * total
+        for node in order[1:]:
+            depth[node] = depth[idom[node]] + 1
+        for g in range(len(self.level.goals)):
+            leading = [a for a in range(areas) if g in graph.area_goals[a] and rank[a] >= 0]
+            leading += [areas + b for b in range(blockers) if g in graph.blocker_goals[b] and rank[areas + b] >= 0]
+            if not leading:
+                continue
+            common = leading[0]
+            for other in leading[1:]:
+                while depth[other] > depth[common]:
+                    other = idom[other]
+                while depth[common] > depth[other]:
+                    common = idom[common]
+                while other != common:
+                    other, common = idom[other], idom[common]
+            node = areas + blockers + g
+            idom[node] = common
+            order.append(node)
         self.node_count = total
         self.node_order = order                 # every node before the nodes it dominates
         self.idom = idom
