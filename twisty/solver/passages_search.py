@@ -26,8 +26,9 @@ keys), one state per such key, the one with the most hp; equal keys mean equal a
 so the rule applies both ways. Consumed sets that reach the same areas around a loop thus count once.
 Applied four ways: (1) closure: zero-damage fights, and doors once the keys cover every remaining door,
 are taken at once, because the state after them dominates the state before; (2) blockers that lead to
-nothing (dead-end chains without items or goals) are never consumed; (3) a new state is dropped when the
-state one fight further on (over any frontier enemy) is already known with no more damage; (4) a blocker
+nothing (dead-end chains without items or goals) are never consumed; (3) a state is dropped when the
+state one fight further on (over any frontier enemy) is known with no more damage, checked when it is
+made and again when it comes up for expansion, since the further state is often found in between; (4) a blocker
 whose neighbours are all reached or consumed and that touches no goal is never consumed: the state
 without it dominates the state with it (same reach, no less hp or keys).
 
@@ -106,6 +107,9 @@ class SearchGraph:
         self.blocker_goal = [gs[0] if gs else -1 for gs in graph.blocker_goals]
         self._damage: dict[tuple[int, int, int], int | None] = {}
         self._costs: dict[tuple[int, int], tuple[list[int | None], int]] = {}
+        # The same tables keyed by one number, atk * stat_stride + defence, for the innermost loops.
+        self.cost_lists: dict[int, list[int | None]] = {}
+        self.free_masks: dict[int, int] = {}
 
         # The most attack and defence the player can ever have; enemies it cannot harm even then are walls.
         all_atk = level.player.atk + sum(self.area_atk)
@@ -128,6 +132,7 @@ class SearchGraph:
                 break
             for b in walls:
                 self.defeatable[b] = False
+        self.stat_stride = self.max_def + 1     # no state's defence exceeds max_def
         self.goal_distance = self._goal_distances()
         self.useful_mask = self._useful_blockers() & in_principle_blockers
         self.all_mask = in_principle_blockers
@@ -169,6 +174,9 @@ class SearchGraph:
             costs = [self.damage(b, atk, defense) for b in range(self.blocker_count)]
             free = sum(1 << b for b in range(self.blocker_count) if costs[b] == 0 and not self.is_door[b])
             table = self._costs[key] = (costs, free)
+            assert 0 <= defense < self.stat_stride, "a state has more defence than the player can ever have"
+            self.cost_lists[atk * self.stat_stride + defense] = costs
+            self.free_masks[atk * self.stat_stride + defense] = free
         return table
 
     def damage(self, b: int, atk: int, defense: int) -> int | None:
@@ -460,6 +468,7 @@ class _Walker:
         positive = sg.positive_value
         blocker_area_mask, blocker_blocker_mask = sg.blocker_area_mask, sg.blocker_blocker_mask
         door_mask = sg.door_mask
+        free_masks, stride = sg.free_masks, sg.stat_stride
         allowed = self.allowed
         consumed, areas, boundary, gain = state.consumed, state.areas, state.boundary, state.gain
         atk, defense, keys = state.atk, state.defense, state.keys
@@ -507,7 +516,10 @@ class _Walker:
             if decisions is None:
                 break
             # free_step, inlined: this loop is the search's innermost work.
-            free = frontier & sg.costs_at(atk, defense)[1]
+            free = free_masks.get(atk * stride + defense)
+            if free is None:
+                free = sg.costs_at(atk, defense)[1]
+            free &= frontier
             if keys >= 1 and frontier & door_mask and keys >= (self.allowed_doors & ~consumed).bit_count():
                 free |= frontier & door_mask
             if not free:
@@ -557,7 +569,9 @@ class _Walker:
     def moves(self, state: _State) -> list[tuple[int, int]]:
         """(blocker, cost) for every blocker that can be consumed now."""
         sg = self.sg
-        costs = sg.costs_at(state.atk, state.defense)[0]
+        costs = sg.cost_lists.get(state.atk * sg.stat_stride + state.defense)
+        if costs is None:
+            costs = sg.costs_at(state.atk, state.defense)[0]
         is_door = sg.is_door
         hp, keys = state.hp, state.keys
         found = []
@@ -700,6 +714,8 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             break
         if best[key(state)] is not state:
             continue          # a better way to this key was found after this entry was queued
+        if use_dominance and _dominated(walker, state, best, step_target):
+            continue          # a state one step further on, found since it was queued, is as good
         if state.goal >= 0 and (best_hp is None or state.hp > best_hp):
             best_hp, best_state = state.hp, state
             if first_win:
