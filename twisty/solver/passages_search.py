@@ -925,10 +925,12 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
             break
         if not entry.alive:
             continue
+        state, need = entry.state, entry.need
+        if dominated_one_step_on(state, need, state.elixirs - state.hp):
+            continue          # as in the best-route search: the further state is often found meanwhile
         expanded += 1
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
             return None
-        state, need = entry.state, entry.need
         for b, cost in walker.moves(state):
             child_need = max(need, cost - state.hp + 1)
             if child_need >= best_need:
