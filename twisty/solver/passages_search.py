@@ -27,8 +27,9 @@ so the rule applies both ways. Consumed sets that reach the same areas around a 
 Applied four ways: (1) closure: zero-damage fights, and doors once the keys cover every remaining door,
 are taken at once, because the state after them dominates the state before; (2) blockers that lead to
 nothing (dead-end chains without items or goals) are never consumed; (3) a state is dropped when the
-state one fight further on (over any frontier enemy) is known with no more damage, checked when it is
-made and again when it comes up for expansion, since the further state is often found in between; (4) a blocker
+state one fight further on (over any frontier enemy) is known with no more damage, checked when it comes
+up for expansion (by then the further state is often known; checking when it is made too cost more than
+it saved); (4) a blocker
 whose neighbours are all reached or consumed and that touches no goal is never consumed: the state
 without it dominates the state with it (same reach, no less hp or keys).
 
@@ -715,7 +716,7 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
         if best[key(state)] is not state:
             continue          # a better way to this key was found after this entry was queued
         if use_dominance and _dominated(walker, state, best, step_target):
-            continue          # a state one step further on, found since it was queued, is as good
+            continue          # a state one step further on is as good (application 3)
         if state.goal >= 0 and (best_hp is None or state.hp > best_hp):
             best_hp, best_state = state.hp, state
             if first_win:
@@ -745,8 +746,6 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
                 continue
             child_bound = bound(child)
             if child_bound <= floor:
-                continue
-            if use_dominance and _dominated(walker, child, best, step_target):
                 continue
             best[child_key] = child
             parents[child_key] = (state_key, tuple(steps))
@@ -905,8 +904,6 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
         for other in front:
             if other.need <= need and other.state.elixirs - other.state.hp <= damage:
                 return
-        if dominated_one_step_on(state, need, damage):
-            return
         entry = _NeedEntry(state, need)
         kept = [entry]
         for other in front:
@@ -927,7 +924,7 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
             continue
         state, need = entry.state, entry.need
         if dominated_one_step_on(state, need, state.elixirs - state.hp):
-            continue          # as in the best-route search: the further state is often found meanwhile
+            continue          # application 3, as in the best-route search
         expanded += 1
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
             return None
