@@ -169,6 +169,32 @@ def test_bound_is_admissible_along_random_routes():
     assert checked > 150
 
 
+def test_bound_falls_at_least_by_the_excess_of_each_step():
+    """Consistency, which the search uses to skip children without making them: after consuming blocker b
+    at cost c the bound is at most the bound before less (c - b's least damage). Checked on every move
+    along random walks of the search's own steps (closure included), on small and medium levels."""
+    from twisty.solver.passages_search import NO_WIN
+    checked = 0
+    for seed in range(200):
+        level = small_level(seed) if seed % 2 else medium_level(seed)
+        graph = SearchGraph(level, level.player.hp)
+        walker = _Walker(graph, level.player.hp, graph.useful_mask, closure=True)
+        state, _ = walker.initial()
+        rng = random.Random(seed)
+        for _ in range(12):
+            before = walker.bound(state)
+            moves = walker.moves(state)
+            if before == NO_WIN or not moves:
+                break
+            for b, cost in moves:
+                child = walker.consume(state, b, cost, [])
+                assert walker.bound(child) <= before - cost + graph.least_damage[b], (seed, b)
+                checked += 1
+            b, cost = rng.choice(moves)
+            state = walker.consume(state, b, cost, [])
+    assert checked > 300
+
+
 def test_dominance_rule_is_sound_on_random_state_pairs():
     """Whenever the rule says A dominates B, A's best continuation is at least B's (plain rules)."""
     pairs = 0

@@ -38,7 +38,11 @@ all) - (least damage still needed to touch a goal). The last term is a shortest 
 the frontier to a goal where each enemy costs its damage at the largest attack and defence the player can
 ever have (damage only falls as attack and defence rise) and doors cost 0; it is 0 when a goal is already
 reached. Each term bounds its true counterpart, so the bound never falls below the true optimum
-(admissible). A state whose bound cannot beat the best route found is pruned.
+(admissible). A state whose bound cannot beat the best route found is pruned. The bound is also
+consistent in this sense: consuming blocker b at cost c lowers it by at least c - (b's least damage),
+since the relaxation's best set after the step, with b and what b opens added back, is a set for the
+state before that counts b at its least damage. So a move whose child could not beat the best route is
+skipped without making the child.
 
 Order. States are expanded best bound first (A*), ties broken towards more consumed blockers, so the
 first routes found are good ones and the search stops the moment the best remaining bound cannot beat
@@ -106,6 +110,7 @@ class SearchGraph:
         self.blocker_area_mask = [sum(1 << a for a in areas) for areas in graph.blocker_areas]
         self.blocker_blocker_mask = [sum(1 << c for c in bs) for bs in graph.blocker_blockers]
         self.blocker_goal = [gs[0] if gs else -1 for gs in graph.blocker_goals]
+        self.goal_blocker_mask = sum(1 << b for b, goal in enumerate(self.blocker_goal) if goal >= 0)
         self._damage: dict[tuple[int, int, int], int | None] = {}
         self._costs: dict[tuple[int, int], tuple[list[int | None], int]] = {}
         # The same tables keyed by one number, atk * stat_stride + defence, for the innermost loops.
@@ -343,6 +348,8 @@ class SearchGraph:
         self.node_goal_value = goal_value
         self.positive_value = [max(0, v) for v in value]
         self.goal_ancestors = sum(1 << n for n in range(self.node_count) if goal_value[n] is not None)
+        # What a goal below the node adds to the relaxation beyond the node's own positive value.
+        self.goal_extra = [None if g is None else g - p for g, p in zip(goal_value, self.positive_value)]
         self.areas_count = areas
         self.area_items = [(self.area_atk[a], self.area_def[a], self.area_keys[a], self.area_hp[a],
                             self.area_blocker_mask[a], self.area_goal[a], self.children_mask[a])
@@ -443,6 +450,7 @@ class _Walker:
         self.allowed = allowed
         self.closure = closure
         self.allowed_doors = sg.door_mask & allowed
+        self.allowed_neighbours = [mask & allowed for mask in sg.blocker_blocker_mask]
         # Whether moves must leave the player alive; the least-need search tracks survival itself.
         self.survival = True
 
@@ -574,23 +582,25 @@ class _Walker:
         if costs is None:
             costs = sg.costs_at(state.atk, state.defense)[0]
         is_door = sg.is_door
-        hp, keys = state.hp, state.keys
+        hp, keys, survival = state.hp, state.keys, self.survival
+        skip_pointless = self.skip_pointless
+        area_mask, allowed_neighbours = sg.blocker_area_mask, self.allowed_neighbours
+        areas_left, blockers_left, goal_blockers = ~state.areas, ~state.consumed, sg.goal_blocker_mask
         found = []
         mask = state.frontier
         while mask:
             low = mask & -mask
             mask ^= low
             b = low.bit_length() - 1
-            if self.skip_pointless and not (sg.blocker_area_mask[b] & ~state.areas
-                                             or sg.blocker_blocker_mask[b] & self.allowed & ~state.consumed
-                                             or sg.blocker_goal[b] >= 0):
+            if skip_pointless and not (area_mask[b] & areas_left or allowed_neighbours[b] & blockers_left
+                                       or goal_blockers & low):
                 continue      # dominance application 4: everything around it is reached already
             if is_door[b]:
                 if keys >= 1:
                     found.append((b, 0))
             else:
                 cost = costs[b]
-                if cost is not None and (cost < hp or not self.survival):
+                if cost is not None and (cost < hp or not survival):
                     found.append((b, cost))
         return found
 
@@ -598,18 +608,17 @@ class _Walker:
         """Admissible upper bound on the final hp of any continuation (module docstring): the smaller of
         the dominator-tree relaxation and elixirs-left-minus-distance-to-a-goal."""
         sg = self.sg
-        gain = state.gain
+        if state.goal >= 0:
+            return state.hp + min(state.gain, sg.total_elixirs - state.elixirs)
         goal_extra = None
+        goal_extra_of = sg.goal_extra
         mask = state.boundary & sg.goal_ancestors
         while mask:
             low = mask & -mask
             mask ^= low
-            node = low.bit_length() - 1
-            extra = sg.node_goal_value[node] - sg.positive_value[node]
+            extra = goal_extra_of[low.bit_length() - 1]
             if goal_extra is None or extra > goal_extra:
                 goal_extra = extra
-        if state.goal >= 0:
-            return state.hp + min(gain, sg.total_elixirs - state.elixirs)
         if goal_extra is None:
             return NO_WIN     # no goal lies beyond
         nearest = None
@@ -623,7 +632,7 @@ class _Walker:
                 nearest = dist
         if nearest is None:
             return NO_WIN
-        return state.hp + min(gain + goal_extra, sg.total_elixirs - state.elixirs - nearest)
+        return state.hp + min(state.gain + goal_extra, sg.total_elixirs - state.elixirs - nearest)
 
     def damage_so_far(self, state: _State) -> int:
         return self.start_hp + state.elixirs - state.hp
@@ -708,12 +717,14 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
     moves, consume, bound = walker.moves, walker.consume, walker.bound
     step_get, best_get = step_target.get, best.get
     is_door, objects = sg.is_door, sg.objects
+    least = sg.least_damage
     heap = [entry(root, walker.bound(root))]
     while heap:
         _, _, _, state_bound, state = heapq.heappop(heap)
         if best_hp is not None and state_bound <= best_hp:
             break
-        if best[key(state)] is not state:
+        state_key = key(state)
+        if best[state_key] is not state:
             continue          # a better way to this key was found after this entry was queued
         if use_dominance and _dominated(walker, state, best, step_target):
             continue          # a state one step further on is as good (application 3)
@@ -726,10 +737,14 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
         expanded += 1
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
             return finish(False)
-        state_key = key(state)
         consumed, base_hp = state.consumed, state.hp - state.elixirs
         floor = 0 if best_hp is None else best_hp
         for b, cost in moves(state):
+            if state_bound - cost + least[b] <= floor:
+                # The child's bound is at most this, so it would be pruned: the relaxation's best set for
+                # the child, with b and what b opens added, is a set for this state that counted b at
+                # its least damage instead of its cost (likewise for the distance to a goal).
+                continue
             raw = consumed | (1 << b)
             known_step = step_get(raw)
             if known_step is not None:
@@ -875,6 +890,7 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
     heap: list[tuple[int, int, int, _NeedEntry]] = []
 
     step_target: dict[int, int] = {}     # raw consumed set -> the key of its closure
+    least = sg.least_damage
 
     def dominated_one_step_on(state: _State, need: int, damage: int) -> bool:
         """Application 3 with needs: a kept state one enemy step further on, with no more need."""
@@ -928,9 +944,11 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
         expanded += 1
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
             return None
+        # A child's bound is at most this state's less (cost - least damage): see _search.
+        least_final_need = 1 - walker.bound(state)
         for b, cost in walker.moves(state):
             child_need = max(need, cost - state.hp + 1)
-            if child_need >= best_need:
+            if child_need >= best_need or least_final_need + cost - least[b] >= best_need:
                 continue
             child = walker.consume(state, b, cost, [])
             step_target[state.consumed | 1 << b] = walker.key(child)
