@@ -195,6 +195,49 @@ def test_bound_falls_at_least_by_the_excess_of_each_step():
     assert checked > 300
 
 
+def test_dominator_tree_matches_the_definition():
+    """d dominates x exactly when x cannot be reached from the start with d taken out of the map (goals
+    are dead ends, enemies that can never be harmed are walls); the tree's ancestors of x must be exactly
+    those nodes. Brute force over every pair, on small and medium levels with loops."""
+    checked = 0
+    for seed in range(80):
+        level = small_level(seed) if seed % 2 else medium_level(seed)
+        graph = SearchGraph(level)
+        areas, blockers = graph.areas_count, graph.blocker_count
+        start = graph.graph.start_area
+
+        def steps_from(node):
+            if node < areas:
+                yield from (areas + b for b in graph.graph.area_blockers[node] if graph.defeatable[b])
+                yield from (areas + blockers + g for g in graph.graph.area_goals[node])
+            elif node < areas + blockers:
+                b = node - areas
+                yield from graph.graph.blocker_areas[b]
+                yield from (areas + c for c in graph.graph.blocker_blockers[b] if graph.defeatable[c])
+                yield from (areas + blockers + g for g in graph.graph.blocker_goals[b])
+
+        def reachable(without):
+            seen, stack = {start}, [start]
+            while stack:
+                for nxt in steps_from(stack.pop()):
+                    if nxt != without and nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+            return seen
+
+        everywhere = reachable(None)
+        assert {n for n in range(graph.node_count) if graph.idom[n] is not None} == everywhere
+        cut_off = {d: everywhere - reachable(d) for d in everywhere if d != start}
+        for x in everywhere - {start}:
+            ancestors, at = set(), graph.idom[x]
+            while at != start:
+                ancestors.add(at)
+                at = graph.idom[at]
+            assert ancestors == {d for d, lost in cut_off.items() if d != x and x in lost}, (seed, x)
+            checked += 1
+    assert checked > 1000
+
+
 def test_dominance_rule_is_sound_on_random_state_pairs():
     """Whenever the rule says A dominates B, A's best continuation is at least B's (plain rules)."""
     pairs = 0

@@ -268,9 +268,12 @@ class SearchGraph:
         depth = [0] * total
         for node in order[1:]:
             depth[node] = depth[idom[node]] + 1
-        for g in range(len(self.level.goals)):
-            leading = [a for a in range(areas) if g in graph.area_goals[a] and rank[a] >= 0]
-            leading += [areas + b for b in range(blockers) if g in graph.blocker_goals[b] and rank[areas + b] >= 0]
+        leading_to: list[list[int]] = [[] for _ in self.level.goals]     # reached nodes next to each goal
+        for node, goals in [*enumerate(graph.area_goals), *enumerate(graph.blocker_goals, start=areas)]:
+            if rank[node] >= 0:
+                for g in goals:
+                    leading_to[g].append(node)
+        for g, leading in enumerate(leading_to):
             if not leading:
                 continue
             common = leading[0]
