@@ -112,8 +112,7 @@ class SearchGraph:
         self.blocker_goal = [gs[0] if gs else -1 for gs in graph.blocker_goals]
         self.goal_blocker_mask = sum(1 << b for b, goal in enumerate(self.blocker_goal) if goal >= 0)
         self._damage: dict[tuple[int, int, int], int | None] = {}
-        self._costs: dict[tuple[int, int], tuple[list[int | None], int]] = {}
-        # The same tables keyed by one number, atk * stat_stride + defence, for the innermost loops.
+        # costs_at's tables, keyed by one number: atk * stat_stride + defence.
         self.cost_lists: dict[int, list[int | None]] = {}
         self.free_masks: dict[int, int] = {}
 
@@ -173,17 +172,16 @@ class SearchGraph:
 
     def costs_at(self, atk: int, defense: int) -> tuple[list[int | None], int]:
         """Every blocker's cost at these stats (doors 0, impossible fights None) and the mask of enemies
-        that cost nothing."""
-        key = (atk, defense)
-        table = self._costs.get(key)
-        if table is None:
-            costs = [self.damage(b, atk, defense) for b in range(self.blocker_count)]
-            free = sum(1 << b for b in range(self.blocker_count) if costs[b] == 0 and not self.is_door[b])
-            table = self._costs[key] = (costs, free)
-            assert 0 <= defense < self.stat_stride, "a state has more defence than the player can ever have"
-            self.cost_lists[atk * self.stat_stride + defense] = costs
-            self.free_masks[atk * self.stat_stride + defense] = free
-        return table
+        that cost nothing. Cached in cost_lists and free_masks under atk * stat_stride + defence, which
+        the innermost loops read directly."""
+        assert 0 <= defense < self.stat_stride, "a state has more defence than the player can ever have"
+        key = atk * self.stat_stride + defense
+        costs = self.cost_lists.get(key)
+        if costs is None:
+            costs = self.cost_lists[key] = [self.damage(b, atk, defense) for b in range(self.blocker_count)]
+            self.free_masks[key] = sum(1 << b for b in range(self.blocker_count)
+                                       if costs[b] == 0 and not self.is_door[b])
+        return costs, self.free_masks[key]
 
     def damage(self, b: int, atk: int, defense: int) -> int | None:
         key = (b, atk, defense)
