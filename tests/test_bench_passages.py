@@ -27,6 +27,11 @@ def test_bench_prints_a_table_and_json_that_agree_with_the_puzzles(tmp_path):
                                  "--engine", "search", "--engine", "standard"])
     assert table.exit_code == 0, table.output
     assert "search" in table.output and "standard" in table.output and "2/2" in table.output
+    # Not a terminal: a progress line per level and engine on stderr, the table alone on stdout.
+    progress = table.stderr.splitlines()
+    assert len(progress) == 4 and progress[0].startswith("[1/4] ") and progress[-1].startswith("[4/4] ")
+    assert any("05-fetch-the-sword.toml standard: solvable, proved" in line for line in progress)
+    assert "[1/4]" not in table.stdout
     as_json = runner.invoke(main, ["bench", "passages", "--suite", str(suite), "--limit", "20",
                                    "--engine", "search", "--engine", "standard", "--json"])
     assert as_json.exit_code == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -50,8 +51,20 @@ def bench_passages(suite: Path, limit: float, engines: tuple[str, ...], buckets:
     if not levels:
         click.echo(f"twisty: no suite levels in {suite}", err=True)
         sys.exit(EXIT_INVALID)
-    with click.progressbar(length=len(levels) * len(chosen), label="passages bench", file=sys.stderr) as bar:
-        result = passages_bench.run_bench(levels, chosen, limit, step=lambda: bar.update(1))
+    total = len(levels) * len(chosen)
+    if sys.stderr.isatty():
+        with click.progressbar(length=total, label="passages bench", file=sys.stderr) as bar:
+            result = passages_bench.run_bench(levels, chosen, limit, step=lambda *_: bar.update(1))
+    else:
+        # A bar drawn into a log or a pipe shows nothing until the end: a line per run instead.
+        finished = itertools.count(1)
+
+        def report(level: str, engine: str, run: passages_bench.EngineRun) -> None:
+            proof = "proved" if run.proved else "not proved"
+            click.echo(f"[{next(finished)}/{total}] {level} {engine}: {run.status}, {proof}, {run.seconds:.3f} s",
+                       err=True)
+
+        result = passages_bench.run_bench(levels, chosen, limit, step=report)
     if as_json:
         click.echo(json.dumps(result.as_json(), sort_keys=True))
     else:

@@ -182,7 +182,8 @@ def disagreements_of(name: str, level: PassagesLevel, runs: dict[str, EngineRun]
 
 
 def run_bench(levels: list[tuple[str, PassagesLevel]], engines: dict[str, ModuleType], limit: float,
-              step: Callable[[], None] = lambda: None) -> BenchResult:
+              step: Callable[[str, str, EngineRun], None] = lambda level, engine, run: None) -> BenchResult:
+    """Every engine on every level; `step` hears of each run as it ends (level name, engine, run)."""
     results = []
     disagreements = []
     for name, level in levels:
@@ -190,7 +191,7 @@ def run_bench(levels: list[tuple[str, PassagesLevel]], engines: dict[str, Module
         result = LevelResult(name, blockers, bucket_of(blockers))
         for engine_name, engine in engines.items():
             result.runs[engine_name] = run_engine(engine, level, limit)
-            step()
+            step(name, engine_name, result.runs[engine_name])
         disagreements += disagreements_of(name, level, result.runs)
         results.append(result)
     return BenchResult(limit, list(engines), results, disagreements)
