@@ -138,3 +138,22 @@ def test_every_shipped_puzzle_passes_the_main_job():
     result = run("check", str(PUZZLES.parent))
     assert result.exit_code == 0, result.output
     assert "0 failed expectations, 0 invalid" in result.output
+
+
+def test_a_search_past_the_memory_budget_stops_with_unknown_and_says_so():
+    """A hard level with no time limit would fill the machine; past the memory budget (here 1 MB through
+    TWISTY_MEMORY_MB, less than Python itself uses) the answers are undecided, the report names the
+    memory limit, and the designer's claims fail as undecided rather than the run crashing."""
+    level = str(Path(__file__).resolve().parent.parent / "benchmarks" / "passages" / "suite" / "b040-01.toml")
+    result = CliRunner(env={"TWISTY_MEMORY_MB": "1"}).invoke(main, ["check", "--json", "--engine", "search", level],
+                                                             catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    record = json.loads(result.output.strip())
+    # The search looks at the memory after its first 256 expansions, long before it finds any route here.
+    assert (record["limit"], record["solvable"], record["proved"]) == ("memory", None, False)
+    assert record["min_start_hp_status"] == "unknown"
+    assert record["expect_failures"] == [f"{key}: claimed {value}, but it could not be decided within the memory limit"
+                                         for key, value in (("solvable", "true"), ("final_hp", 3),
+                                                            ("min_start_hp", 898))]
+    plain = CliRunner(env={"TWISTY_MEMORY_MB": "1"}).invoke(main, ["check", "--engine", "search", level])
+    assert "unknown (memory limit), min start hp unknown" in plain.output

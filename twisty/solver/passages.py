@@ -54,6 +54,7 @@ class PassagesVerdict:
     witnesses: list[Replay] = field(default_factory=list)
     engines: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    out_of_memory: bool = False     # the memory budget, not the time limit, stopped an unfinished answer
 
     @property
     def solvable(self) -> bool | None:
@@ -105,7 +106,8 @@ def analyse(level: PassagesLevel, *, engine: str = "auto", timeout: float | None
         if len(signatures) != len(witnesses):
             raise EngineBug(f"engine {engines['count'].NAME} gave two witnesses with one signature")
     used = {question: module.NAME for question, module in engines.items()}
-    return PassagesVerdict(best, min_start, tally, route, witnesses, used, time.perf_counter() - started)
+    return PassagesVerdict(best, min_start, tally, route, witnesses, used, time.perf_counter() - started,
+                           deadline.out_of_memory)
 
 
 def _confirm_min_start(level: PassagesLevel, value: int, engine: str, deadline: Deadline) -> None:

@@ -35,6 +35,7 @@ def report(source: LevelSource, level: PassagesLevel, verdict: PassagesVerdict) 
         "route": [step.as_json() for step in verdict.route.steps] if verdict.route else None,
         "engine": verdict.engines,
         "seconds": round(verdict.seconds, 3),
+        "limit": "memory" if verdict.out_of_memory else "time",    # what an undecided answer ran into
     }
     second = verdict.second_solution
     data["second_route"] = [step.as_json() for step in second.steps] if second else None
@@ -50,7 +51,8 @@ def expectation_failures(expect: Expectations, data: dict[str, Any]) -> list[str
         if claimed is None:
             return
         if undecided:
-            failures.append(f"{key}: claimed {_toml(claimed)}, but it could not be decided within the time limit")
+            failures.append(f"{key}: claimed {_toml(claimed)}, but it could not be decided within the "
+                            f"{data['limit']} limit")
         elif actual != claimed:
             failures.append(f"{key}: claimed {_toml(claimed)}, but it is {_toml(actual)}")
 
@@ -85,7 +87,7 @@ def _toml(value) -> str:
 def summary_line(data: dict[str, Any]) -> str:
     status = "FAILED" if data["expect_failures"] else "ok"
     if data["solvable"] is None:
-        verdict = "unknown (time limit)"
+        verdict = f"unknown ({data['limit']} limit)"
     elif not data["solvable"]:
         verdict = "unsolvable (proved)"
     else:
