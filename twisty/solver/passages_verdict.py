@@ -49,7 +49,8 @@ class Deadline:
     memory. The searches keep every state they meet, about 2.5 kB each, so a hard level with no time
     limit would fill the machine within minutes; past the memory budget (half the machine by default)
     a deadline counts as passed too, and the answer is "unknown" (or "not proved optimal"), never a
-    crash. `out_of_memory` tells which limit stopped the work."""
+    crash. `memory_bytes` is the budget: -1 (the default) for default_memory_budget(), None for none.
+    `out_of_memory` tells which limit stopped the work."""
 
     # Memory is looked at no more often than this (seconds): reading it costs a system call.
     MEMORY_EVERY = 0.2
