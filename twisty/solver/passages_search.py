@@ -579,9 +579,7 @@ class _Walker:
     def moves(self, state: _State) -> list[tuple[int, int]]:
         """(blocker, cost) for every blocker that can be consumed now."""
         sg = self.sg
-        costs = sg.cost_lists.get(state.atk * sg.stat_stride + state.defense)
-        if costs is None:
-            costs = sg.costs_at(state.atk, state.defense)[0]
+        costs = sg.costs_at(state.atk, state.defense)[0]
         is_door = sg.is_door
         hp, keys, survival = state.hp, state.keys, self.survival
         skip_pointless = self.skip_pointless
@@ -868,6 +866,7 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
 class _NeedEntry:
     state: _State     # hp fields hold the net life: elixirs taken minus damage taken (starting hp 0)
     need: int         # the least starting hp with which the way here is legal
+    bound: int        # the relaxation's bound on the final net life from here
     alive: bool = True
 
 
@@ -909,7 +908,8 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
 
     def offer(state: _State, need: int) -> None:
         nonlocal counter, best_need
-        low = max(need, 1 - walker.bound(state))
+        bound = walker.bound(state)
+        low = max(need, 1 - bound)
         if low >= best_need:
             return
         if state.goal >= 0:
@@ -921,7 +921,7 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
         for other in front:
             if other.need <= need and other.state.elixirs - other.state.hp <= damage:
                 return
-        entry = _NeedEntry(state, need)
+        entry = _NeedEntry(state, need, bound)
         kept = [entry]
         for other in front:
             if other.need >= need and other.state.elixirs - other.state.hp >= damage:
@@ -946,7 +946,7 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
             return None
         # A child's bound is at most this state's less (cost - least damage): see _search.
-        least_final_need = 1 - walker.bound(state)
+        least_final_need = 1 - entry.bound
         for b, cost in walker.moves(state):
             child_need = max(need, cost - state.hp + 1)
             if child_need >= best_need or least_final_need + cost - least[b] >= best_need:
