@@ -13,7 +13,7 @@ from twisty.generator.passages_random import random_level
 from twisty.rules.passages import (RouteState, blocker_cost, consume, frontier, initial_state, reachable_goals,
                                    replay)
 from twisty.solver import passages_brute, passages_search
-from twisty.solver.passages_search import SearchGraph, _Walker, dominates
+from twisty.solver.passages_search import SearchGraph, _dominated, _Walker, dominates
 from twisty.solver.passages_verdict import SOLVABLE, Deadline
 from tests.passages_helpers import level_from_toml
 
@@ -334,6 +334,47 @@ def test_the_same_areas_reached_around_a_door_dominate_the_door():
     by_door = consume(level, rules_start, level.thing_at[(1, 3)])[0]
     by_fight = consume(level, rules_start, level.thing_at[(3, 2)])[0]
     assert best_from(level, by_fight) == 14 and best_from(level, by_door) is None
+
+ROUND_THE_BACK = """
+game = "passages"
+map = '''
+##########
+#Sf..#####
+#.##.#####
+#.c.b..gG#
+##########
+'''
+[player]
+hp = 20
+atk = 10
+[legend]
+f = { kind = "enemy", hp = 15, atk = 3, def = 0 }
+c = { kind = "enemy", hp = 15, atk = 2, def = 0 }
+b = { kind = "enemy", hp = 15, atk = 2, def = 0 }
+g = { kind = "enemy", hp = 15, atk = 2, def = 0 }
+"""
+
+
+def test_a_step_that_closes_to_the_state_itself_does_not_make_it_dominated():
+    """Enemy b touches three areas: the corridor behind f, the room behind c and the way to g. A state
+    that took f and c and then b writes where the raw set {f, c, b} leads. The state that took c and b
+    alone has reached the same areas, so that raw set is its own frontier step over f (now pointless),
+    and it closes to its own key. The state stored under that key is itself; dominance application 3
+    must not drop it for being as good as itself, or the only key from which g is fought is lost (every
+    enemy here hits once for its attack: c, b, g cost 2 each, f costs 3)."""
+    level = level_from_toml(ROUND_THE_BACK)
+    graph = SearchGraph(level)
+    walker = _Walker(graph, level.player.hp, graph.useful_mask, closure=True)
+    start, _ = walker.initial()
+    f, c, b = (graph.graph.blocker_of_object[level.thing_at[(row, col)]] for row, col in ((1, 2), (3, 2), (3, 4)))
+    all_three = walker.consume(walker.consume(walker.consume(start, f, 3), c, 2), b, 2)
+    step_target = {all_three.consumed: (walker.key(all_three), all_three.elixirs)}
+    round_the_back = walker.consume(walker.consume(start, c, 2), b, 2)
+    assert walker.key(round_the_back) == walker.key(all_three) and round_the_back.hp == 16
+    assert round_the_back.frontier >> f & 1 and round_the_back.consumed | 1 << f == all_three.consumed
+    assert not _dominated(walker, round_the_back, {walker.key(round_the_back): round_the_back}, step_target)
+    assert passages_search.best_route(level, Deadline(None)).final_hp == 14
+
 
 TWO_WAYS = """
 game = "passages"

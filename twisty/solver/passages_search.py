@@ -794,13 +794,19 @@ def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
     linked = consumed & sg.linking_mask
     lost = state.elixirs - state.hp
     doors = (consumed & door_mask).bit_count()
+    # A step can close to the state's own key: an enemy that touches no other blocker and whose areas
+    # are all reached (its raw set was met from a state that had consumed it while another blocker
+    # was still to come). The state stored under that key is the state itself, which must not count
+    # as dominating itself. No other cycle is possible: along a chain of "dominated by the state one step
+    # on", the areas and linking blockers only grow, and with them equal the keys only fall.
+    own_key = walker.key(state)
     mask = state.frontier & ~door_mask
     while mask:
         low = mask & -mask
         mask ^= low
         step = step_target.get(consumed | low)
-        if step is None:
-            continue
+        if step is None or step[0] == own_key:
+            continue          # see below
         further = best.get(step[0])
         if (further is not None and further.elixirs - further.hp <= lost
                 and walker.reaches_beyond(further, areas, linked, doors)):
@@ -897,8 +903,11 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
         consumed, areas = state.consumed, state.areas
         linked = consumed & sg.linking_mask
         doors = (consumed & sg.door_mask).bit_count()
+        own_key = walker.key(state)
         for f in _bits(state.frontier & ~sg.door_mask):
             target = step_target.get(consumed | 1 << f)
+            if target == own_key:
+                continue      # the state itself (see _dominated)
             for other in fronts.get(target, ()) if target is not None else ():
                 further = other.state
                 if (other.need <= need and further.elixirs - further.hp <= damage
