@@ -13,7 +13,7 @@ from twisty.generator.passages_random import random_level
 from twisty.rules.passages import (RouteState, blocker_cost, consume, frontier, initial_state, reachable_goals,
                                    replay)
 from twisty.solver import passages_brute, passages_search
-from twisty.solver.passages_search import SearchGraph, _dominated, _Walker, dominates
+from twisty.solver.passages_search import SearchGraph, _dominated, _Walker, _WinsFrom, dominates
 from twisty.solver.passages_verdict import SOLVABLE, Deadline
 from tests.passages_helpers import level_from_toml
 
@@ -90,6 +90,35 @@ def test_agrees_with_brute_force(chunk):
         assert len(signatures) == len(got.witnesses) == min(cap, got.solutions), seed
         if got.witnesses:
             assert replay(level, got.witnesses[0]).final_hp == found.final_hp, seed
+
+
+
+def test_counts_agree_with_brute_force_on_larger_levels():
+    """Solution counts on 40 random solvable levels of 9 to 14 blockers on wider mazes, where the walk
+    leans on its searches to skip what cannot win: the same counts and flags as brute force, and when
+    not capped the same solutions as witnesses."""
+    checked = capped = 0
+    seed = 5000
+    while checked < 40:
+        seed += 1
+        rng = random.Random(seed)
+        level = random_level(seed, cells_wide=rng.randint(4, 5), cells_high=rng.randint(3, 4),
+                             blockers=rng.randint(9, 14), items=rng.randint(1, 6), loops=rng.choice([0.1, 0.3, 0.5]))
+        best = passages_brute.best_route(level, Deadline(None))
+        if best.status != SOLVABLE:
+            continue
+        cap = 1 + seed % 12
+        want = passages_brute.count_solutions(level, Deadline(None), cap, best.final_hp)
+        got = passages_search.count_solutions(level, Deadline(None), cap, best.final_hp)
+        assert (got.solutions, got.optimal, got.capped, got.complete) == \
+            (want.solutions, want.optimal, want.capped, want.complete), seed
+        found = [replay(level, route).signature for route in got.witnesses]
+        assert len(set(found)) == len(found) == min(cap, got.solutions), seed
+        if not got.capped:      # then the witnesses are every solution
+            assert set(found) == {replay(level, route).signature for route in want.witnesses}, seed
+        checked += 1
+        capped += got.capped
+    assert 5 < capped < 35
 
 
 def load_standard_baseline():
@@ -259,6 +288,32 @@ def test_dominance_rule_is_sound_on_random_state_pairs():
                     assert best_a is not None and best_a >= best_b, seed
                     pairs += 1
     assert pairs > 50
+
+
+
+def test_wins_from_answers_as_the_plain_rules_while_its_searches_share_failures():
+    """The counting walk asks, state after state, whether a route with at least some hp goes on from
+    there; the searches that answer share the states they found failing. On random walks, every answer
+    is the plain rules' (an exhaustive best continuation), for thresholds below, at and above the
+    level's optimum, with the failures of all earlier questions in play."""
+    asked = answered_by_failures = 0
+    for seed in range(60):
+        level = small_level(seed, max_blockers=8)
+        optimum = best_from(level, initial_state(level)[0])
+        if optimum is None:
+            continue
+        walks = [list(random_walk(level, random.Random(seed * 100 + walk), steps=6)) for walk in range(6)]
+        for at_least in (1, optimum, optimum + 1):
+            wins_from = _WinsFrom(walks[0][0][0].sg, Deadline(None), at_least)
+            for walk in walks:
+                for _, rules_state, engine_state in walk:
+                    want = best_from(level, rules_state)
+                    known_before = len(wins_from.failures.states)
+                    got = wins_from.from_state(engine_state)
+                    assert got == (want is not None and want >= at_least), (seed, at_least)
+                    asked += 1
+                    answered_by_failures += not got and known_before > 0
+    assert asked > 1000 and answered_by_failures > 100
 
 
 AROUND_THE_DOOR = """

@@ -58,15 +58,19 @@ life), so the first time that lower bound reaches the least need of a winning ro
 the answer.
 
 Counting solutions cannot merge states by life (signatures record the stats at each costly fight), so it
-walks states (S, costly fights so far) depth-first, pruning by the same bound: for optimal signatures
-everything whose bound is below final_hp, for the rest everything whose bound is below 1.
+walks states (S, costly fights so far) depth-first: for optimal signatures only states from which a route
+with final_hp still goes on, for the rest only states from which some route wins. Whether one does is a
+decision search from the state's closure (best-first as above, with the wins that count set to at least
+that hp); the bound alone let the walk wander for minutes where no route it counts can be found. A
+decision search that ends without a win has shown every state it stored to fail, so the searches of one
+walk share those states and prune by them as by their own (_Failures).
 """
 
 from __future__ import annotations
 
 import gc
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from twisty.rules.passages import Decision, PassagesLevel, fight_damage
 from twisty.rules.passages_graph import build_graph
@@ -672,31 +676,65 @@ def _route_to(sg: SearchGraph, start_hp: int, parents: dict[int, tuple[int | Non
 
 
 def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: bool = False, dive: bool = False,
-           use_dominance: bool = True) -> _SearchResult:
+           use_dominance: bool = True, at_least: int = 1, root: _State | None = None,
+           failures: _Failures | None = None) -> _SearchResult:
     """Best-first branch and bound; with `first_win`, stop at the first winning state (solvability).
     `dive` expands the deepest state first: it finds some win fast when wins are plentiful, but it may
-    expand a set several times as better ways to it turn up, so refutations are cheaper best bound first."""
+    expand a set several times as better ways to it turn up, so refutations are cheaper best bound first.
+    Only wins with at least `at_least` hp count. From `root` (a closed state of a walker on
+    sg.useful_mask) instead of the level's start; with `failures`, the states known not to reach
+    `at_least` prune this search, and when it finds no win its own states join them."""
     # The search allocates millions of small objects without reference cycles; the cyclic collector
     # would only rescan them again and again (about 13% of the time on large levels).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _search(sg, start_hp, deadline, first_win, dive, use_dominance)
+        return _search(sg, start_hp, deadline, first_win, dive, use_dominance, at_least, root, failures)
     finally:
         if collecting:
             gc.enable()
 
 
+class _Failures:
+    """What decision searches with one `at_least` learn from each other: closed states from which no
+    route reaches a goal with `at_least` hp, the most hp per state key, and where raw steps lead after
+    closure. A search that ends without a win has shown every state it stored to fail: each was expanded
+    with all its children failing, or pruned by a bound below `at_least`, or dominated by a stored state
+    (dominance rule, module docstring), which fails too. A state that such a failing state dominates
+    fails as well, so a later search may prune by them exactly as by its own states."""
+
+    def __init__(self, at_least: int) -> None:
+        self.at_least = at_least
+        self.states: dict[int, _State] = {}
+        self.step_target: dict[int, tuple[int, int]] = {}
+
+    def learn(self, states: dict[int, _State]) -> None:
+        known = self.states
+        for key, state in states.items():
+            other = known.get(key)
+            if other is None or other.hp < state.hp:
+                known[key] = state
+
+
 def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool, dive: bool,
-            use_dominance: bool) -> _SearchResult:
+            use_dominance: bool, at_least: int, root: _State | None, failures: _Failures | None) -> _SearchResult:
     walker = _Walker(sg, start_hp, sg.useful_mask, closure=True)
     key = walker.key
-    root, decisions = walker.initial()
+    from_start = root is None
+    if root is None:
+        root, decisions = walker.initial()
+    else:
+        decisions = []
     root_key = key(root)
-    best: dict[int, _State] = {root_key: root}     # the least damage found per state key
+    assert failures is None or failures.at_least == at_least, "failures learnt for another at_least"
+    # The least damage found per state key, starting from the states known to fail.
+    best: dict[int, _State] = {} if failures is None else dict(failures.states)
+    if root_key in best and best[root_key].hp >= root.hp:
+        return _SearchResult(None, None, True, 0)
+    best[root_key] = root
     parents: dict[int, tuple[int | None, tuple[Decision, ...]]] = {root_key: (None, tuple(decisions))}
     # Where one raw step (closed state + a blocker) led after its closure, for dominance application 3.
-    step_target: dict[int, tuple[int, int]] = {}
+    step_target: dict[int, tuple[int, int]] = {} if failures is None else failures.step_target
     best_hp: int | None = None
     best_state: _State | None = None
     counter = 0
@@ -709,7 +747,11 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
 
     def finish(complete: bool) -> _SearchResult:
         if best_state is None:
+            if complete and failures is not None:
+                failures.learn(best)
             return _SearchResult(None, None, complete, expanded)
+        if not from_start:
+            return _SearchResult(best_hp, None, complete, expanded)     # the route from the start is not known
         route, hp = _route_to(sg, start_hp, parents, key(best_state), best_state.goal)
         return _SearchResult(max(hp, best_hp), route, complete, expanded)
 
@@ -720,14 +762,14 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
     heap = [entry(root, walker.bound(root))]
     while heap:
         _, _, _, state_bound, state = heapq.heappop(heap)
-        if best_hp is not None and state_bound <= best_hp:
+        if state_bound < at_least or best_hp is not None and state_bound <= best_hp:
             break
         state_key = key(state)
         if best[state_key] is not state:
             continue          # a better way to this key was found after this entry was queued
         if use_dominance and _dominated(walker, state, best, step_target):
             continue          # a state one step further on is as good (application 3)
-        if state.goal >= 0 and (best_hp is None or state.hp > best_hp):
+        if state.goal >= 0 and state.hp >= at_least and (best_hp is None or state.hp > best_hp):
             best_hp, best_state = state.hp, state
             if first_win:
                 break
@@ -737,7 +779,7 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
             return finish(False)
         consumed, base_hp = state.consumed, state.hp - state.elixirs
-        floor = 0 if best_hp is None else best_hp
+        floor = at_least - 1 if best_hp is None else best_hp
         for b, cost in moves(state):
             if state_bound - cost + least[b] <= floor:
                 # The child's bound is at most this, so it would be pruned: the relaxation's best set for
@@ -763,7 +805,7 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
                 continue
             best[child_key] = child
             parents[child_key] = (state_key, tuple(steps))
-            if child.goal >= 0 and (best_hp is None or child.hp > best_hp):
+            if child.goal >= 0 and child.hp >= at_least and (best_hp is None or child.hp > best_hp):
                 best_hp, best_state = child.hp, child
                 floor = best_hp
                 if first_win:
@@ -988,11 +1030,48 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
                          tuple(route for _, route in ranked[:cap]))
 
 
+class _WinsFrom:
+    """Whether some route goes on from a state of a walker on sg.all_mask without closure (the counting
+    walk) to a goal with at least `at_least` hp. The closure of the state dominates it (application 1),
+    and by the same rule it is dominated in turn (it is one of the state's continuations), so the
+    answer is the search's from the closure. The searches share what fails (_Failures), and what wins is
+    kept per state key: with more hp every route stays legal."""
+
+    def __init__(self, sg: SearchGraph, deadline: Deadline, at_least: int) -> None:
+        self.sg = sg
+        self.deadline = deadline
+        self.at_least = at_least
+        self.closer = _Walker(sg, sg.level.player.hp, sg.useful_mask, closure=True)
+        self.failures = _Failures(at_least)
+        self.winning_hp: dict[int, int] = {}      # state key -> the least hp from which a search found a win
+
+    def from_state(self, state: _State) -> bool | None:
+        """The answer, or None when time ran out."""
+        closed = self.closer.close(replace(state, frontier=state.frontier & self.sg.useful_mask), [])
+        key = self.closer.key(closed)
+        failing = self.failures.states.get(key)
+        if failing is not None and failing.hp >= closed.hp:
+            return False
+        if self.winning_hp.get(key, closed.hp + 1) <= closed.hp:
+            return True
+        found = search(self.sg, self.sg.level.player.hp, self.deadline, first_win=True, at_least=self.at_least,
+                       root=closed, failures=self.failures)
+        if not found.complete:
+            return None
+        if found.best_hp is None:
+            return False
+        self.winning_hp[key] = min(closed.hp, self.winning_hp.get(key, closed.hp))
+        return True
+
+
 def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, limit: int) -> tuple[dict, bool]:
     """Winning signatures whose best route reaches at least `at_least` hp, up to `limit` of them, each with
-    (hp, route), and whether the walk finished (or reached the limit) before the deadline. Depth-first over (consumed set, costly fights); no closure, since a free fight taken
-    early can change the stats, hence the signature, of later fights."""
+    (hp, route), and whether the walk finished (or reached the limit) before the deadline. Depth-first over
+    (consumed set, costly fights); no closure, since a free fight taken early can change the stats, hence
+    the signature, of later fights. The walk enters only states from which some route still reaches
+    `at_least` hp (_WinsFrom), so it never wanders where no signature it counts can be found."""
     walker = _Walker(sg, sg.level.player.hp, sg.all_mask, closure=False)
+    may_win = _WinsFrom(sg, deadline, at_least).from_state
     root, _ = walker.initial()
     wins: dict = {}
     seen = set()
@@ -1008,6 +1087,11 @@ def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, l
             continue
         seen.add(key)
         if walker.bound(state) < at_least:
+            continue
+        winnable = may_win(state)
+        if winnable is None:
+            return wins, False
+        if not winnable:
             continue
         if state.goal >= 0 and state.hp >= at_least:
             doors = frozenset(sg.objects[b] for b in _bits(state.consumed & sg.door_mask))
