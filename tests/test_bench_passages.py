@@ -9,6 +9,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from twisty.cli import main
+from twisty.rules.passages_format import load_passages
+from twisty.rules.source import read_level
+from twisty.solver import passages_bench
+from twisty.solver.passages_verdict import UNSOLVABLE, BestRoute
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "passages"
 
@@ -57,3 +61,41 @@ def test_bench_refuses_an_unknown_engine(tmp_path):
     result = CliRunner().invoke(main, ["bench", "passages", "--suite", str(suite), "--engine", "magic"])
     assert result.exit_code == 2
     assert "unknown or unavailable engine magic" in result.output
+
+
+class ScriptedClock:
+    """A clock that moves only when the fake engine says its run took so long."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+class ScriptedEngine:
+    """best_route takes the next of the scripted durations and answers 'unsolvable, proved'."""
+
+    def __init__(self, clock: ScriptedClock, durations: list[float]) -> None:
+        self.clock = clock
+        self.durations = list(durations)
+        self.calls = 0
+
+    def best_route(self, level, deadline):
+        self.clock.now += self.durations[self.calls]
+        self.calls += 1
+        return BestRoute(UNSOLVABLE, proved=True)
+
+
+def test_quick_runs_are_timed_five_times_and_keep_the_median(monkeypatch):
+    """A run under 50 ms is repeated to five in all and keeps the median time (one of a millisecond measured
+    once moves by a third between benches); a longer run is timed once."""
+    clock = ScriptedClock()
+    monkeypatch.setattr(passages_bench, "time", clock)
+    level = load_passages(read_level(PUZZLES / "05-fetch-the-sword.toml"))
+    quick = ScriptedEngine(clock, [0.004, 0.001, 0.030, 0.002, 0.003])
+    run = passages_bench.run_engine(quick, level, 30.0)
+    assert quick.calls == 5 and abs(run.seconds - 0.003) < 1e-9 and run.proved
+    slow = ScriptedEngine(clock, [0.8, 0.001])
+    run = passages_bench.run_engine(slow, level, 30.0)
+    assert slow.calls == 1 and abs(run.seconds - 0.8) < 1e-9
