@@ -698,7 +698,7 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
 class _Failures:
     """What decision searches with one `at_least` learn from each other: closed states from which no
     route reaches a goal with `at_least` hp, the most hp per state key, and where raw steps lead after
-    closure. A search that ends without a win has shown every state it stored to fail: each was expanded
+    closure (a fact of the level, kept whatever a search finds). A search that ends without a win has shown every state it stored to fail: each was expanded
     with all its children failing, or pruned by a bound below `at_least`, or dominated by a stored state
     (dominance rule, module docstring), which fails too. A state that such a failing state dominates
     fails as well, so a later search may prune by them exactly as by its own states."""
@@ -848,7 +848,7 @@ def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
         mask ^= low
         step = step_target.get(consumed | low)
         if step is None or step[0] == own_key:
-            continue          # see below
+            continue          # see above
         further = best.get(step[0])
         if (further is not None and further.elixirs - further.hp <= lost
                 and walker.reaches_beyond(further, areas, linked, doors)):
@@ -1032,9 +1032,8 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
 
 class _WinsFrom:
     """Whether some route goes on from a state of a walker on sg.all_mask without closure (the counting
-    walk) to a goal with at least `at_least` hp. The closure of the state dominates it (application 1),
-    and by the same rule it is dominated in turn (it is one of the state's continuations), so the
-    answer is the search's from the closure. The searches share what fails (_Failures), and what wins is
+    walk) to a goal with at least `at_least` hp. The closure of the state dominates it (application 1)
+    and is one of its continuations, so both have one answer: the search's from the closure. The searches share what fails (_Failures), and what wins is
     kept per state key: with more hp every route stays legal."""
 
     def __init__(self, sg: SearchGraph, deadline: Deadline, at_least: int) -> None:
