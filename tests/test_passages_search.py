@@ -390,6 +390,7 @@ def test_the_same_areas_reached_around_a_door_dominate_the_door():
     by_fight = consume(level, rules_start, level.thing_at[(3, 2)])[0]
     assert best_from(level, by_fight) == 14 and best_from(level, by_door) is None
 
+
 ROUND_THE_BACK = """
 game = "passages"
 map = '''
