@@ -428,7 +428,8 @@ def test_a_step_that_closes_to_the_state_itself_does_not_make_it_dominated():
     round_the_back = walker.consume(walker.consume(start, c, 2), b, 2)
     assert walker.key(round_the_back) == walker.key(all_three) and round_the_back.hp == 16
     assert round_the_back.frontier >> f & 1 and round_the_back.consumed | 1 << f == all_three.consumed
-    assert not _dominated(walker, round_the_back, {walker.key(round_the_back): round_the_back}, step_target)
+    own_key = walker.key(round_the_back)
+    assert not _dominated(walker, round_the_back, own_key, {own_key: round_the_back}, step_target)
     assert passages_search.best_route(level, Deadline(None)).final_hp == 14
 
 

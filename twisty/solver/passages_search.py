@@ -767,7 +767,7 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
         state_key = key(state)
         if best[state_key] is not state:
             continue          # a better way to this key was found after this entry was queued
-        if use_dominance and _dominated(walker, state, best, step_target):
+        if use_dominance and _dominated(walker, state, state_key, best, step_target):
             continue          # a state one step further on is as good (application 3)
         if state.goal >= 0 and state.hp >= at_least and (best_hp is None or state.hp > best_hp):
             best_hp, best_state = state.hp, state
@@ -825,10 +825,11 @@ def dominates(walker: _Walker, a: _State, b: _State) -> bool:
                                       (b.consumed & sg.door_mask).bit_count()))
 
 
-def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
-               step_target: dict[int, tuple[int, int]]) -> bool:
-    """Dominance application 3: a known state one enemy step further on dominates `state` (the test of
-    `dominates`, with damage so far compared as elixirs - hp, the starting hp being common)."""
+def _dominated(walker: _Walker, state: _State, own_key: int, best: dict[int, _State],
+                step_target: dict[int, tuple[int, int]]) -> bool:
+    """Dominance application 3: a known state one enemy step further on dominates `state`, stored under
+    `own_key` (the test of `dominates`, with damage so far compared as elixirs - hp, the starting hp
+    being common)."""
     sg = walker.sg
     door_mask = sg.door_mask
     consumed = state.consumed
@@ -841,7 +842,6 @@ def _dominated(walker: _Walker, state: _State, best: dict[int, _State],
     # was still to come). The state stored under that key is the state itself, which must not count
     # as dominating itself. No other cycle is possible: along a chain of "dominated by the state one step
     # on", the areas and linking blockers only grow, and with them equal the keys only fall.
-    own_key = walker.key(state)
     mask = state.frontier & ~door_mask
     while mask:
         low = mask & -mask
@@ -913,6 +913,7 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
 @dataclass(slots=True)
 class _NeedEntry:
     state: _State     # hp fields hold the net life: elixirs taken minus damage taken (starting hp 0)
+    key: int          # the state's key (_Walker.key)
     need: int         # the least starting hp with which the way here is legal
     bound: int        # the relaxation's bound on the final net life from here
     alive: bool = True
@@ -940,12 +941,11 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
     step_target: dict[int, int] = {}     # raw consumed set -> the key of its closure
     least = sg.least_damage
 
-    def dominated_one_step_on(state: _State, need: int, damage: int) -> bool:
+    def dominated_one_step_on(state: _State, own_key: int, need: int, damage: int) -> bool:
         """Application 3 with needs: a kept state one enemy step further on, with no more need."""
         consumed, areas = state.consumed, state.areas
         linked = consumed & sg.linking_mask
         doors = (consumed & sg.door_mask).bit_count()
-        own_key = walker.key(state)
         for f in _bits(state.frontier & ~sg.door_mask):
             target = step_target.get(consumed | 1 << f)
             if target == own_key:
@@ -972,7 +972,7 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
         for other in front:
             if other.need <= need and other.state.elixirs - other.state.hp <= damage:
                 return
-        entry = _NeedEntry(state, need, bound)
+        entry = _NeedEntry(state, key, need, bound)
         kept = [entry]
         for other in front:
             if other.need >= need and other.state.elixirs - other.state.hp >= damage:
@@ -991,7 +991,7 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
         if not entry.alive:
             continue
         state, need = entry.state, entry.need
-        if dominated_one_step_on(state, need, state.elixirs - state.hp):
+        if dominated_one_step_on(state, entry.key, need, state.elixirs - state.hp):
             continue          # application 3, as in the best-route search
         expanded += 1
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
