@@ -698,10 +698,11 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
 class _Failures:
     """What decision searches with one `at_least` learn from each other: closed states from which no
     route reaches a goal with `at_least` hp, the most hp per state key, and where raw steps lead after
-    closure (a fact of the level, kept whatever a search finds). A search that ends without a win has shown every state it stored to fail: each was expanded
-    with all its children failing, or pruned by a bound below `at_least`, or dominated by a stored state
-    (dominance rule, module docstring), which fails too. A state that such a failing state dominates
-    fails as well, so a later search may prune by them exactly as by its own states."""
+    closure (a fact of the level, kept whatever a search finds). A search that ends without a win has
+    shown every state it stored to fail: each was expanded with all its children failing, or pruned by a
+    bound below `at_least`, or dominated by a stored state (dominance rule, module docstring), which
+    fails too. A state that such a failing state dominates fails as well, so a later search may prune
+    by them exactly as by its own states."""
 
     def __init__(self, at_least: int) -> None:
         self.at_least = at_least
@@ -709,11 +710,9 @@ class _Failures:
         self.step_target: dict[int, tuple[int, int]] = {}
 
     def learn(self, states: dict[int, _State]) -> None:
-        known = self.states
-        for key, state in states.items():
-            other = known.get(key)
-            if other is None or other.hp < state.hp:
-                known[key] = state
+        """Take the stored states of a search that found no win. It started from a copy of these
+        states and only ever replaced one by a state with more hp, so they are all in it already."""
+        self.states = states
 
 
 def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool, dive: bool,
