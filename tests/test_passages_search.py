@@ -482,6 +482,29 @@ def test_agrees_with_cpsat(chunk):
             passages_cpsat.min_start_hp(level, Deadline(None)), seed
 
 
+
+@pytest.mark.slow
+def test_counts_agree_with_cpsat_beyond_brute_force():
+    """25 random solvable levels of 15 to 22 blockers, too large for brute force: the search's counts
+    (the walk guided by its own decision searches) equal CP-SAT's (solve and block signatures)."""
+    passages_cpsat = pytest.importorskip("twisty.solver.passages_cpsat")
+    checked = 0
+    seed = 20_000
+    while checked < 25:
+        seed += 1
+        rng = random.Random(seed)
+        level = random_level(seed, cells_wide=rng.randint(4, 6), cells_high=rng.randint(4, 5),
+                             blockers=rng.randint(15, 22), items=rng.randint(3, 8), loops=rng.choice([0.1, 0.3, 0.5]))
+        best = passages_search.best_route(level, Deadline(None))
+        if best.status != SOLVABLE:
+            continue
+        cap = 1 + seed % 3
+        mine = passages_search.count_solutions(level, Deadline(None), cap, best.final_hp)
+        theirs = passages_cpsat.count_solutions(level, Deadline(None), cap, best.final_hp)
+        assert (mine.solutions, mine.optimal, mine.capped, mine.complete) == \
+            (theirs.solutions, theirs.optimal, theirs.capped, theirs.complete), seed
+        checked += 1
+
 def test_running_out_of_time_gives_unknown_or_an_unproven_answer_never_a_guess():
     """A deadline that has already passed: the best route is unknown or unproved, the min start hp
     unknown, the counts flagged incomplete (on a level whose answers take far more than 256 steps)."""
