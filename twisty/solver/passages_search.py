@@ -1032,8 +1032,9 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
 class _WinsFrom:
     """Whether some route goes on from a state of a walker on sg.all_mask without closure (the counting
     walk) to a goal with at least `at_least` hp. The closure of the state dominates it (application 1)
-    and is one of its continuations, so both have one answer: the search's from the closure. The searches share what fails (_Failures), and what wins is
-    kept per state key: with more hp every route stays legal."""
+    and is one of its continuations, so both have one answer: the search's from the closure. The
+    searches share what fails (_Failures), and what wins is kept per state key: with more hp every route
+    stays legal."""
 
     def __init__(self, sg: SearchGraph, deadline: Deadline, at_least: int) -> None:
         self.sg = sg
@@ -1049,7 +1050,7 @@ class _WinsFrom:
         key = self.closer.key(closed)
         failing = self.failures.states.get(key)
         if failing is not None and failing.hp >= closed.hp:
-            return False
+            return False      # the search would say so too, after copying every failure
         if self.winning_hp.get(key, closed.hp + 1) <= closed.hp:
             return True
         found = search(self.sg, self.sg.level.player.hp, self.deadline, first_win=True, at_least=self.at_least,
