@@ -84,8 +84,7 @@ def test_agrees_with_brute_force(chunk):
         cap = 1 + seed % 4
         want = passages_brute.count_solutions(level, Deadline(None), cap, expected.final_hp)
         got = passages_search.count_solutions(level, Deadline(None), cap, found.final_hp)
-        assert (got.solutions, got.optimal, got.capped, got.complete) == \
-            (want.solutions, want.optimal, want.capped, want.complete), seed
+        assert count_fields(got) == count_fields(want), seed
         signatures = {replay(level, route).signature for route in got.witnesses}
         assert len(signatures) == len(got.witnesses) == min(cap, got.solutions), seed
         if got.witnesses:
@@ -93,30 +92,41 @@ def test_agrees_with_brute_force(chunk):
 
 
 
+def solvable_random_levels(seed: int, count: int, *, wide: tuple[int, int], high: tuple[int, int],
+                           blockers: tuple[int, int], items: tuple[int, int], engine):
+    """(seed, level, best route) for the next `count` random levels after `seed` that `engine` finds
+    solvable."""
+    while count:
+        seed += 1
+        rng = random.Random(seed)
+        level = random_level(seed, cells_wide=rng.randint(*wide), cells_high=rng.randint(*high),
+                             blockers=rng.randint(*blockers), items=rng.randint(*items),
+                             loops=rng.choice([0.1, 0.3, 0.5]))
+        best = engine.best_route(level, Deadline(None))
+        if best.status == SOLVABLE:
+            count -= 1
+            yield seed, level, best
+
+
+def count_fields(count) -> tuple:
+    return count.solutions, count.optimal, count.capped, count.complete
+
+
 def test_counts_agree_with_brute_force_on_larger_levels():
     """Solution counts on 40 random solvable levels of 9 to 14 blockers on wider mazes, where the walk
     leans on its searches to skip what cannot win: the same counts and flags as brute force, and when
     not capped the same solutions as witnesses."""
-    checked = capped = 0
-    seed = 5000
-    while checked < 40:
-        seed += 1
-        rng = random.Random(seed)
-        level = random_level(seed, cells_wide=rng.randint(4, 5), cells_high=rng.randint(3, 4),
-                             blockers=rng.randint(9, 14), items=rng.randint(1, 6), loops=rng.choice([0.1, 0.3, 0.5]))
-        best = passages_brute.best_route(level, Deadline(None))
-        if best.status != SOLVABLE:
-            continue
+    capped = 0
+    for seed, level, best in solvable_random_levels(5000, 40, wide=(4, 5), high=(3, 4), blockers=(9, 14),
+                                                    items=(1, 6), engine=passages_brute):
         cap = 1 + seed % 12
         want = passages_brute.count_solutions(level, Deadline(None), cap, best.final_hp)
         got = passages_search.count_solutions(level, Deadline(None), cap, best.final_hp)
-        assert (got.solutions, got.optimal, got.capped, got.complete) == \
-            (want.solutions, want.optimal, want.capped, want.complete), seed
+        assert count_fields(got) == count_fields(want), seed
         found = [replay(level, route).signature for route in got.witnesses]
         assert len(set(found)) == len(found) == min(cap, got.solutions), seed
         if not got.capped:      # then the witnesses are every solution
             assert set(found) == {replay(level, route).signature for route in want.witnesses}, seed
-        checked += 1
         capped += got.capped
     assert 5 < capped < 35
 
@@ -488,22 +498,13 @@ def test_counts_agree_with_cpsat_beyond_brute_force():
     """25 random solvable levels of 15 to 22 blockers, too large for brute force: the search's counts
     (the walk guided by its own decision searches) equal CP-SAT's (solve and block signatures)."""
     passages_cpsat = pytest.importorskip("twisty.solver.passages_cpsat")
-    checked = 0
-    seed = 20_000
-    while checked < 25:
-        seed += 1
-        rng = random.Random(seed)
-        level = random_level(seed, cells_wide=rng.randint(4, 6), cells_high=rng.randint(4, 5),
-                             blockers=rng.randint(15, 22), items=rng.randint(3, 8), loops=rng.choice([0.1, 0.3, 0.5]))
-        best = passages_search.best_route(level, Deadline(None))
-        if best.status != SOLVABLE:
-            continue
+    for seed, level, best in solvable_random_levels(20_000, 25, wide=(4, 6), high=(4, 5), blockers=(15, 22),
+                                                    items=(3, 8), engine=passages_search):
         cap = 1 + seed % 3
         mine = passages_search.count_solutions(level, Deadline(None), cap, best.final_hp)
         theirs = passages_cpsat.count_solutions(level, Deadline(None), cap, best.final_hp)
-        assert (mine.solutions, mine.optimal, mine.capped, mine.complete) == \
-            (theirs.solutions, theirs.optimal, theirs.capped, theirs.complete), seed
-        checked += 1
+        assert count_fields(mine) == count_fields(theirs), seed
+
 
 def test_running_out_of_time_gives_unknown_or_an_unproven_answer_never_a_guess():
     """A deadline that has already passed: the best route is unknown or unproved, the min start hp
