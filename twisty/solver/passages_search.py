@@ -77,6 +77,11 @@ from twisty.rules.passages_graph import build_graph
 from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
                                             SolutionCount)
 
+try:
+    from twisty.solver import _passages_core
+except ImportError:      # built without a C compiler: the Python search below gives the same answers
+    _passages_core = None
+
 NAME = "search"
 
 # How many expansions between two looks at the clock.
@@ -149,6 +154,54 @@ class SearchGraph:
         # or a goal. A consumed blocker of any other kind has every area around it reached.
         self.linking_mask = sum(1 << b for b in range(self.blocker_count)
                                 if self.graph.blocker_blockers[b] or self.graph.blocker_goals[b])
+        self._compiled: tuple | None = None
+
+    # The compiled core's limits (_passages_core.c): 128-bit sets of areas and blockers, 256-bit node sets.
+    _COMPILED_SET_BITS = 128
+    _COMPILED_NODE_BITS = 256
+
+    def fits_compiled(self) -> bool:
+        return (_passages_core is not None and self.areas_count <= self._COMPILED_SET_BITS
+                and self.blocker_count <= self._COMPILED_SET_BITS and self.node_count <= self._COMPILED_NODE_BITS)
+
+    def compiled_graph(self) -> tuple:
+        """This graph in the form the compiled core reads (_passages_core.c, read_graph), made once. The
+        core asks each blocker's cost at new stats of costs_at, through a callback: the rules stay here."""
+        if self._compiled is None:
+            def sets(mask: int) -> bytes:
+                return mask.to_bytes(self._COMPILED_SET_BITS // 8, "little")
+
+            def nodes(mask: int) -> bytes:
+                return mask.to_bytes(self._COMPILED_NODE_BITS // 8, "little")
+
+            allowed = self.useful_mask
+            areas = tuple((self.area_atk[a], self.area_def[a], self.area_keys[a], self.area_hp[a], self.area_goal[a],
+                           sets(self.area_blocker_mask[a]), nodes(self.children_mask[a]))
+                          for a in range(self.areas_count))
+            blockers = tuple((int(self.is_door[b]), self.blocker_goal[b],
+                              -1 if self.least_damage[b] is None else self.least_damage[b],
+                              -1 if self.goal_distance[b] is None else self.goal_distance[b],
+                              sets(self.blocker_area_mask[b]), sets(self.blocker_blocker_mask[b]),
+                              sets(self.blocker_blocker_mask[b] & allowed),
+                              nodes(self.children_mask[self.areas_count + b]))
+                             for b in range(self.blocker_count))
+
+            def costs(atk: int, defense: int) -> list[int]:
+                return [-1 if cost is None else cost for cost in self.costs_at(atk, defense)[0]]
+
+            self._compiled = (areas, blockers, tuple(self.positive_value),
+                              tuple(0 if extra is None else extra for extra in self.goal_extra),
+                              sets(self.door_mask), sets(self.goal_blocker_mask), sets(self.linking_mask),
+                              sets(allowed), sets(self.door_mask & allowed), nodes(self.goal_ancestors),
+                              self.total_elixirs, self.stat_stride, costs)
+        return self._compiled
+
+    def compiled_state(self, state: "_State") -> tuple:
+        def sets(mask: int) -> bytes:
+            return mask.to_bytes(self._COMPILED_SET_BITS // 8, "little")
+        return (sets(state.consumed), sets(state.areas), state.atk, state.defense, state.keys, state.hp,
+                state.elixirs, sets(state.frontier), state.goal,
+                state.boundary.to_bytes(self._COMPILED_NODE_BITS // 8, "little"), state.gain)
 
     def _unsurvivable(self, start_hp: int) -> list[int]:
         """Enemies no route can fight and survive from this starting hp. A route that has just fought
@@ -677,13 +730,17 @@ def _route_to(sg: SearchGraph, start_hp: int, parents: dict[int, tuple[int | Non
 
 def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: bool = False, dive: bool = False,
            use_dominance: bool = True, at_least: int = 1, root: _State | None = None,
-           failures: _Failures | None = None) -> _SearchResult:
+           failures: _Failures | None = None, compiled: bool = True) -> _SearchResult:
     """Best-first branch and bound; with `first_win`, stop at the first winning state (solvability).
     `dive` expands the deepest state first: it finds some win fast when wins are plentiful, but it may
     expand a set several times as better ways to it turn up, so refutations are cheaper best bound first.
     Only wins with at least `at_least` hp count. From `root` (a closed state of a walker on
     sg.useful_mask) instead of the level's start; with `failures`, the states known not to reach
-    `at_least` prune this search, and when it finds no win its own states join them."""
+    `at_least` prune this search, and when it finds no win its own states join them.
+    Searches from the start run compiled (_passages_core.c, the same search step for step) when the
+    extension is built and the level fits it, unless `compiled` is False."""
+    if compiled and root is None and failures is None and sg.fits_compiled():
+        return _search_compiled(sg, start_hp, deadline, first_win, dive, use_dominance, at_least)
     # The search allocates millions of small objects without reference cycles; the cyclic collector
     # would only rescan them again and again (about 13% of the time on large levels).
     collecting = gc.isenabled()
@@ -693,6 +750,27 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
     finally:
         if collecting:
             gc.enable()
+
+
+def _search_compiled(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool, dive: bool,
+                     use_dominance: bool, at_least: int) -> _SearchResult:
+    """_search from the level's start, run by the compiled core. It returns the blockers consumed from
+    the root to the best state, each step followed by its closure; replaying them here with the same
+    walker gives the route's decisions and must end on a goal with the hp the core reported."""
+    walker = _Walker(sg, start_hp, sg.useful_mask, closure=True)
+    root, decisions = walker.initial()
+    best_hp, complete, expanded, steps = _passages_core.search(
+        sg.compiled_graph(), sg.compiled_state(root), deadline, first_win, dive, use_dominance, at_least)
+    if best_hp is None:
+        return _SearchResult(None, None, complete, expanded)
+    state = root
+    for b in steps:
+        decisions.append(("open" if sg.is_door[b] else "fight", sg.objects[b]))
+        state = walker.consume(state, b, sg.costs_at(state.atk, state.defense)[0][b], decisions)
+    if state.goal < 0 or state.hp != best_hp:
+        raise AssertionError(f"the compiled search's route ends with {state.hp} hp at goal {state.goal}, "
+                             f"not {best_hp} hp at a goal")
+    return _SearchResult(best_hp, tuple(decisions) + (("goal", state.goal),), complete, expanded)
 
 
 class _Failures:

@@ -1,0 +1,112 @@
+"""The compiled search (twisty/solver/_passages_core.c) against the Python search it ports.
+
+The port is step for step: from the same graph and the same starting state both expand the same states in
+the same order, so besides the answer they must report the same number of expansions; a difference in any
+rule (closure, bound, dominance, order, pruning) shows up there first. Every route they return is
+replayed by the plain rules."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from twisty.generator.passages_random import random_level
+from twisty.rules.passages import replay
+from twisty.solver import passages_search
+from twisty.solver.passages_search import SearchGraph, search, start_hp_upper_bound
+from twisty.solver.passages_verdict import Deadline
+from tests.test_passages_search import load_suite_builder
+
+pytestmark = pytest.mark.skipif(passages_search._passages_core is None,
+                                reason="the compiled core is not built (no C compiler at install time)")
+
+
+def random_levels(seed: int, count: int):
+    """Random levels of 3 to 30 blockers with doors, keys, equipment and loops."""
+    rng = random.Random(seed)
+    for index in range(count):
+        level_seed = seed * 1000 + index
+        wide, high = rng.randint(3, 7), rng.randint(3, 5)
+        room = wide * high      # a maze has about twice as many floor cells as maze cells
+        yield level_seed, random_level(level_seed, cells_wide=wide, cells_high=high,
+                                       blockers=rng.randint(3, min(30, room)), items=rng.randint(0, min(14, room - 2)),
+                                       loops=rng.choice([0.0, 0.1, 0.3, 0.5]), door_share=rng.choice([0.0, 0.25, 0.4]))
+
+
+def both_searches(sg: SearchGraph, start_hp: int, **options):
+    compiled = search(sg, start_hp, Deadline(None), **options)
+    plain = search(sg, start_hp, Deadline(None), compiled=False, **options)
+    return compiled, plain
+
+
+def assert_same_search(level, start_hp: int, what, **options):
+    sg = SearchGraph(level, start_hp)
+    assert sg.fits_compiled(), what
+    compiled, plain = both_searches(sg, start_hp, **options)
+    assert (compiled.best_hp, compiled.complete, compiled.expanded) == \
+        (plain.best_hp, plain.complete, plain.expanded), what
+    if compiled.route is not None:
+        # Both routes end on a goal with the reported hp (they may differ where two ways tie).
+        replayed = replay(level.with_start_hp(start_hp), compiled.route)
+        assert replayed.final_hp == compiled.best_hp, what
+    return compiled
+
+
+@pytest.mark.parametrize("chunk", range(6))
+def test_compiled_search_expands_the_same_states_as_the_python_search(chunk):
+    """300 random levels, each searched five ways: best route, best route without dominance, solvability,
+    wins of at least the optimum + 1 (none) and the first witness of min_start_hp (dive, huge hp)."""
+    solvable = 0
+    for seed, level in random_levels(chunk, 50):
+        hp = level.player.hp
+        best = assert_same_search(level, hp, seed)
+        assert_same_search(level, hp, seed, use_dominance=False)
+        assert_same_search(level, hp, seed, first_win=True)
+        if best.best_hp is not None:
+            solvable += 1
+            assert assert_same_search(level, hp, seed, at_least=best.best_hp + 1).best_hp is None
+        roomy = start_hp_upper_bound(SearchGraph(level))
+        assert_same_search(level, roomy, seed, first_win=True, dive=True)
+    assert 10 <= solvable <= 45
+
+
+@pytest.mark.parametrize("seed", [20002, 30001, 40002, 40004])
+def test_compiled_search_expands_the_same_states_on_benchmark_levels(seed):
+    """Benchmark-style levels of 20 to 40 blockers (thousands of expansions), at the least starting hp
+    that wins and with room to spare."""
+    level = load_suite_builder().build_level(seed, seed // 1000, 21, 15)
+    least = passages_search.min_start_hp(level, Deadline(None))
+    assert least.status == "proved"
+    tight = assert_same_search(level, least.value, seed)
+    assert tight.best_hp is not None
+    if least.value > 1:
+        assert assert_same_search(level, least.value - 1, seed).best_hp is None
+    assert_same_search(level, least.value + 20, seed)
+
+
+def test_an_expired_deadline_stops_the_compiled_search_unproven():
+    """The compiled search asks the deadline every 256 expansions, as the Python one does."""
+    level = load_suite_builder().build_level(40004, 40, 21, 15).with_start_hp(72)
+    sg = SearchGraph(level, 72)
+    stopped = search(sg, 72, Deadline(1e-9))
+    assert not stopped.complete and stopped.expanded == 256
+    assert search(sg, 72, Deadline(None)).complete
+
+
+def test_levels_beyond_the_compiled_limits_run_the_python_search(monkeypatch):
+    """More than 128 blockers do not fit the compiled core's sets: the Python search answers, and its
+    route replays."""
+    level = random_level(10, cells_wide=14, cells_high=12, blockers=140, items=10, loops=0.1).with_start_hp(5000)
+    sg = SearchGraph(level, level.player.hp)
+    assert sg.blocker_count > 128 and not sg.fits_compiled()
+
+    class Refusing:
+        @staticmethod
+        def search(*args):
+            raise AssertionError("the compiled core was asked to search a level it cannot hold")
+
+    monkeypatch.setattr(passages_search, "_passages_core", Refusing)
+    found = passages_search.best_route(level, Deadline(60))
+    assert found.proved and found.status == "solvable"
+    assert replay(level, found.decisions).final_hp == found.final_hp

@@ -1,0 +1,788 @@
+/* The passages search engine's best-first search, compiled.
+
+   A line-for-line port of `_search` in passages_search.py for searches from the level's start (best route,
+   solvability, the first witness of min_start_hp): same states, same closure, same bound, same dominance
+   tests, same order of expansion, so it expands exactly the states the Python search expands (the tests
+   compare the counts) and returns the same answer, about thirty times sooner. Everything that is a rule of
+   the game stays in Python: the region graph, the dominator tree, the bound's precomputed tables, and each
+   fight's damage, which this module asks of a Python callback once per pair of stats it meets.
+
+   Sets of areas and of blockers are 128-bit masks, sets of dominator-tree nodes 256-bit masks; levels with
+   more areas, blockers or nodes stay with the Python search (passages_search.py checks the sizes).
+
+   A state is a record in one growing array, never freed during the search: a record keeps the index of the
+   record it was made from and the blocker consumed on the way, so the chain of records from the best one
+   back to the root is the route, replayed in Python (and then by the plain rules). */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SET_WORDS 2     /* areas and blockers: 128 */
+#define NODE_WORDS 4    /* dominator-tree nodes: 256 */
+#define CLOCK_EVERY 256
+#define NO_WIN (-((int64_t)1 << 62))
+
+typedef struct { uint64_t w[SET_WORDS]; } set_t;
+typedef struct { uint64_t w[NODE_WORDS]; } nodes_t;
+
+static inline int set_empty(set_t a) { return !(a.w[0] | a.w[1]); }
+static inline set_t set_or(set_t a, set_t b) { a.w[0] |= b.w[0]; a.w[1] |= b.w[1]; return a; }
+static inline set_t set_and(set_t a, set_t b) { a.w[0] &= b.w[0]; a.w[1] &= b.w[1]; return a; }
+static inline set_t set_andnot(set_t a, set_t b) { a.w[0] &= ~b.w[0]; a.w[1] &= ~b.w[1]; return a; }
+static inline int set_has(set_t a, int i) { return (a.w[i >> 6] >> (i & 63)) & 1; }
+static inline set_t set_with(set_t a, int i) { a.w[i >> 6] |= (uint64_t)1 << (i & 63); return a; }
+static inline int set_count(set_t a) { return __builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]); }
+static inline int set_within(set_t a, set_t b) { return !(a.w[0] & ~b.w[0]) && !(a.w[1] & ~b.w[1]); }
+static inline int set_equal(set_t a, set_t b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
+static inline int set_lowest(set_t a) {
+    if (a.w[0]) return __builtin_ctzll(a.w[0]);
+    if (a.w[1]) return 64 + __builtin_ctzll(a.w[1]);
+    return -1;
+}
+/* Iterate the members of a set, lowest first (the Python search's order). */
+#define FOR_EACH(i, set, ...) \
+    for (int word_ = 0; word_ < SET_WORDS; word_++) { \
+        uint64_t rest_ = (set).w[word_]; \
+        while (rest_) { int i = word_ * 64 + __builtin_ctzll(rest_); rest_ &= rest_ - 1; __VA_ARGS__ } }
+#define FOR_EACH_NODE(i, set, ...) \
+    for (int word_ = 0; word_ < NODE_WORDS; word_++) { \
+        uint64_t rest_ = (set).w[word_]; \
+        while (rest_) { int i = word_ * 64 + __builtin_ctzll(rest_); rest_ &= rest_ - 1; __VA_ARGS__ } }
+
+static inline nodes_t nodes_or(nodes_t a, nodes_t b) { for (int i = 0; i < NODE_WORDS; i++) a.w[i] |= b.w[i]; return a; }
+static inline nodes_t nodes_and(nodes_t a, nodes_t b) { for (int i = 0; i < NODE_WORDS; i++) a.w[i] &= b.w[i]; return a; }
+static inline nodes_t nodes_andnot(nodes_t a, nodes_t b) { for (int i = 0; i < NODE_WORDS; i++) a.w[i] &= ~b.w[i]; return a; }
+static inline nodes_t nodes_with(nodes_t a, int i) { a.w[i >> 6] |= (uint64_t)1 << (i & 63); return a; }
+/* Areas are nodes 0..A-1 and blocker b is node A + b. */
+static inline nodes_t nodes_of(set_t areas, set_t blockers, int area_count) {
+    nodes_t out = {{areas.w[0], areas.w[1], 0, 0}};
+    int words = area_count >> 6, shift = area_count & 63;
+    for (int i = 0; i < SET_WORDS; i++) {
+        out.w[i + words] |= blockers.w[i] << shift;
+        if (shift && i + words + 1 < NODE_WORDS) out.w[i + words + 1] |= blockers.w[i] >> (64 - shift);
+    }
+    return out;
+}
+static inline nodes_t nodes_of_areas(set_t areas) { nodes_t out = {{areas.w[0], areas.w[1], 0, 0}}; return out; }
+
+/* ------------------------------------------------------------------------------------------ the graph */
+
+typedef struct {
+    int atk, defense, keys, goal;
+    int64_t hp;
+    set_t blockers;
+    nodes_t children;
+} Area;
+
+typedef struct {
+    int is_door, goal;
+    int64_t least;          /* least damage ever (doors 0) */
+    int64_t goal_distance;  /* -1: no goal beyond */
+    set_t areas, blockers, allowed_neighbours;
+    nodes_t children;
+} Blocker;
+
+typedef struct {
+    int64_t *costs;         /* per blocker, -1 for an impossible fight */
+    set_t free;             /* enemies that cost nothing */
+    int64_t stat_key;       /* atk * stride + defence, -1 for an empty slot */
+} CostTable;
+
+typedef struct {
+    int areas_count, blockers_count, nodes_count, stride;
+    Area *areas;
+    Blocker *blockers;
+    int64_t *positive;      /* per node */
+    int64_t *goal_extra;    /* per node; only read on goal ancestors */
+    set_t door_mask, goal_blockers, linking, allowed, allowed_doors;
+    nodes_t goal_ancestors;
+    int64_t total_elixirs;
+    PyObject *cost_callback;
+    CostTable *tables;
+    int64_t tables_capacity, tables_used;
+} Graph;
+
+/* -------------------------------------------------------------------------------------------- states */
+
+typedef struct {
+    set_t consumed, areas, frontier;
+    nodes_t boundary;
+    int64_t hp, elixirs, gain;
+    int atk, defense, keys, goal;
+    int parent, step;       /* the record this one was made from (-1 for the root) and the blocker */
+} State;
+
+typedef struct {
+    set_t areas, linked;
+    int keys;
+} Key;
+
+static inline uint64_t mix(uint64_t h, uint64_t x) {
+    h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+static inline uint64_t key_hash(const Key *k) {
+    uint64_t h = mix(0, k->areas.w[0]);
+    h = mix(h, k->areas.w[1]);
+    h = mix(h, k->linked.w[0]);
+    h = mix(h, k->linked.w[1]);
+    h = mix(h, (uint64_t)(int64_t)k->keys);
+    return h ^ (h >> 29);
+}
+static inline uint64_t set_hash(set_t s) {
+    uint64_t h = mix(mix(0, s.w[0]), s.w[1]);
+    return h ^ (h >> 29);
+}
+
+/* Key ids: each state key met gets a dense id; best[id] is the record stored under it (-1: none). */
+typedef struct {
+    int32_t *slots;         /* key id or -1 */
+    int64_t capacity;
+    Key *keys;
+    int32_t *best;
+    int64_t count, keys_capacity;
+} KeyTable;
+
+/* Where a raw step (closed state's consumed set + one blocker) led after its closure. */
+typedef struct {
+    set_t raw;
+    int32_t key_id;         /* -1: empty slot */
+    int64_t elixirs;
+} StepEntry;
+
+typedef struct {
+    StepEntry *slots;
+    int64_t capacity, count;
+} StepTable;
+
+typedef struct {
+    int64_t first, second, counter;   /* ordered ascending, lexicographically */
+    int64_t bound;
+    int32_t record;
+} HeapEntry;
+
+typedef struct {
+    HeapEntry *items;
+    int64_t size, capacity;
+} Heap;
+
+typedef struct {
+    Graph g;
+    State *records;
+    int64_t records_count, records_capacity;
+    KeyTable keys;
+    StepTable steps;
+    Heap heap;
+} Search;
+
+static int grow(void **items, int64_t *capacity, int64_t needed, size_t item_size) {
+    if (needed <= *capacity) return 0;
+    int64_t wanted = *capacity ? *capacity : 1024;
+    while (wanted < needed) wanted *= 2;
+    void *grown = realloc(*items, (size_t)wanted * item_size);
+    if (!grown) { PyErr_NoMemory(); return -1; }
+    *items = grown;
+    *capacity = wanted;
+    return 0;
+}
+
+/* ----------------------------------------------------------------------------------- cost tables */
+
+static CostTable *costs_at(Graph *g, int atk, int defense) {
+    int64_t stat_key = (int64_t)atk * g->stride + defense;
+    uint64_t mask = (uint64_t)g->tables_capacity - 1;
+    uint64_t at = ((uint64_t)stat_key * 0x9e3779b97f4a7c15ULL) & mask;
+    while (g->tables[at].stat_key != -1) {
+        if (g->tables[at].stat_key == stat_key) return &g->tables[at];
+        at = (at + 1) & mask;
+    }
+    if (2 * (g->tables_used + 1) > g->tables_capacity) {
+        int64_t old_capacity = g->tables_capacity;
+        CostTable *old = g->tables;
+        CostTable *fresh = malloc(sizeof(CostTable) * (size_t)old_capacity * 2);
+        if (!fresh) { PyErr_NoMemory(); return NULL; }
+        for (int64_t i = 0; i < old_capacity * 2; i++) fresh[i].stat_key = -1;
+        g->tables = fresh;
+        g->tables_capacity = old_capacity * 2;
+        mask = (uint64_t)g->tables_capacity - 1;
+        for (int64_t i = 0; i < old_capacity; i++) {
+            if (old[i].stat_key == -1) continue;
+            uint64_t to = ((uint64_t)old[i].stat_key * 0x9e3779b97f4a7c15ULL) & mask;
+            while (fresh[to].stat_key != -1) to = (to + 1) & mask;
+            fresh[to] = old[i];
+        }
+        free(old);
+        return costs_at(g, atk, defense);
+    }
+    /* The damage of every blocker at these stats comes from the rules, through the callback: a sequence of
+       ints, -1 for a fight that cannot be won. */
+    PyObject *answer = PyObject_CallFunction(g->cost_callback, "ii", atk, defense);
+    if (!answer) return NULL;
+    PyObject *seq = PySequence_Fast(answer, "the cost callback must return a sequence");
+    Py_DECREF(answer);
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != g->blockers_count) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "the cost callback returned the wrong number of costs");
+        return NULL;
+    }
+    int64_t *costs = malloc(sizeof(int64_t) * (size_t)g->blockers_count);
+    if (!costs) { Py_DECREF(seq); PyErr_NoMemory(); return NULL; }
+    set_t free_mask = {{0, 0}};
+    for (int b = 0; b < g->blockers_count; b++) {
+        costs[b] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, b));
+        if (costs[b] == -1 && PyErr_Occurred()) { Py_DECREF(seq); free(costs); return NULL; }
+        if (costs[b] == 0 && !g->blockers[b].is_door) free_mask = set_with(free_mask, b);
+    }
+    Py_DECREF(seq);
+    CostTable *slot = &g->tables[at];
+    slot->costs = costs;
+    slot->free = free_mask;
+    slot->stat_key = stat_key;
+    g->tables_used++;
+    return slot;
+}
+
+/* ---------------------------------------------------------------------------------------- tables */
+
+static int keys_init(KeyTable *t) {
+    t->capacity = 1 << 12;
+    t->slots = malloc(sizeof(int32_t) * (size_t)t->capacity);
+    if (!t->slots) { PyErr_NoMemory(); return -1; }
+    memset(t->slots, 0xff, sizeof(int32_t) * (size_t)t->capacity);
+    t->keys = NULL; t->best = NULL; t->count = 0; t->keys_capacity = 0;
+    return 0;
+}
+
+static int keys_place(KeyTable *t, int32_t id) {
+    uint64_t mask = (uint64_t)t->capacity - 1;
+    uint64_t at = key_hash(&t->keys[id]) & mask;
+    while (t->slots[at] != -1) at = (at + 1) & mask;
+    t->slots[at] = id;
+    return 0;
+}
+
+/* The id of key k, made when `create`; -1 when absent (or on error with an exception set, -2). */
+static int32_t keys_find(KeyTable *t, const Key *k, int create) {
+    uint64_t mask = (uint64_t)t->capacity - 1;
+    uint64_t at = key_hash(k) & mask;
+    for (;;) {
+        int32_t id = t->slots[at];
+        if (id == -1) break;
+        const Key *other = &t->keys[id];
+        if (other->keys == k->keys && set_equal(other->areas, k->areas) && set_equal(other->linked, k->linked))
+            return id;
+        at = (at + 1) & mask;
+    }
+    if (!create) return -1;
+    if (t->count >= INT32_MAX - 1) { PyErr_NoMemory(); return -2; }
+    int64_t old_capacity = t->keys_capacity;
+    if (grow((void **)&t->keys, &t->keys_capacity, t->count + 1, sizeof(Key)) < 0) return -2;
+    if (t->keys_capacity != old_capacity) {
+        int64_t cap = old_capacity;
+        if (grow((void **)&t->best, &cap, t->keys_capacity, sizeof(int32_t)) < 0) return -2;
+    }
+    int32_t id = (int32_t)t->count++;
+    t->keys[id] = *k;
+    t->best[id] = -1;
+    if (2 * t->count > t->capacity) {
+        free(t->slots);
+        t->capacity *= 2;
+        t->slots = malloc(sizeof(int32_t) * (size_t)t->capacity);
+        if (!t->slots) { PyErr_NoMemory(); return -2; }
+        memset(t->slots, 0xff, sizeof(int32_t) * (size_t)t->capacity);
+        for (int32_t i = 0; i < (int32_t)t->count; i++) keys_place(t, i);
+    } else {
+        t->slots[at] = id;
+    }
+    return id;
+}
+
+static int steps_init(StepTable *t) {
+    t->capacity = 1 << 12;
+    t->count = 0;
+    t->slots = malloc(sizeof(StepEntry) * (size_t)t->capacity);
+    if (!t->slots) { PyErr_NoMemory(); return -1; }
+    for (int64_t i = 0; i < t->capacity; i++) t->slots[i].key_id = -1;
+    return 0;
+}
+
+static StepEntry *steps_find(StepTable *t, set_t raw) {
+    uint64_t mask = (uint64_t)t->capacity - 1;
+    uint64_t at = set_hash(raw) & mask;
+    while (t->slots[at].key_id != -1) {
+        if (set_equal(t->slots[at].raw, raw)) return &t->slots[at];
+        at = (at + 1) & mask;
+    }
+    return NULL;
+}
+
+static int steps_store(StepTable *t, set_t raw, int32_t key_id, int64_t elixirs) {
+    uint64_t mask = (uint64_t)t->capacity - 1;
+    uint64_t at = set_hash(raw) & mask;
+    while (t->slots[at].key_id != -1) {
+        if (set_equal(t->slots[at].raw, raw)) {
+            t->slots[at].key_id = key_id;
+            t->slots[at].elixirs = elixirs;
+            return 0;
+        }
+        at = (at + 1) & mask;
+    }
+    t->slots[at].raw = raw;
+    t->slots[at].key_id = key_id;
+    t->slots[at].elixirs = elixirs;
+    if (2 * ++t->count > t->capacity) {
+        StepEntry *old = t->slots;
+        int64_t old_capacity = t->capacity;
+        t->capacity *= 2;
+        t->slots = malloc(sizeof(StepEntry) * (size_t)t->capacity);
+        if (!t->slots) { t->slots = old; t->capacity = old_capacity; PyErr_NoMemory(); return -1; }
+        for (int64_t i = 0; i < t->capacity; i++) t->slots[i].key_id = -1;
+        mask = (uint64_t)t->capacity - 1;
+        for (int64_t i = 0; i < old_capacity; i++) {
+            if (old[i].key_id == -1) continue;
+            uint64_t to = set_hash(old[i].raw) & mask;
+            while (t->slots[to].key_id != -1) to = (to + 1) & mask;
+            t->slots[to] = old[i];
+        }
+        free(old);
+    }
+    return 0;
+}
+
+static inline int entry_before(const HeapEntry *a, const HeapEntry *b) {
+    if (a->first != b->first) return a->first < b->first;
+    if (a->second != b->second) return a->second < b->second;
+    return a->counter < b->counter;
+}
+
+static int heap_push(Heap *h, HeapEntry e) {
+    if (grow((void **)&h->items, &h->capacity, h->size + 1, sizeof(HeapEntry)) < 0) return -1;
+    int64_t i = h->size++;
+    while (i > 0) {
+        int64_t parent = (i - 1) / 2;
+        if (!entry_before(&e, &h->items[parent])) break;
+        h->items[i] = h->items[parent];
+        i = parent;
+    }
+    h->items[i] = e;
+    return 0;
+}
+
+static HeapEntry heap_pop(Heap *h) {
+    HeapEntry top = h->items[0];
+    HeapEntry last = h->items[--h->size];
+    int64_t i = 0;
+    for (;;) {
+        int64_t child = 2 * i + 1;
+        if (child >= h->size) break;
+        if (child + 1 < h->size && entry_before(&h->items[child + 1], &h->items[child])) child++;
+        if (!entry_before(&h->items[child], &last)) break;
+        h->items[i] = h->items[child];
+        i = child;
+    }
+    if (h->size > 0) h->items[i] = last;
+    return top;
+}
+
+/* ------------------------------------------------------------------------------- the walker's steps */
+
+static inline Key key_of(const Graph *g, const State *s) {
+    Key k;
+    k.areas = s->areas;
+    k.linked = set_and(s->consumed, g->linking);
+    k.keys = s->keys;
+    return k;
+}
+
+/* _Walker.consume with closure: consume frontier blocker b at life cost `cost`, take the items of the
+   areas it opens, then every free step (dominance rule, application 1). Returns -1 on error. */
+static int consume(Graph *g, const State *from, int b, int64_t cost, State *out) {
+    State s = *from;
+    s.hp -= cost;
+    const int A = g->areas_count;
+    for (;;) {
+        const Blocker *blocker = &g->blockers[b];
+        s.consumed = set_with(s.consumed, b);
+        if (blocker->is_door) s.keys -= 1;
+        s.frontier = set_or(s.frontier, blocker->blockers);
+        if (s.goal < 0) s.goal = blocker->goal;
+        nodes_t children = blocker->children;
+        set_t new_areas = set_andnot(blocker->areas, s.areas);
+        if (!set_empty(new_areas)) {
+            s.areas = set_or(s.areas, new_areas);
+            FOR_EACH(a, new_areas, {
+                const Area *area = &g->areas[a];
+                children = nodes_or(children, area->children);
+                s.atk += area->atk;
+                s.defense += area->defense;
+                s.keys += area->keys;
+                s.hp += area->hp;
+                s.elixirs += area->hp;
+                s.frontier = set_or(s.frontier, area->blockers);
+                if (s.goal < 0) s.goal = area->goal;
+            })
+        }
+        /* The boundary loses the nodes just reached and gains their unreached children. */
+        nodes_t newly = nodes_with(nodes_of_areas(new_areas), A + b);
+        nodes_t leaving = nodes_and(s.boundary, newly);
+        FOR_EACH_NODE(n, leaving, { s.gain -= g->positive[n]; })
+        nodes_t added = nodes_andnot(nodes_andnot(nodes_andnot(children, newly), s.boundary),
+                                     nodes_of(s.areas, s.consumed, A));
+        FOR_EACH_NODE(n, added, { s.gain += g->positive[n]; })
+        s.boundary = nodes_or(nodes_andnot(s.boundary, newly), added);
+        s.frontier = set_andnot(set_and(s.frontier, g->allowed), s.consumed);
+        CostTable *table = costs_at(g, s.atk, s.defense);
+        if (!table) return -1;
+        set_t free_steps = set_and(table->free, s.frontier);
+        set_t doors = set_and(s.frontier, g->door_mask);
+        if (s.keys >= 1 && !set_empty(doors) && s.keys >= set_count(set_andnot(g->allowed_doors, s.consumed)))
+            free_steps = set_or(free_steps, doors);
+        if (set_empty(free_steps)) break;
+        b = set_lowest(free_steps);
+    }
+    *out = s;
+    return 0;
+}
+
+/* _Walker.bound: the admissible upper bound on the final hp of any continuation. */
+static int64_t bound_of(const Graph *g, const State *s) {
+    int64_t left = g->total_elixirs - s->elixirs;
+    if (s->goal >= 0) return s->hp + (s->gain < left ? s->gain : left);
+    int found = 0;
+    int64_t goal_extra = 0;
+    nodes_t ancestors = nodes_and(s->boundary, g->goal_ancestors);
+    FOR_EACH_NODE(n, ancestors, {
+        if (!found || g->goal_extra[n] > goal_extra) { goal_extra = g->goal_extra[n]; found = 1; }
+    })
+    if (!found) return NO_WIN;
+    int64_t nearest = -1;
+    FOR_EACH(b, s->frontier, {
+        int64_t d = g->blockers[b].goal_distance;
+        if (d >= 0 && (nearest < 0 || d < nearest)) nearest = d;
+    })
+    if (nearest < 0) return NO_WIN;
+    int64_t tree = s->gain + goal_extra, chain = left - nearest;
+    return s->hp + (tree < chain ? tree : chain);
+}
+
+/* _Walker.reaches_beyond */
+static inline int reaches_beyond(const Graph *g, const State *a, set_t areas, set_t linked, int doors) {
+    return set_within(areas, a->areas) && set_within(linked, a->consumed)
+        && (set_count(set_and(a->consumed, g->door_mask)) <= doors
+            || a->keys >= set_count(set_andnot(g->allowed_doors, a->consumed)));
+}
+
+/* _dominated: dominance application 3, a known state one enemy step further on dominates the state. */
+static int dominated(Search *S, const State *s, int32_t own_key) {
+    const Graph *g = &S->g;
+    set_t linked = set_and(s->consumed, g->linking);
+    int64_t lost = s->elixirs - s->hp;
+    int doors = set_count(set_and(s->consumed, g->door_mask));
+    set_t enemies = set_andnot(s->frontier, g->door_mask);
+    FOR_EACH(f, enemies, {
+        StepEntry *step = steps_find(&S->steps, set_with(s->consumed, f));
+        if (step && step->key_id != own_key) {
+            int32_t further_id = S->keys.best[step->key_id];
+            if (further_id >= 0) {
+                const State *further = &S->records[further_id];
+                if (further->elixirs - further->hp <= lost && reaches_beyond(g, further, s->areas, linked, doors))
+                    return 1;
+            }
+        }
+    })
+    return 0;
+}
+
+static int32_t add_record(Search *S, const State *s) {
+    if (S->records_count >= INT32_MAX - 1) { PyErr_NoMemory(); return -1; }
+    if (grow((void **)&S->records, &S->records_capacity, S->records_count + 1, sizeof(State)) < 0) return -1;
+    S->records[S->records_count] = *s;
+    return (int32_t)S->records_count++;
+}
+
+/* ------------------------------------------------------------------------------------------ unpacking */
+
+static int read_set(PyObject *bytes, set_t *out) {
+    char *data;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(bytes, &data, &size) < 0) return -1;
+    if (size != (Py_ssize_t)sizeof(set_t)) { PyErr_SetString(PyExc_ValueError, "a set must be 16 bytes"); return -1; }
+    memcpy(out, data, sizeof(set_t));
+    return 0;
+}
+
+static int read_nodes(PyObject *bytes, nodes_t *out) {
+    char *data;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(bytes, &data, &size) < 0) return -1;
+    if (size != (Py_ssize_t)sizeof(nodes_t)) { PyErr_SetString(PyExc_ValueError, "a node set must be 32 bytes"); return -1; }
+    memcpy(out, data, sizeof(nodes_t));
+    return 0;
+}
+
+static int read_int(PyObject *tuple, Py_ssize_t i, int64_t *out) {
+    *out = PyLong_AsLongLong(PyTuple_GET_ITEM(tuple, i));
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int tuple_of(PyObject *o, Py_ssize_t size, const char *what) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != size) {
+        PyErr_Format(PyExc_ValueError, "%s must be a tuple of %zd", what, size);
+        return -1;
+    }
+    return 0;
+}
+
+/* The graph comes as a tuple: (areas, blockers, positive, goal_extra, door_mask, goal_blockers, linking,
+   allowed, allowed_doors, goal_ancestors, total_elixirs, stride, cost_callback), with
+   areas = tuple of (atk, defence, keys, hp, goal, blockers: set bytes, children: node bytes),
+   blockers = tuple of (is_door, goal, least, goal_distance, areas, blockers, allowed_neighbours, children),
+   positive and goal_extra = tuples of ints per node. */
+static int read_graph(PyObject *spec, Graph *g) {
+    if (tuple_of(spec, 13, "the graph") < 0) return -1;
+    PyObject *areas = PyTuple_GET_ITEM(spec, 0), *blockers = PyTuple_GET_ITEM(spec, 1);
+    PyObject *positive = PyTuple_GET_ITEM(spec, 2), *goal_extra = PyTuple_GET_ITEM(spec, 3);
+    if (!PyTuple_Check(areas) || !PyTuple_Check(blockers) || !PyTuple_Check(positive) || !PyTuple_Check(goal_extra)) {
+        PyErr_SetString(PyExc_ValueError, "areas, blockers and node values must be tuples");
+        return -1;
+    }
+    g->areas_count = (int)PyTuple_GET_SIZE(areas);
+    g->blockers_count = (int)PyTuple_GET_SIZE(blockers);
+    g->nodes_count = (int)PyTuple_GET_SIZE(positive);
+    if (g->areas_count > 64 * SET_WORDS || g->blockers_count > 64 * SET_WORDS || g->nodes_count > 64 * NODE_WORDS
+            || PyTuple_GET_SIZE(goal_extra) != g->nodes_count) {
+        PyErr_SetString(PyExc_ValueError, "level too large for the compiled search");
+        return -1;
+    }
+    g->areas = calloc((size_t)g->areas_count + 1, sizeof(Area));
+    g->blockers = calloc((size_t)g->blockers_count + 1, sizeof(Blocker));
+    g->positive = calloc((size_t)g->nodes_count + 1, sizeof(int64_t));
+    g->goal_extra = calloc((size_t)g->nodes_count + 1, sizeof(int64_t));
+    g->tables_capacity = 64;
+    g->tables_used = 0;
+    g->tables = malloc(sizeof(CostTable) * (size_t)g->tables_capacity);
+    if (!g->areas || !g->blockers || !g->positive || !g->goal_extra || !g->tables) { PyErr_NoMemory(); return -1; }
+    for (int64_t i = 0; i < g->tables_capacity; i++) g->tables[i].stat_key = -1;
+    for (int a = 0; a < g->areas_count; a++) {
+        PyObject *item = PyTuple_GET_ITEM(areas, a);
+        int64_t atk, defense, keys, hp, goal;
+        if (tuple_of(item, 7, "an area") < 0 || read_int(item, 0, &atk) < 0 || read_int(item, 1, &defense) < 0
+                || read_int(item, 2, &keys) < 0 || read_int(item, 3, &hp) < 0 || read_int(item, 4, &goal) < 0
+                || read_set(PyTuple_GET_ITEM(item, 5), &g->areas[a].blockers) < 0
+                || read_nodes(PyTuple_GET_ITEM(item, 6), &g->areas[a].children) < 0)
+            return -1;
+        g->areas[a].atk = (int)atk; g->areas[a].defense = (int)defense; g->areas[a].keys = (int)keys;
+        g->areas[a].hp = hp; g->areas[a].goal = (int)goal;
+    }
+    for (int b = 0; b < g->blockers_count; b++) {
+        PyObject *item = PyTuple_GET_ITEM(blockers, b);
+        int64_t is_door, goal;
+        Blocker *blocker = &g->blockers[b];
+        if (tuple_of(item, 8, "a blocker") < 0 || read_int(item, 0, &is_door) < 0 || read_int(item, 1, &goal) < 0
+                || read_int(item, 2, &blocker->least) < 0 || read_int(item, 3, &blocker->goal_distance) < 0
+                || read_set(PyTuple_GET_ITEM(item, 4), &blocker->areas) < 0
+                || read_set(PyTuple_GET_ITEM(item, 5), &blocker->blockers) < 0
+                || read_set(PyTuple_GET_ITEM(item, 6), &blocker->allowed_neighbours) < 0
+                || read_nodes(PyTuple_GET_ITEM(item, 7), &blocker->children) < 0)
+            return -1;
+        blocker->is_door = (int)is_door;
+        blocker->goal = (int)goal;
+    }
+    for (int n = 0; n < g->nodes_count; n++) {
+        if (read_int(positive, n, &g->positive[n]) < 0 || read_int(goal_extra, n, &g->goal_extra[n]) < 0) return -1;
+    }
+    int64_t stride;
+    if (read_set(PyTuple_GET_ITEM(spec, 4), &g->door_mask) < 0 || read_set(PyTuple_GET_ITEM(spec, 5), &g->goal_blockers) < 0
+            || read_set(PyTuple_GET_ITEM(spec, 6), &g->linking) < 0 || read_set(PyTuple_GET_ITEM(spec, 7), &g->allowed) < 0
+            || read_set(PyTuple_GET_ITEM(spec, 8), &g->allowed_doors) < 0
+            || read_nodes(PyTuple_GET_ITEM(spec, 9), &g->goal_ancestors) < 0
+            || read_int(spec, 10, &g->total_elixirs) < 0 || read_int(spec, 11, &stride) < 0)
+        return -1;
+    g->stride = (int)stride;
+    g->cost_callback = PyTuple_GET_ITEM(spec, 12);
+    if (!PyCallable_Check(g->cost_callback)) { PyErr_SetString(PyExc_TypeError, "the cost callback must be callable"); return -1; }
+    return 0;
+}
+
+/* root = (consumed, areas, atk, defence, keys, hp, elixirs, frontier, goal, boundary, gain) */
+static int read_state(PyObject *t, State *s) {
+    int64_t atk, defense, keys, goal;
+    if (tuple_of(t, 11, "the root state") < 0) return -1;
+    memset(s, 0, sizeof(State));
+    if (read_set(PyTuple_GET_ITEM(t, 0), &s->consumed) < 0 || read_set(PyTuple_GET_ITEM(t, 1), &s->areas) < 0
+            || read_int(t, 2, &atk) < 0 || read_int(t, 3, &defense) < 0 || read_int(t, 4, &keys) < 0
+            || read_int(t, 5, &s->hp) < 0 || read_int(t, 6, &s->elixirs) < 0
+            || read_set(PyTuple_GET_ITEM(t, 7), &s->frontier) < 0 || read_int(t, 8, &goal) < 0
+            || read_nodes(PyTuple_GET_ITEM(t, 9), &s->boundary) < 0 || read_int(t, 10, &s->gain) < 0)
+        return -1;
+    s->atk = (int)atk; s->defense = (int)defense; s->keys = (int)keys; s->goal = (int)goal;
+    s->parent = -1;
+    s->step = -1;
+    return 0;
+}
+
+static void free_search(Search *S) {
+    if (S->g.tables) {
+        for (int64_t i = 0; i < S->g.tables_capacity; i++)
+            if (S->g.tables[i].stat_key != -1) free(S->g.tables[i].costs);
+    }
+    free(S->g.tables); free(S->g.areas); free(S->g.blockers); free(S->g.positive); free(S->g.goal_extra);
+    free(S->records); free(S->keys.slots); free(S->keys.keys); free(S->keys.best);
+    free(S->steps.slots); free(S->heap.items);
+}
+
+/* ------------------------------------------------------------------------------------------ the search */
+
+static int expired(PyObject *deadline) {
+    PyObject *answer = PyObject_CallMethod(deadline, "expired", NULL);
+    if (!answer) return -1;
+    int out = PyObject_IsTrue(answer);
+    Py_DECREF(answer);
+    return out;
+}
+
+/* search(graph, root, deadline, first_win, dive, use_dominance, at_least)
+   -> (best_hp or None, complete, expanded, [blockers consumed from the root to the best state] or None) */
+static PyObject *search(PyObject *module, PyObject *args) {
+    PyObject *spec, *root_spec, *deadline;
+    int first_win, dive, use_dominance;
+    long long at_least;
+    if (!PyArg_ParseTuple(args, "OOOpppL", &spec, &root_spec, &deadline, &first_win, &dive, &use_dominance, &at_least))
+        return NULL;
+    Search S;
+    memset(&S, 0, sizeof(S));
+    PyObject *result = NULL;
+    Graph *g = &S.g;
+    State root;
+    if (read_graph(spec, g) < 0 || read_state(root_spec, &root) < 0) goto done;
+    if (keys_init(&S.keys) < 0 || steps_init(&S.steps) < 0) goto done;
+
+    Key k = key_of(g, &root);
+    int32_t root_key = keys_find(&S.keys, &k, 1);
+    if (root_key < 0) goto done;
+    int32_t root_record = add_record(&S, &root);
+    if (root_record < 0) goto done;
+    S.keys.best[root_key] = root_record;
+    int have_best = 0;
+    int64_t best_hp = 0;
+    int32_t best_record = -1;
+    int64_t counter = 0, expanded = 0;
+    int complete = 1;
+    {
+        int64_t b0 = bound_of(g, &root);
+        int64_t depth = set_count(root.consumed);
+        HeapEntry e = {dive ? -depth : -b0, dive ? -b0 : -depth, counter, b0, root_record};
+        if (heap_push(&S.heap, e) < 0) goto done;
+    }
+    while (S.heap.size > 0) {
+        HeapEntry top = heap_pop(&S.heap);
+        int64_t state_bound = top.bound;
+        if (state_bound < at_least || (have_best && state_bound <= best_hp)) break;
+        State state = S.records[top.record];
+        Key sk = key_of(g, &state);
+        int32_t state_key = keys_find(&S.keys, &sk, 0);
+        if (S.keys.best[state_key] != top.record) continue;     /* a better way to this key came later */
+        if (use_dominance && dominated(&S, &state, state_key)) continue;
+        if (state.goal >= 0 && state.hp >= at_least && (!have_best || state.hp > best_hp)) {
+            have_best = 1; best_hp = state.hp; best_record = top.record;
+            if (first_win) break;
+            if (state_bound <= best_hp) break;
+        }
+        expanded++;
+        if (expanded % CLOCK_EVERY == 0) {
+            int over = expired(deadline);
+            if (over < 0) goto done;
+            if (over) { complete = 0; break; }
+        }
+        int64_t base_hp = state.hp - state.elixirs;
+        int64_t floor = have_best ? best_hp : at_least - 1;
+        CostTable *table = costs_at(g, state.atk, state.defense);
+        if (!table) goto done;
+        const int64_t *costs = table->costs;
+        set_t areas_left = state.areas, blockers_left = state.consumed;
+        int stop = 0;
+        FOR_EACH(b, state.frontier, {
+            if (stop) break;
+            const Blocker *blocker = &g->blockers[b];
+            /* Dominance application 4: everything around it is reached already. */
+            if (set_empty(set_andnot(blocker->areas, areas_left)) && set_empty(set_andnot(blocker->allowed_neighbours, blockers_left))
+                    && !set_has(g->goal_blockers, b))
+                continue;
+            int64_t cost;
+            if (blocker->is_door) {
+                if (state.keys < 1) continue;
+                cost = 0;
+            } else {
+                cost = costs[b];
+                if (cost < 0 || cost >= state.hp) continue;
+            }
+            int64_t least = blocker->least < 0 ? 0 : blocker->least;
+            if (state_bound - cost + least <= floor) continue;   /* the child's bound could not beat floor */
+            set_t raw = set_with(state.consumed, b);
+            StepEntry *known_step = steps_find(&S.steps, raw);
+            if (known_step) {
+                int32_t known = S.keys.best[known_step->key_id];
+                if (known >= 0 && S.records[known].hp >= base_hp - cost + known_step->elixirs) continue;
+            }
+            State child;
+            if (consume(g, &state, b, cost, &child) < 0) goto done;
+            Key ck = key_of(g, &child);
+            int32_t child_key = keys_find(&S.keys, &ck, 1);
+            if (child_key < 0) goto done;
+            if (steps_store(&S.steps, raw, child_key, child.elixirs) < 0) goto done;
+            int32_t known = S.keys.best[child_key];
+            if (known >= 0 && S.records[known].hp >= child.hp) continue;
+            int64_t child_bound = bound_of(g, &child);
+            if (child_bound <= floor) continue;
+            child.parent = top.record;
+            child.step = b;
+            int32_t child_record = add_record(&S, &child);
+            if (child_record < 0) goto done;
+            S.keys.best[child_key] = child_record;
+            if (child.goal >= 0 && child.hp >= at_least && (!have_best || child.hp > best_hp)) {
+                have_best = 1; best_hp = child.hp; best_record = child_record;
+                floor = best_hp;
+                if (first_win) { S.heap.size = 0; stop = 1; continue; }
+            }
+            counter++;
+            int64_t depth = set_count(child.consumed);
+            HeapEntry e = {dive ? -depth : -child_bound, dive ? -child_bound : -depth, counter, child_bound, child_record};
+            if (heap_push(&S.heap, e) < 0) goto done;
+        })
+    }
+    {
+        PyObject *steps = Py_None, *hp = Py_None;
+        Py_INCREF(Py_None); Py_INCREF(Py_None);
+        if (have_best) {
+            Py_DECREF(steps); Py_DECREF(hp);
+            hp = PyLong_FromLongLong(best_hp);
+            steps = PyList_New(0);
+            if (!hp || !steps) { Py_XDECREF(hp); Py_XDECREF(steps); goto done; }
+            for (int32_t at = best_record; S.records[at].parent >= 0; at = S.records[at].parent) {
+                PyObject *b = PyLong_FromLong(S.records[at].step);
+                if (!b || PyList_Append(steps, b) < 0) { Py_XDECREF(b); Py_DECREF(hp); Py_DECREF(steps); goto done; }
+                Py_DECREF(b);
+            }
+            if (PyList_Reverse(steps) < 0) { Py_DECREF(hp); Py_DECREF(steps); goto done; }
+        }
+        result = Py_BuildValue("(NOLN)", hp, complete ? Py_True : Py_False, (long long)expanded, steps);
+    }
+done:
+    free_search(&S);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS,
+     "search(graph, root, deadline, first_win, dive, use_dominance, at_least) -> (best_hp, complete, expanded, steps)\n\n"
+     "The passages search engine's best-first search, compiled; see passages_search.py."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_passages_core", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__passages_core(void) { return PyModule_Create(&module); }
