@@ -19,6 +19,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define SET_WORDS 2     /* areas and blockers: 128 */
 #define NODE_WORDS 4    /* dominator-tree nodes: 256 */
@@ -113,6 +116,7 @@ typedef struct {
     int64_t hp, elixirs, gain;
     int atk, defense, keys, goal;
     int parent, step;       /* the record this one was made from (-1 for the root) and the blocker */
+    int key_id;             /* the id of the state's key (KeyTable) */
 } State;
 
 typedef struct {
@@ -137,12 +141,21 @@ static inline uint64_t set_hash(set_t s) {
     return h ^ (h >> 29);
 }
 
-/* Key ids: each state key met gets a dense id; best[id] is the record stored under it (-1: none). */
+/* The record stored under a key, with the two numbers most tests read, so that they need not load it. */
 typedef struct {
-    int32_t *slots;         /* key id or -1 */
+    int64_t hp, elixirs;
+    int32_t record;         /* -1: none */
+} Best;
+
+/* Key ids: each state key met gets a dense id; best[id] is the state stored under it. A slot
+   holds the id in its low 32 bits and the key's hash in its high 32, so that most probes that miss are
+   told apart without reading the key. */
+#define EMPTY_SLOT UINT64_MAX
+typedef struct {
+    uint64_t *slots;
     int64_t capacity;
     Key *keys;
-    int32_t *best;
+    Best *best;
     int64_t count, keys_capacity;
 } KeyTable;
 
@@ -158,9 +171,11 @@ typedef struct {
     int64_t capacity, count;
 } StepTable;
 
+/* The Python search orders its heap by (first, second, counter), the counter counting pushes. Every push
+   but the root's is of a record just made, so records are numbered in the order of the counter: the record
+   breaks ties instead. first and second are -bound and -depth (with `dive`, -depth and -bound). */
 typedef struct {
-    int64_t first, second, counter;   /* ordered ascending, lexicographically */
-    int64_t bound;
+    int64_t first, second;
     int32_t record;
 } HeapEntry;
 
@@ -178,6 +193,20 @@ typedef struct {
     Heap heap;
 } Search;
 
+/* The tables are read at random: on a hard level they span gigabytes, and with 4 kB pages nearly every
+   lookup misses the TLB too. Where the kernel offers huge pages on request, ask for them. */
+static void advise_huge_pages(void *start, size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t page = 4096;
+    if (size < ((size_t)4 << 20)) return;
+    uintptr_t from = ((uintptr_t)start + page - 1) & ~(page - 1);
+    uintptr_t to = ((uintptr_t)start + size) & ~(page - 1);
+    if (to > from) madvise((void *)from, to - from, MADV_HUGEPAGE);
+#else
+    (void)start; (void)size;
+#endif
+}
+
 static int grow(void **items, int64_t *capacity, int64_t needed, size_t item_size) {
     if (needed <= *capacity) return 0;
     int64_t wanted = *capacity ? *capacity : 1024;
@@ -186,6 +215,7 @@ static int grow(void **items, int64_t *capacity, int64_t needed, size_t item_siz
     if (!grown) { PyErr_NoMemory(); return -1; }
     *items = grown;
     *capacity = wanted;
+    advise_huge_pages(grown, (size_t)wanted * item_size);
     return 0;
 }
 
@@ -250,31 +280,37 @@ static CostTable *costs_at(Graph *g, int atk, int defense) {
 
 static int keys_init(KeyTable *t) {
     t->capacity = 1 << 12;
-    t->slots = malloc(sizeof(int32_t) * (size_t)t->capacity);
+    t->slots = malloc(sizeof(uint64_t) * (size_t)t->capacity);
     if (!t->slots) { PyErr_NoMemory(); return -1; }
-    memset(t->slots, 0xff, sizeof(int32_t) * (size_t)t->capacity);
+    memset(t->slots, 0xff, sizeof(uint64_t) * (size_t)t->capacity);
     t->keys = NULL; t->best = NULL; t->count = 0; t->keys_capacity = 0;
     return 0;
 }
 
-static int keys_place(KeyTable *t, int32_t id) {
+static inline uint64_t key_slot(uint64_t hash, int32_t id) { return (hash & 0xffffffff00000000ULL) | (uint32_t)id; }
+
+static void keys_place(KeyTable *t, int32_t id) {
     uint64_t mask = (uint64_t)t->capacity - 1;
-    uint64_t at = key_hash(&t->keys[id]) & mask;
-    while (t->slots[at] != -1) at = (at + 1) & mask;
-    t->slots[at] = id;
-    return 0;
+    uint64_t hash = key_hash(&t->keys[id]);
+    uint64_t at = hash & mask;
+    while (t->slots[at] != EMPTY_SLOT) at = (at + 1) & mask;
+    t->slots[at] = key_slot(hash, id);
 }
 
 /* The id of key k, made when `create`; -1 when absent (or on error with an exception set, -2). */
 static int32_t keys_find(KeyTable *t, const Key *k, int create) {
     uint64_t mask = (uint64_t)t->capacity - 1;
-    uint64_t at = key_hash(k) & mask;
+    uint64_t hash = key_hash(k);
+    uint64_t at = hash & mask, tag = hash >> 32;
     for (;;) {
-        int32_t id = t->slots[at];
-        if (id == -1) break;
-        const Key *other = &t->keys[id];
-        if (other->keys == k->keys && set_equal(other->areas, k->areas) && set_equal(other->linked, k->linked))
-            return id;
+        uint64_t slot = t->slots[at];
+        if (slot == EMPTY_SLOT) break;
+        if (slot >> 32 == tag) {
+            int32_t id = (int32_t)(uint32_t)slot;
+            const Key *other = &t->keys[id];
+            if (other->keys == k->keys && set_equal(other->areas, k->areas) && set_equal(other->linked, k->linked))
+                return id;
+        }
         at = (at + 1) & mask;
     }
     if (!create) return -1;
@@ -283,20 +319,21 @@ static int32_t keys_find(KeyTable *t, const Key *k, int create) {
     if (grow((void **)&t->keys, &t->keys_capacity, t->count + 1, sizeof(Key)) < 0) return -2;
     if (t->keys_capacity != old_capacity) {
         int64_t cap = old_capacity;
-        if (grow((void **)&t->best, &cap, t->keys_capacity, sizeof(int32_t)) < 0) return -2;
+        if (grow((void **)&t->best, &cap, t->keys_capacity, sizeof(Best)) < 0) return -2;
     }
     int32_t id = (int32_t)t->count++;
     t->keys[id] = *k;
-    t->best[id] = -1;
+    t->best[id].record = -1;
     if (2 * t->count > t->capacity) {
         free(t->slots);
         t->capacity *= 2;
-        t->slots = malloc(sizeof(int32_t) * (size_t)t->capacity);
+        t->slots = malloc(sizeof(uint64_t) * (size_t)t->capacity);
         if (!t->slots) { PyErr_NoMemory(); return -2; }
-        memset(t->slots, 0xff, sizeof(int32_t) * (size_t)t->capacity);
+        advise_huge_pages(t->slots, sizeof(uint64_t) * (size_t)t->capacity);
+        memset(t->slots, 0xff, sizeof(uint64_t) * (size_t)t->capacity);
         for (int32_t i = 0; i < (int32_t)t->count; i++) keys_place(t, i);
     } else {
-        t->slots[at] = id;
+        t->slots[at] = key_slot(hash, id);
     }
     return id;
 }
@@ -310,38 +347,32 @@ static int steps_init(StepTable *t) {
     return 0;
 }
 
-static StepEntry *steps_find(StepTable *t, set_t raw) {
+/* The slot of raw step `raw`: its entry, or the empty slot where it would go (key_id -1). */
+static inline StepEntry *steps_slot(StepTable *t, set_t raw) {
     uint64_t mask = (uint64_t)t->capacity - 1;
     uint64_t at = set_hash(raw) & mask;
     while (t->slots[at].key_id != -1) {
         if (set_equal(t->slots[at].raw, raw)) return &t->slots[at];
         at = (at + 1) & mask;
     }
-    return NULL;
+    return &t->slots[at];
 }
 
-static int steps_store(StepTable *t, set_t raw, int32_t key_id, int64_t elixirs) {
-    uint64_t mask = (uint64_t)t->capacity - 1;
-    uint64_t at = set_hash(raw) & mask;
-    while (t->slots[at].key_id != -1) {
-        if (set_equal(t->slots[at].raw, raw)) {
-            t->slots[at].key_id = key_id;
-            t->slots[at].elixirs = elixirs;
-            return 0;
-        }
-        at = (at + 1) & mask;
-    }
-    t->slots[at].raw = raw;
-    t->slots[at].key_id = key_id;
-    t->slots[at].elixirs = elixirs;
-    if (2 * ++t->count > t->capacity) {
+/* Fill `slot` (from steps_slot, no other entry stored since) with where the raw step led. */
+static int steps_store(StepTable *t, StepEntry *slot, set_t raw, int32_t key_id, int64_t elixirs) {
+    int fresh = slot->key_id == -1;
+    slot->raw = raw;
+    slot->key_id = key_id;
+    slot->elixirs = elixirs;
+    if (fresh && 2 * ++t->count > t->capacity) {
         StepEntry *old = t->slots;
         int64_t old_capacity = t->capacity;
         t->capacity *= 2;
         t->slots = malloc(sizeof(StepEntry) * (size_t)t->capacity);
         if (!t->slots) { t->slots = old; t->capacity = old_capacity; PyErr_NoMemory(); return -1; }
+        advise_huge_pages(t->slots, sizeof(StepEntry) * (size_t)t->capacity);
         for (int64_t i = 0; i < t->capacity; i++) t->slots[i].key_id = -1;
-        mask = (uint64_t)t->capacity - 1;
+        uint64_t mask = (uint64_t)t->capacity - 1;
         for (int64_t i = 0; i < old_capacity; i++) {
             if (old[i].key_id == -1) continue;
             uint64_t to = set_hash(old[i].raw) & mask;
@@ -356,14 +387,15 @@ static int steps_store(StepTable *t, set_t raw, int32_t key_id, int64_t elixirs)
 static inline int entry_before(const HeapEntry *a, const HeapEntry *b) {
     if (a->first != b->first) return a->first < b->first;
     if (a->second != b->second) return a->second < b->second;
-    return a->counter < b->counter;
+    return a->record < b->record;
 }
 
+/* A 4-ary heap: half the levels of a binary one, and a node's children share a cache line or two. */
 static int heap_push(Heap *h, HeapEntry e) {
     if (grow((void **)&h->items, &h->capacity, h->size + 1, sizeof(HeapEntry)) < 0) return -1;
     int64_t i = h->size++;
     while (i > 0) {
-        int64_t parent = (i - 1) / 2;
+        int64_t parent = (i - 1) / 4;
         if (!entry_before(&e, &h->items[parent])) break;
         h->items[i] = h->items[parent];
         i = parent;
@@ -377,9 +409,12 @@ static HeapEntry heap_pop(Heap *h) {
     HeapEntry last = h->items[--h->size];
     int64_t i = 0;
     for (;;) {
-        int64_t child = 2 * i + 1;
-        if (child >= h->size) break;
-        if (child + 1 < h->size && entry_before(&h->items[child + 1], &h->items[child])) child++;
+        int64_t first_child = 4 * i + 1;
+        if (first_child >= h->size) break;
+        int64_t end = first_child + 4 < h->size ? first_child + 4 : h->size;
+        int64_t child = first_child;
+        for (int64_t other = first_child + 1; other < end; other++)
+            if (entry_before(&h->items[other], &h->items[child])) child = other;
         if (!entry_before(&h->items[child], &last)) break;
         h->items[i] = h->items[child];
         i = child;
@@ -483,18 +518,29 @@ static int dominated(Search *S, const State *s, int32_t own_key) {
     int64_t lost = s->elixirs - s->hp;
     int doors = set_count(set_and(s->consumed, g->door_mask));
     set_t enemies = set_andnot(s->frontier, g->door_mask);
+    /* The lookups miss the cache more often than not: asked for all at once, the misses overlap. */
+    int32_t found[64 * SET_WORDS];
+    int count = 0;
     FOR_EACH(f, enemies, {
-        StepEntry *step = steps_find(&S->steps, set_with(s->consumed, f));
-        if (step && step->key_id != own_key) {
-            int32_t further_id = S->keys.best[step->key_id];
-            if (further_id >= 0) {
-                const State *further = &S->records[further_id];
-                if (further->elixirs - further->hp <= lost && reaches_beyond(g, further, s->areas, linked, doors))
-                    return 1;
-            }
+        StepEntry *step = steps_slot(&S->steps, set_with(s->consumed, f));
+        if (step->key_id >= 0 && step->key_id != own_key) {
+            found[count++] = step->key_id;
+            __builtin_prefetch(&S->keys.best[step->key_id]);
         }
     })
+    for (int i = 0; i < count; i++) {
+        const Best *further = &S->keys.best[found[i]];
+        if (further->record >= 0 && further->elixirs - further->hp <= lost
+                && reaches_beyond(g, &S->records[further->record], s->areas, linked, doors))
+            return 1;
+    }
     return 0;
+}
+
+/* Ask for the step table's slots of every raw step from this state before reading any. */
+static inline void prefetch_steps(const StepTable *t, const State *s) {
+    uint64_t mask = (uint64_t)t->capacity - 1;
+    FOR_EACH(f, s->frontier, { __builtin_prefetch(&t->slots[set_hash(set_with(s->consumed, f)) & mask]); })
 }
 
 static int32_t add_record(Search *S, const State *s) {
@@ -666,26 +712,27 @@ static PyObject *search(PyObject *module, PyObject *args) {
     if (root_key < 0) goto done;
     int32_t root_record = add_record(&S, &root);
     if (root_record < 0) goto done;
-    S.keys.best[root_key] = root_record;
+    S.keys.best[root_key] = (Best){root.hp, root.elixirs, root_record};
+    S.records[root_record].key_id = root_key;
     int have_best = 0;
     int64_t best_hp = 0;
     int32_t best_record = -1;
-    int64_t counter = 0, expanded = 0;
+    int64_t expanded = 0;
     int complete = 1;
     {
         int64_t b0 = bound_of(g, &root);
         int64_t depth = set_count(root.consumed);
-        HeapEntry e = {dive ? -depth : -b0, dive ? -b0 : -depth, counter, b0, root_record};
+        HeapEntry e = {dive ? -depth : -b0, dive ? -b0 : -depth, root_record};
         if (heap_push(&S.heap, e) < 0) goto done;
     }
     while (S.heap.size > 0) {
         HeapEntry top = heap_pop(&S.heap);
-        int64_t state_bound = top.bound;
+        int64_t state_bound = dive ? -top.second : -top.first;
         if (state_bound < at_least || (have_best && state_bound <= best_hp)) break;
         State state = S.records[top.record];
-        Key sk = key_of(g, &state);
-        int32_t state_key = keys_find(&S.keys, &sk, 0);
-        if (S.keys.best[state_key] != top.record) continue;     /* a better way to this key came later */
+        int32_t state_key = state.key_id;
+        if (S.keys.best[state_key].record != top.record) continue;     /* a better way to this key came later */
+        prefetch_steps(&S.steps, &state);
         if (use_dominance && dominated(&S, &state, state_key)) continue;
         if (state.goal >= 0 && state.hp >= at_least && (!have_best || state.hp > best_hp)) {
             have_best = 1; best_hp = state.hp; best_record = top.record;
@@ -723,34 +770,34 @@ static PyObject *search(PyObject *module, PyObject *args) {
             int64_t least = blocker->least < 0 ? 0 : blocker->least;
             if (state_bound - cost + least <= floor) continue;   /* the child's bound could not beat floor */
             set_t raw = set_with(state.consumed, b);
-            StepEntry *known_step = steps_find(&S.steps, raw);
-            if (known_step) {
-                int32_t known = S.keys.best[known_step->key_id];
-                if (known >= 0 && S.records[known].hp >= base_hp - cost + known_step->elixirs) continue;
+            StepEntry *known_step = steps_slot(&S.steps, raw);
+            if (known_step->key_id >= 0) {
+                const Best *known = &S.keys.best[known_step->key_id];
+                if (known->record >= 0 && known->hp >= base_hp - cost + known_step->elixirs) continue;
             }
             State child;
             if (consume(g, &state, b, cost, &child) < 0) goto done;
             Key ck = key_of(g, &child);
             int32_t child_key = keys_find(&S.keys, &ck, 1);
             if (child_key < 0) goto done;
-            if (steps_store(&S.steps, raw, child_key, child.elixirs) < 0) goto done;
-            int32_t known = S.keys.best[child_key];
-            if (known >= 0 && S.records[known].hp >= child.hp) continue;
+            if (steps_store(&S.steps, known_step, raw, child_key, child.elixirs) < 0) goto done;
+            const Best *known = &S.keys.best[child_key];
+            if (known->record >= 0 && known->hp >= child.hp) continue;
             int64_t child_bound = bound_of(g, &child);
             if (child_bound <= floor) continue;
             child.parent = top.record;
             child.step = b;
+            child.key_id = child_key;
             int32_t child_record = add_record(&S, &child);
             if (child_record < 0) goto done;
-            S.keys.best[child_key] = child_record;
+            S.keys.best[child_key] = (Best){child.hp, child.elixirs, child_record};
             if (child.goal >= 0 && child.hp >= at_least && (!have_best || child.hp > best_hp)) {
                 have_best = 1; best_hp = child.hp; best_record = child_record;
                 floor = best_hp;
                 if (first_win) { S.heap.size = 0; stop = 1; continue; }
             }
-            counter++;
             int64_t depth = set_count(child.consumed);
-            HeapEntry e = {dive ? -depth : -child_bound, dive ? -child_bound : -depth, counter, child_bound, child_record};
+            HeapEntry e = {dive ? -depth : -child_bound, dive ? -child_bound : -depth, child_record};
             if (heap_push(&S.heap, e) < 0) goto done;
         })
     }
