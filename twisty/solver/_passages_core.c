@@ -147,6 +147,12 @@ typedef struct {
     int32_t record;         /* -1: none */
 } Best;
 
+/* A key and its stored state side by side: 64 bytes, one cache line (the array is aligned to lines). */
+typedef struct {
+    Key key;
+    Best best;
+} KeyEntry;
+
 /* Key ids: each state key met gets a dense id; best[id] is the state stored under it. A slot
    holds the id in its low 32 bits and the key's hash in its high 32, so that most probes that miss are
    told apart without reading the key. */
@@ -154,8 +160,7 @@ typedef struct {
 typedef struct {
     uint64_t *slots;
     int64_t capacity;
-    Key *keys;
-    Best *best;
+    KeyEntry *entries;
     int64_t count, keys_capacity;
 } KeyTable;
 
@@ -171,18 +176,28 @@ typedef struct {
     int64_t capacity, count;
 } StepTable;
 
-/* The Python search orders its heap by (first, second, counter), the counter counting pushes. Every push
-   but the root's is of a record just made, so records are numbered in the order of the counter: the record
-   breaks ties instead. first and second are -bound and -depth (with `dive`, -depth and -bound). */
+/* The Python search orders its heap by (first, second, counter), the counter counting pushes: first and
+   second are -bound and -depth (with `dive`, -depth and -bound). Every push but the root's is of a record
+   just made, so records are numbered in the order of the counter. Few pairs (first, second) are in use at
+   a time (a few hundred bounds by at most 129 depths), so the queue keeps one first-in first-out list of
+   records per pair and a small heap of the pairs: within a pair, records come out in the order they went
+   in, which is the counter's; the heap of pairs stays in the cache where a heap of every entry did not. */
 typedef struct {
     int64_t first, second;
-    int32_t record;
-} HeapEntry;
+    int32_t *items;
+    int64_t head, tail, capacity;
+    int in_heap;
+} Fifo;
 
 typedef struct {
-    HeapEntry *items;
-    int64_t size, capacity;
-} Heap;
+    Fifo *fifos;
+    int64_t fifos_count, fifos_capacity;
+    int32_t *map_slots;     /* (first, second) -> fifo index, -1 empty; pairs are never removed */
+    int64_t map_capacity;
+    int32_t *heap;          /* fifo indices with entries, by (first, second) */
+    int64_t heap_size, heap_capacity;
+    int64_t size;
+} Queue;
 
 typedef struct {
     Graph g;
@@ -190,7 +205,7 @@ typedef struct {
     int64_t records_count, records_capacity;
     KeyTable keys;
     StepTable steps;
-    Heap heap;
+    Queue queue;
 } Search;
 
 /* The tables are read at random: on a hard level they span gigabytes, and with 4 kB pages nearly every
@@ -283,7 +298,7 @@ static int keys_init(KeyTable *t) {
     t->slots = malloc(sizeof(uint64_t) * (size_t)t->capacity);
     if (!t->slots) { PyErr_NoMemory(); return -1; }
     memset(t->slots, 0xff, sizeof(uint64_t) * (size_t)t->capacity);
-    t->keys = NULL; t->best = NULL; t->count = 0; t->keys_capacity = 0;
+    t->entries = NULL; t->count = 0; t->keys_capacity = 0;
     return 0;
 }
 
@@ -291,7 +306,7 @@ static inline uint64_t key_slot(uint64_t hash, int32_t id) { return (hash & 0xff
 
 static void keys_place(KeyTable *t, int32_t id) {
     uint64_t mask = (uint64_t)t->capacity - 1;
-    uint64_t hash = key_hash(&t->keys[id]);
+    uint64_t hash = key_hash(&t->entries[id].key);
     uint64_t at = hash & mask;
     while (t->slots[at] != EMPTY_SLOT) at = (at + 1) & mask;
     t->slots[at] = key_slot(hash, id);
@@ -307,7 +322,7 @@ static int32_t keys_find(KeyTable *t, const Key *k, int create) {
         if (slot == EMPTY_SLOT) break;
         if (slot >> 32 == tag) {
             int32_t id = (int32_t)(uint32_t)slot;
-            const Key *other = &t->keys[id];
+            const Key *other = &t->entries[id].key;
             if (other->keys == k->keys && set_equal(other->areas, k->areas) && set_equal(other->linked, k->linked))
                 return id;
         }
@@ -315,15 +330,19 @@ static int32_t keys_find(KeyTable *t, const Key *k, int create) {
     }
     if (!create) return -1;
     if (t->count >= INT32_MAX - 1) { PyErr_NoMemory(); return -2; }
-    int64_t old_capacity = t->keys_capacity;
-    if (grow((void **)&t->keys, &t->keys_capacity, t->count + 1, sizeof(Key)) < 0) return -2;
-    if (t->keys_capacity != old_capacity) {
-        int64_t cap = old_capacity;
-        if (grow((void **)&t->best, &cap, t->keys_capacity, sizeof(Best)) < 0) return -2;
+    if (t->count + 1 > t->keys_capacity) {
+        int64_t wanted = t->keys_capacity ? 2 * t->keys_capacity : 1024;
+        void *grown = NULL;
+        if (posix_memalign(&grown, 64, sizeof(KeyEntry) * (size_t)wanted) != 0) { PyErr_NoMemory(); return -2; }
+        advise_huge_pages(grown, sizeof(KeyEntry) * (size_t)wanted);
+        if (t->count) memcpy(grown, t->entries, sizeof(KeyEntry) * (size_t)t->count);
+        free(t->entries);
+        t->entries = grown;
+        t->keys_capacity = wanted;
     }
     int32_t id = (int32_t)t->count++;
-    t->keys[id] = *k;
-    t->best[id].record = -1;
+    t->entries[id].key = *k;
+    t->entries[id].best.record = -1;
     if (2 * t->count > t->capacity) {
         free(t->slots);
         t->capacity *= 2;
@@ -384,43 +403,127 @@ static int steps_store(StepTable *t, StepEntry *slot, set_t raw, int32_t key_id,
     return 0;
 }
 
-static inline int entry_before(const HeapEntry *a, const HeapEntry *b) {
-    if (a->first != b->first) return a->first < b->first;
-    if (a->second != b->second) return a->second < b->second;
-    return a->record < b->record;
+static inline uint64_t pair_hash(int64_t first, int64_t second) {
+    uint64_t h = mix(mix(0, (uint64_t)first), (uint64_t)second);
+    return h ^ (h >> 29);
 }
 
-/* A 4-ary heap: half the levels of a binary one, and a node's children share a cache line or two. */
-static int heap_push(Heap *h, HeapEntry e) {
-    if (grow((void **)&h->items, &h->capacity, h->size + 1, sizeof(HeapEntry)) < 0) return -1;
-    int64_t i = h->size++;
-    while (i > 0) {
-        int64_t parent = (i - 1) / 4;
-        if (!entry_before(&e, &h->items[parent])) break;
-        h->items[i] = h->items[parent];
-        i = parent;
-    }
-    h->items[i] = e;
+static inline int pair_before(const Fifo *a, const Fifo *b) {
+    return a->first != b->first ? a->first < b->first : a->second < b->second;
+}
+
+static int queue_init(Queue *q) {
+    memset(q, 0, sizeof(Queue));
+    q->map_capacity = 1024;
+    q->map_slots = malloc(sizeof(int32_t) * (size_t)q->map_capacity);
+    if (!q->map_slots) { PyErr_NoMemory(); return -1; }
+    memset(q->map_slots, 0xff, sizeof(int32_t) * (size_t)q->map_capacity);
     return 0;
 }
 
-static HeapEntry heap_pop(Heap *h) {
-    HeapEntry top = h->items[0];
-    HeapEntry last = h->items[--h->size];
+static void queue_free(Queue *q) {
+    for (int64_t i = 0; i < q->fifos_count; i++) free(q->fifos[i].items);
+    free(q->fifos); free(q->map_slots); free(q->heap);
+}
+
+/* The index of the fifo of (first, second), made when new; -1 on error. */
+static int32_t queue_fifo(Queue *q, int64_t first, int64_t second) {
+    uint64_t mask = (uint64_t)q->map_capacity - 1;
+    uint64_t at = pair_hash(first, second) & mask;
+    while (q->map_slots[at] != -1) {
+        const Fifo *f = &q->fifos[q->map_slots[at]];
+        if (f->first == first && f->second == second) return q->map_slots[at];
+        at = (at + 1) & mask;
+    }
+    if (q->fifos_count >= INT32_MAX - 1) { PyErr_NoMemory(); return -1; }
+    if (grow((void **)&q->fifos, &q->fifos_capacity, q->fifos_count + 1, sizeof(Fifo)) < 0) return -1;
+    int32_t index = (int32_t)q->fifos_count++;
+    Fifo *f = &q->fifos[index];
+    memset(f, 0, sizeof(Fifo));
+    f->first = first;
+    f->second = second;
+    if (2 * q->fifos_count > q->map_capacity) {
+        free(q->map_slots);
+        q->map_capacity *= 2;
+        q->map_slots = malloc(sizeof(int32_t) * (size_t)q->map_capacity);
+        if (!q->map_slots) { PyErr_NoMemory(); return -1; }
+        memset(q->map_slots, 0xff, sizeof(int32_t) * (size_t)q->map_capacity);
+        mask = (uint64_t)q->map_capacity - 1;
+        for (int32_t i = 0; i < (int32_t)q->fifos_count; i++) {
+            uint64_t to = pair_hash(q->fifos[i].first, q->fifos[i].second) & mask;
+            while (q->map_slots[to] != -1) to = (to + 1) & mask;
+            q->map_slots[to] = i;
+        }
+    } else {
+        q->map_slots[at] = index;
+    }
+    return index;
+}
+
+static void pairs_sift_up(Queue *q, int64_t i) {
+    int32_t moving = q->heap[i];
+    while (i > 0) {
+        int64_t parent = (i - 1) / 2;
+        if (!pair_before(&q->fifos[moving], &q->fifos[q->heap[parent]])) break;
+        q->heap[i] = q->heap[parent];
+        i = parent;
+    }
+    q->heap[i] = moving;
+}
+
+static void pairs_pop(Queue *q) {
+    int32_t last = q->heap[--q->heap_size];
     int64_t i = 0;
     for (;;) {
-        int64_t first_child = 4 * i + 1;
-        if (first_child >= h->size) break;
-        int64_t end = first_child + 4 < h->size ? first_child + 4 : h->size;
-        int64_t child = first_child;
-        for (int64_t other = first_child + 1; other < end; other++)
-            if (entry_before(&h->items[other], &h->items[child])) child = other;
-        if (!entry_before(&h->items[child], &last)) break;
-        h->items[i] = h->items[child];
+        int64_t child = 2 * i + 1;
+        if (child >= q->heap_size) break;
+        if (child + 1 < q->heap_size && pair_before(&q->fifos[q->heap[child + 1]], &q->fifos[q->heap[child]])) child++;
+        if (!pair_before(&q->fifos[q->heap[child]], &q->fifos[last])) break;
+        q->heap[i] = q->heap[child];
         i = child;
     }
-    if (h->size > 0) h->items[i] = last;
-    return top;
+    if (q->heap_size > 0) q->heap[i] = last;
+}
+
+static int queue_push(Queue *q, int64_t first, int64_t second, int32_t record) {
+    int32_t index = queue_fifo(q, first, second);
+    if (index < 0) return -1;
+    Fifo *f = &q->fifos[index];
+    if (f->tail == f->capacity) {
+        if (f->head > 0) {          /* the front part was taken already: move the rest down */
+            memmove(f->items, f->items + f->head, sizeof(int32_t) * (size_t)(f->tail - f->head));
+            f->tail -= f->head;
+            f->head = 0;
+        }
+        if (f->tail == f->capacity && grow((void **)&f->items, &f->capacity, f->tail + 1, sizeof(int32_t)) < 0)
+            return -1;
+    }
+    f->items[f->tail++] = record;
+    if (!f->in_heap) {
+        if (grow((void **)&q->heap, &q->heap_capacity, q->heap_size + 1, sizeof(int32_t)) < 0) return -1;
+        f->in_heap = 1;
+        q->heap[q->heap_size++] = index;
+        pairs_sift_up(q, q->heap_size - 1);
+    }
+    q->size++;
+    return 0;
+}
+
+/* The record of the least (first, second, push order), and its pair. */
+static int32_t queue_pop(Queue *q, int64_t *first, int64_t *second) {
+    Fifo *f = &q->fifos[q->heap[0]];
+    int32_t record = f->items[f->head++];
+    *first = f->first;
+    *second = f->second;
+    if (f->head == f->tail) {       /* empty: give its memory back and leave the heap of pairs */
+        free(f->items);
+        f->items = NULL;
+        f->head = f->tail = f->capacity = 0;
+        f->in_heap = 0;
+        pairs_pop(q);
+    }
+    q->size--;
+    return record;
 }
 
 /* ------------------------------------------------------------------------------- the walker's steps */
@@ -525,11 +628,11 @@ static int dominated(Search *S, const State *s, int32_t own_key) {
         StepEntry *step = steps_slot(&S->steps, set_with(s->consumed, f));
         if (step->key_id >= 0 && step->key_id != own_key) {
             found[count++] = step->key_id;
-            __builtin_prefetch(&S->keys.best[step->key_id]);
+            __builtin_prefetch(&S->keys.entries[step->key_id].best);
         }
     })
     for (int i = 0; i < count; i++) {
-        const Best *further = &S->keys.best[found[i]];
+        const Best *further = &S->keys.entries[found[i]].best;
         if (further->record >= 0 && further->elixirs - further->hp <= lost
                 && reaches_beyond(g, &S->records[further->record], s->areas, linked, doors))
             return 1;
@@ -677,8 +780,8 @@ static void free_search(Search *S) {
             if (S->g.tables[i].stat_key != -1) free(S->g.tables[i].costs);
     }
     free(S->g.tables); free(S->g.areas); free(S->g.blockers); free(S->g.positive); free(S->g.goal_extra);
-    free(S->records); free(S->keys.slots); free(S->keys.keys); free(S->keys.best);
-    free(S->steps.slots); free(S->heap.items);
+    free(S->records); free(S->keys.slots); free(S->keys.entries);
+    free(S->steps.slots); queue_free(&S->queue);
 }
 
 /* ------------------------------------------------------------------------------------------ the search */
@@ -705,14 +808,14 @@ static PyObject *search(PyObject *module, PyObject *args) {
     Graph *g = &S.g;
     State root;
     if (read_graph(spec, g) < 0 || read_state(root_spec, &root) < 0) goto done;
-    if (keys_init(&S.keys) < 0 || steps_init(&S.steps) < 0) goto done;
+    if (keys_init(&S.keys) < 0 || steps_init(&S.steps) < 0 || queue_init(&S.queue) < 0) goto done;
 
     Key k = key_of(g, &root);
     int32_t root_key = keys_find(&S.keys, &k, 1);
     if (root_key < 0) goto done;
     int32_t root_record = add_record(&S, &root);
     if (root_record < 0) goto done;
-    S.keys.best[root_key] = (Best){root.hp, root.elixirs, root_record};
+    S.keys.entries[root_key].best = (Best){root.hp, root.elixirs, root_record};
     S.records[root_record].key_id = root_key;
     int have_best = 0;
     int64_t best_hp = 0;
@@ -722,20 +825,20 @@ static PyObject *search(PyObject *module, PyObject *args) {
     {
         int64_t b0 = bound_of(g, &root);
         int64_t depth = set_count(root.consumed);
-        HeapEntry e = {dive ? -depth : -b0, dive ? -b0 : -depth, root_record};
-        if (heap_push(&S.heap, e) < 0) goto done;
+        if (queue_push(&S.queue, dive ? -depth : -b0, dive ? -b0 : -depth, root_record) < 0) goto done;
     }
-    while (S.heap.size > 0) {
-        HeapEntry top = heap_pop(&S.heap);
-        int64_t state_bound = dive ? -top.second : -top.first;
+    while (S.queue.size > 0) {
+        int64_t first, second;
+        int32_t popped = queue_pop(&S.queue, &first, &second);
+        int64_t state_bound = dive ? -second : -first;
         if (state_bound < at_least || (have_best && state_bound <= best_hp)) break;
-        State state = S.records[top.record];
+        State state = S.records[popped];
         int32_t state_key = state.key_id;
-        if (S.keys.best[state_key].record != top.record) continue;     /* a better way to this key came later */
+        if (S.keys.entries[state_key].best.record != popped) continue;     /* a better way to this key came later */
         prefetch_steps(&S.steps, &state);
         if (use_dominance && dominated(&S, &state, state_key)) continue;
         if (state.goal >= 0 && state.hp >= at_least && (!have_best || state.hp > best_hp)) {
-            have_best = 1; best_hp = state.hp; best_record = top.record;
+            have_best = 1; best_hp = state.hp; best_record = popped;
             if (first_win) break;
             if (state_bound <= best_hp) break;
         }
@@ -772,7 +875,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
             set_t raw = set_with(state.consumed, b);
             StepEntry *known_step = steps_slot(&S.steps, raw);
             if (known_step->key_id >= 0) {
-                const Best *known = &S.keys.best[known_step->key_id];
+                const Best *known = &S.keys.entries[known_step->key_id].best;
                 if (known->record >= 0 && known->hp >= base_hp - cost + known_step->elixirs) continue;
             }
             State child;
@@ -781,24 +884,24 @@ static PyObject *search(PyObject *module, PyObject *args) {
             int32_t child_key = keys_find(&S.keys, &ck, 1);
             if (child_key < 0) goto done;
             if (steps_store(&S.steps, known_step, raw, child_key, child.elixirs) < 0) goto done;
-            const Best *known = &S.keys.best[child_key];
+            const Best *known = &S.keys.entries[child_key].best;
             if (known->record >= 0 && known->hp >= child.hp) continue;
             int64_t child_bound = bound_of(g, &child);
             if (child_bound <= floor) continue;
-            child.parent = top.record;
+            child.parent = popped;
             child.step = b;
             child.key_id = child_key;
             int32_t child_record = add_record(&S, &child);
             if (child_record < 0) goto done;
-            S.keys.best[child_key] = (Best){child.hp, child.elixirs, child_record};
+            S.keys.entries[child_key].best = (Best){child.hp, child.elixirs, child_record};
             if (child.goal >= 0 && child.hp >= at_least && (!have_best || child.hp > best_hp)) {
                 have_best = 1; best_hp = child.hp; best_record = child_record;
                 floor = best_hp;
-                if (first_win) { S.heap.size = 0; stop = 1; continue; }
+                if (first_win) { S.queue.size = 0; stop = 1; continue; }
             }
             int64_t depth = set_count(child.consumed);
-            HeapEntry e = {dive ? -depth : -child_bound, dive ? -child_bound : -depth, child_record};
-            if (heap_push(&S.heap, e) < 0) goto done;
+            if (queue_push(&S.queue, dive ? -depth : -child_bound, dive ? -child_bound : -depth, child_record) < 0)
+                goto done;
         })
     }
     {
