@@ -55,12 +55,14 @@ def assert_same_search(level, start_hp: int, what, **options):
 
 @pytest.mark.parametrize("chunk", range(6))
 def test_compiled_search_expands_the_same_states_as_the_python_search(chunk):
-    """300 random levels, each searched five ways: best route, best route without dominance, solvability,
-    wins of at least the optimum + 1 (none) and the first witness of min_start_hp (dive, huge hp)."""
+    """300 random levels, each searched six ways: best route with and without the priced bound, without
+    dominance, solvability, wins of at least the optimum + 1 (none) and the first witness of min_start_hp
+    (dive, huge hp)."""
     solvable = 0
     for seed, level in random_levels(chunk, 50):
         hp = level.player.hp
         best = assert_same_search(level, hp, seed)
+        assert_same_search(level, hp, seed, priced=False)
         assert_same_search(level, hp, seed, use_dominance=False)
         assert_same_search(level, hp, seed, first_win=True)
         if best.best_hp is not None:
@@ -79,6 +81,7 @@ def test_compiled_search_expands_the_same_states_on_benchmark_levels(seed):
     least = passages_search.min_start_hp(level, Deadline(None))
     assert least.status == "proved"
     tight = assert_same_search(level, least.value, seed)
+    assert_same_search(level, least.value, seed, priced=False)
     assert tight.best_hp is not None
     if least.value > 1:
         assert assert_same_search(level, least.value - 1, seed).best_hp is None

@@ -208,6 +208,37 @@ def test_bound_is_admissible_along_random_routes():
     assert checked > 150
 
 
+def test_priced_bound_is_admissible_along_random_routes():
+    """The priced bound too is at least the best final hp of any continuation (plain rules, exhaustively),
+    at every state of random walks; and its two early answers agree with the full one: at least `enough`
+    exactly when the full answer is, at most `floor` exactly when the full answer is, and the full answer
+    otherwise."""
+    from twisty.solver.passages_search import NO_WIN
+    checked = tighter = 0
+    for seed in range(320):
+        rng = random.Random(seed)
+        # More items than small_level draws, so that equipment often comes late (where the bound bites).
+        level = random_level(seed, cells_wide=4, cells_high=rng.randint(3, 4), blockers=rng.randint(5, 9),
+                             items=rng.randint(3, 7), loops=rng.choice([0.0, 0.2]))
+        for walker, rules_state, engine_state in random_walk(level, rng, steps=4):
+            truth = best_from(level, rules_state)
+            priced = walker.priced_bound(engine_state)
+            if truth is not None:
+                assert priced >= truth, seed
+                checked += 1
+                tighter += priced < walker.bound(engine_state)
+            else:
+                assert priced >= NO_WIN
+            for limit in (truth, priced, priced - 1, priced + 1):
+                if limit is None or priced == NO_WIN:
+                    continue
+                early = walker.priced_bound(engine_state, enough=limit)
+                assert (early >= limit) == (priced >= limit) and (priced >= limit or early == priced), seed
+                early = walker.priced_bound(engine_state, floor=limit)
+                assert (early <= limit) == (priced <= limit) and (priced <= limit or early == priced), seed
+    assert checked > 600 and tighter > 25
+
+
 def test_bound_falls_at_least_by_the_excess_of_each_step():
     """Consistency, which the search uses to skip children without making them: after consuming blocker b
     at cost c the bound is at most the bound before less (c - b's least damage). Checked on every move

@@ -35,8 +35,21 @@ static inline int set_empty(set_t a) { return !(a.w[0] | a.w[1]); }
 static inline set_t set_or(set_t a, set_t b) { a.w[0] |= b.w[0]; a.w[1] |= b.w[1]; return a; }
 static inline set_t set_and(set_t a, set_t b) { a.w[0] &= b.w[0]; a.w[1] &= b.w[1]; return a; }
 static inline set_t set_andnot(set_t a, set_t b) { a.w[0] &= ~b.w[0]; a.w[1] &= ~b.w[1]; return a; }
-static inline int set_has(set_t a, int i) { return (a.w[i >> 6] >> (i & 63)) & 1; }
-static inline set_t set_with(set_t a, int i) { a.w[i >> 6] |= (uint64_t)1 << (i & 63); return a; }
+/* Single members are set and read without indexing the words by a variable: that would keep the set in
+   memory, and a whole-set load right after a one-word store stalls (no store-to-load forwarding). */
+static inline int set_has(set_t a, int i) { return ((i < 64 ? a.w[0] : a.w[1]) >> (i & 63)) & 1; }
+static inline set_t set_with(set_t a, int i) {
+    uint64_t bit = (uint64_t)1 << (i & 63);
+    a.w[0] |= i < 64 ? bit : 0;
+    a.w[1] |= i < 64 ? 0 : bit;
+    return a;
+}
+static inline set_t set_without(set_t a, int i) {
+    uint64_t bit = (uint64_t)1 << (i & 63);
+    a.w[0] &= ~(i < 64 ? bit : 0);
+    a.w[1] &= ~(i < 64 ? 0 : bit);
+    return a;
+}
 static inline int set_count(set_t a) { return __builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]); }
 static inline int set_within(set_t a, set_t b) { return !(a.w[0] & ~b.w[0]) && !(a.w[1] & ~b.w[1]); }
 static inline int set_equal(set_t a, set_t b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
@@ -58,7 +71,12 @@ static inline int set_lowest(set_t a) {
 static inline nodes_t nodes_or(nodes_t a, nodes_t b) { for (int i = 0; i < NODE_WORDS; i++) a.w[i] |= b.w[i]; return a; }
 static inline nodes_t nodes_and(nodes_t a, nodes_t b) { for (int i = 0; i < NODE_WORDS; i++) a.w[i] &= b.w[i]; return a; }
 static inline nodes_t nodes_andnot(nodes_t a, nodes_t b) { for (int i = 0; i < NODE_WORDS; i++) a.w[i] &= ~b.w[i]; return a; }
-static inline nodes_t nodes_with(nodes_t a, int i) { a.w[i >> 6] |= (uint64_t)1 << (i & 63); return a; }
+static inline nodes_t nodes_with(nodes_t a, int i) {
+    uint64_t bit = (uint64_t)1 << (i & 63);
+    int word = i >> 6;
+    for (int k = 0; k < NODE_WORDS; k++) a.w[k] |= k == word ? bit : 0;
+    return a;
+}
 /* Areas are nodes 0..A-1 and blocker b is node A + b. */
 static inline nodes_t nodes_of(set_t areas, set_t blockers, int area_count) {
     nodes_t out = {{areas.w[0], areas.w[1], 0, 0}};
@@ -117,6 +135,8 @@ typedef struct {
     int atk, defense, keys, goal;
     int parent, step;       /* the record this one was made from (-1 for the root) and the blocker */
     int key_id;             /* the id of the state's key (KeyTable) */
+    int priced;             /* the priced bound is in the bound it is queued with */
+    int64_t cheap;          /* its own bound (bound_of), which the step test reads */
 } State;
 
 typedef struct {
@@ -165,10 +185,11 @@ typedef struct {
 } KeyTable;
 
 /* Where a raw step (closed state's consumed set + one blocker) led after its closure. */
+/* Where a raw step led: the key of its closure. (The Python search keeps the closure's elixirs too; they
+   are the elixirs of the state stored under that key, since both reached the same areas.) */
 typedef struct {
     set_t raw;
     int32_t key_id;         /* -1: empty slot */
-    int64_t elixirs;
 } StepEntry;
 
 typedef struct {
@@ -177,8 +198,7 @@ typedef struct {
 } StepTable;
 
 /* The Python search orders its heap by (first, second, counter), the counter counting pushes: first and
-   second are -bound and -depth (with `dive`, -depth and -bound). Every push but the root's is of a record
-   just made, so records are numbered in the order of the counter. Few pairs (first, second) are in use at
+   second are -bound and -depth (with `dive`, -depth and -bound). Few pairs (first, second) are in use at
    a time (a few hundred bounds by at most 129 depths), so the queue keeps one first-in first-out list of
    records per pair and a small heap of the pairs: within a pair, records come out in the order they went
    in, which is the counter's; the heap of pairs stays in the cache where a heap of every entry did not. */
@@ -378,11 +398,10 @@ static inline StepEntry *steps_slot(StepTable *t, set_t raw) {
 }
 
 /* Fill `slot` (from steps_slot, no other entry stored since) with where the raw step led. */
-static int steps_store(StepTable *t, StepEntry *slot, set_t raw, int32_t key_id, int64_t elixirs) {
+static int steps_store(StepTable *t, StepEntry *slot, set_t raw, int32_t key_id) {
     int fresh = slot->key_id == -1;
     slot->raw = raw;
     slot->key_id = key_id;
-    slot->elixirs = elixirs;
     if (fresh && 2 * ++t->count > t->capacity) {
         StepEntry *old = t->slots;
         int64_t old_capacity = t->capacity;
@@ -587,6 +606,72 @@ static int consume(Graph *g, const State *from, int b, int64_t cost, State *out)
 }
 
 /* _Walker.bound: the admissible upper bound on the final hp of any continuation. */
+/* _Walker.priced_bound: the stats-aware bound, a Dijkstra over damage with blockers priced at the stats of
+   the equipment within reach (the Python method says why it is admissible, and why it may stop early).
+   Answers `enough` once the bound is known to be at least that, and a number at most `floor` once it is
+   known to be at most that. Sets *error on a failed cost callback. */
+__attribute__((noinline)) static int64_t priced_bound(Graph *g, const State *s, int64_t enough, int64_t floor, int *error) {
+    int atk = s->atk, defense = s->defense;
+    set_t areas = s->areas, settled = s->consumed, front = s->frontier;
+    /* Fewer than 129 blockers: the next one to settle is found by a scan of those offered (a handful to a
+       few dozen), cheaper here than a heap. */
+    int64_t dist[64 * SET_WORDS];
+    set_t open = {{0, 0}};      /* offered, not settled */
+    int64_t elixirs_left = g->total_elixirs - s->elixirs, taken = 0, best = 0;
+    int goal_known = s->goal >= 0;
+    CostTable *table = costs_at(g, atk, defense);
+    if (!table) { *error = 1; return 0; }
+    set_t offering = front;
+    int64_t at = 0;
+    for (;;) {
+        FOR_EACH(b, offering, {
+            int64_t cost = table->costs[b];
+            if (cost >= 0 && (!set_has(open, b) || at + cost < dist[b])) {
+                dist[b] = at + cost;
+                open = set_with(open, b);
+            }
+        })
+        if (set_empty(open)) break;
+        int b = -1;
+        FOR_EACH(c, open, { if (b < 0 || dist[c] < dist[b]) b = c; })
+        at = dist[b];
+        open = set_without(open, b);
+        if (goal_known) {
+            if (elixirs_left - at <= best) break;
+            if (s->hp + best >= enough) return enough;
+        } else if (s->hp + elixirs_left - at <= floor) {
+            return s->hp + elixirs_left - at;
+        }
+        const Blocker *blocker = &g->blockers[b];
+        settled = set_with(settled, b);
+        front = set_without(front, b);
+        if (!goal_known && blocker->goal >= 0) { goal_known = 1; best = taken - at; }
+        set_t added = blocker->blockers;
+        int stronger = 0;
+        set_t new_areas = set_andnot(blocker->areas, areas);
+        FOR_EACH(a, new_areas, {
+            const Area *area = &g->areas[a];
+            areas = set_with(areas, a);
+            taken += area->hp;
+            if (!goal_known && area->goal >= 0) { goal_known = 1; best = taken - at; }
+            else if (goal_known && taken - at > best) best = taken - at;
+            if (area->atk || area->defense) { atk += area->atk; defense += area->defense; stronger = 1; }
+            added = set_or(added, area->blockers);
+        })
+        added = set_andnot(set_andnot(set_and(added, g->allowed), settled), front);
+        front = set_or(front, added);
+        if (stronger) {
+            table = costs_at(g, atk, defense);
+            if (!table) { *error = 1; return 0; }
+            offering = front;
+        } else {
+            offering = added;
+        }
+    }
+    if (!goal_known) return NO_WIN;
+    return s->hp + best;
+}
+
 static int64_t bound_of(const Graph *g, const State *s) {
     int64_t left = g->total_elixirs - s->elixirs;
     if (s->goal >= 0) return s->hp + (s->gain < left ? s->gain : left);
@@ -794,13 +879,14 @@ static int expired(PyObject *deadline) {
     return out;
 }
 
-/* search(graph, root, deadline, first_win, dive, use_dominance, at_least)
+/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced)
    -> (best_hp or None, complete, expanded, [blockers consumed from the root to the best state] or None) */
 static PyObject *search(PyObject *module, PyObject *args) {
     PyObject *spec, *root_spec, *deadline;
-    int first_win, dive, use_dominance;
+    int first_win, dive, use_dominance, priced;
     long long at_least;
-    if (!PyArg_ParseTuple(args, "OOOpppL", &spec, &root_spec, &deadline, &first_win, &dive, &use_dominance, &at_least))
+    if (!PyArg_ParseTuple(args, "OOOpppLp", &spec, &root_spec, &deadline, &first_win, &dive, &use_dominance, &at_least,
+                          &priced))
         return NULL;
     Search S;
     memset(&S, 0, sizeof(S));
@@ -824,6 +910,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
     int complete = 1;
     {
         int64_t b0 = bound_of(g, &root);
+        S.records[root_record].cheap = b0;
         int64_t depth = set_count(root.consumed);
         if (queue_push(&S.queue, dive ? -depth : -b0, dive ? -b0 : -depth, root_record) < 0) goto done;
     }
@@ -837,6 +924,20 @@ static PyObject *search(PyObject *module, PyObject *args) {
         if (S.keys.entries[state_key].best.record != popped) continue;     /* a better way to this key came later */
         prefetch_steps(&S.steps, &state);
         if (use_dominance && dominated(&S, &state, state_key)) continue;
+        if (priced && !state.priced) {
+            int error = 0;
+            int64_t tighter = priced_bound(g, &state, state_bound, have_best ? best_hp : at_least - 1, &error);
+            if (error) goto done;
+            if (tighter < state_bound) {
+                /* Queued again under the tighter bound, or dropped if that cannot beat the best. */
+                if (tighter >= at_least && (!have_best || tighter > best_hp)) {
+                    S.records[popped].priced = 1;
+                    int64_t depth = set_count(state.consumed);
+                    if (queue_push(&S.queue, dive ? -depth : -tighter, dive ? -tighter : -depth, popped) < 0) goto done;
+                }
+                continue;
+            }
+        }
         if (state.goal >= 0 && state.hp >= at_least && (!have_best || state.hp > best_hp)) {
             have_best = 1; best_hp = state.hp; best_record = popped;
             if (first_win) break;
@@ -871,26 +972,30 @@ static PyObject *search(PyObject *module, PyObject *args) {
                 if (cost < 0 || cost >= state.hp) continue;
             }
             int64_t least = blocker->least < 0 ? 0 : blocker->least;
-            if (state_bound - cost + least <= floor) continue;   /* the child's bound could not beat floor */
+            if (state.cheap - cost + least <= floor) continue;   /* the child's bound could not beat floor */
             set_t raw = set_with(state.consumed, b);
             StepEntry *known_step = steps_slot(&S.steps, raw);
             if (known_step->key_id >= 0) {
                 const Best *known = &S.keys.entries[known_step->key_id].best;
-                if (known->record >= 0 && known->hp >= base_hp - cost + known_step->elixirs) continue;
+                if (known->record >= 0 && known->hp >= base_hp - cost + known->elixirs) continue;
             }
             State child;
             if (consume(g, &state, b, cost, &child) < 0) goto done;
             Key ck = key_of(g, &child);
             int32_t child_key = keys_find(&S.keys, &ck, 1);
             if (child_key < 0) goto done;
-            if (steps_store(&S.steps, known_step, raw, child_key, child.elixirs) < 0) goto done;
+            if (steps_store(&S.steps, known_step, raw, child_key) < 0) goto done;
             const Best *known = &S.keys.entries[child_key].best;
             if (known->record >= 0 && known->hp >= child.hp) continue;
-            int64_t child_bound = bound_of(g, &child);
+            /* Every continuation of the child is one of this state: this state's bound holds for it too. */
+            int64_t child_cheap = bound_of(g, &child);
+            int64_t child_bound = child_cheap < state_bound ? child_cheap : state_bound;
             if (child_bound <= floor) continue;
             child.parent = popped;
             child.step = b;
             child.key_id = child_key;
+            child.cheap = child_cheap;
+            child.priced = 0;
             int32_t child_record = add_record(&S, &child);
             if (child_record < 0) goto done;
             S.keys.entries[child_key].best = (Best){child.hp, child.elixirs, child_record};
@@ -928,7 +1033,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(graph, root, deadline, first_win, dive, use_dominance, at_least) -> (best_hp, complete, expanded, steps)\n\n"
+     "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced) -> (best_hp, complete, expanded, steps)\n\n"
      "The passages search engine's best-first search, compiled; see passages_search.py."},
     {NULL, NULL, 0, NULL},
 };
