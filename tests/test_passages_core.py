@@ -35,6 +35,7 @@ def random_levels(seed: int, count: int):
 
 
 def both_searches(sg: SearchGraph, start_hp: int, **options):
+    options.setdefault("priced", True)
     compiled = search(sg, start_hp, Deadline(None), **options)
     plain = search(sg, start_hp, Deadline(None), compiled=False, **options)
     return compiled, plain

@@ -9,6 +9,7 @@ level's [expect]); anything else is reported as a bug. Nothing here prints: the 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import statistics
@@ -119,8 +120,16 @@ class BenchResult:
 
 
 def available_engines() -> dict[str, ModuleType]:
-    """The engines that import here, by name: search, cpsat (when present) and the baseline."""
-    engines: dict[str, ModuleType] = {"search": importlib.import_module("twisty.solver.passages_search")}
+    """The engines that import here, by name: search, search-py when search runs compiled, cpsat (when
+    present) and the baseline."""
+    search = importlib.import_module("twisty.solver.passages_search")
+    engines: dict[str, ModuleType] = {"search": search}
+    if search._passages_core is not None:
+        # The same search step for step with its compiled core turned off: the baseline is plain Python, so
+        # this row tells the algorithm's gain from the compiled core's.
+        python_search = ModuleType("search-py")
+        python_search.best_route = functools.partial(search.best_route, compiled=False)
+        engines["search-py"] = python_search
     try:
         engines["cpsat"] = importlib.import_module("twisty.solver.passages_cpsat")
     except ImportError:
@@ -214,7 +223,7 @@ def run_bench(levels: list[tuple[str, PassagesLevel]], engines: dict[str, Module
 def table_lines(result: BenchResult) -> list[str]:
     """The per-bucket table: solved with proof, median and max seconds, speed-up over the baseline."""
     lines = []
-    header = f"{'blockers':>8} {'levels':>6}  {'engine':<8} {'proved':>7} {'median s':>9} {'max s':>8}  {'vs standard':>12}"
+    header = f"{'blockers':>8} {'levels':>6}  {'engine':<9} {'proved':>7} {'median s':>9} {'max s':>8}  {'vs standard':>12}"
     lines.append(header)
     lines.append("-" * len(header))
     for summary in result.summaries():
@@ -229,6 +238,6 @@ def table_lines(result: BenchResult) -> list[str]:
                 ratio = "" if engine == BASELINE else "n/a"
             else:
                 ratio = f"{row['ratio_to_baseline']:.1f}x ({row['common']})"
-            lines.append(f"{label}  {engine:<8} {row['solved']:>3}/{row['levels']:<3} {median_text:>9} "
+            lines.append(f"{label}  {engine:<9} {row['solved']:>3}/{row['levels']:<3} {median_text:>9} "
                          f"{max_text:>8}  {ratio:>12}")
     return lines

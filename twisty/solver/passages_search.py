@@ -816,7 +816,7 @@ def _route_to(sg: SearchGraph, start_hp: int, parents: dict[int, tuple[int | Non
 
 def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: bool = False, dive: bool = False,
            use_dominance: bool = True, at_least: int = 1, root: _State | None = None,
-           failures: _Failures | None = None, compiled: bool = True, priced: bool = True) -> _SearchResult:
+           failures: _Failures | None = None, compiled: bool = True, priced: bool | None = None) -> _SearchResult:
     """Best-first branch and bound; with `first_win`, stop at the first winning state (solvability).
     `dive` expands the deepest state first: it finds some win fast when wins are plentiful, but it may
     expand a set several times as better ways to it turn up, so refutations are cheaper best bound first.
@@ -824,10 +824,13 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
     sg.useful_mask) instead of the level's start; with `failures`, the states known not to reach
     `at_least` prune this search, and when it finds no win its own states join them.
     `priced`: a state that comes up for expansion is first given the priced bound too (best bound first
-    only; module docstring). Searches from the start run compiled (_passages_core.c, the same search step
-    for step) when the extension is built and the level fits it, unless `compiled` is False."""
-    priced = priced and not dive
-    if compiled and root is None and failures is None and sg.fits_compiled():
+    only; module docstring); by default only in the compiled search, since in Python its Dijkstra costs more
+    than it saves (b060-03: 2.1 s without, 4.4 s with; counting b040-01: 1.2 s without, 3.7 s with).
+    Searches from the start run compiled (_passages_core.c, the same search step for step) when the
+    extension is built and the level fits it, unless `compiled` is False."""
+    compiled = compiled and root is None and failures is None and sg.fits_compiled()
+    priced = (compiled if priced is None else priced) and not dive
+    if compiled:
         return _search_compiled(sg, start_hp, deadline, first_win, dive, use_dominance, at_least, priced)
     # The search allocates millions of small objects without reference cycles; the cyclic collector
     # would only rescan them again and again (about 13% of the time on large levels).
@@ -1038,9 +1041,9 @@ def _dominated(walker: _Walker, state: _State, own_key: int, best: dict[int, _St
 
 # ----------------------------------------------------------------------------------------- the contract
 
-def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
+def best_route(level: PassagesLevel, deadline: Deadline, compiled: bool = True) -> BestRoute:
     sg = SearchGraph(level, level.player.hp)
-    result = search(sg, level.player.hp, deadline)
+    result = search(sg, level.player.hp, deadline, compiled=compiled)
     if result.complete:
         if result.best_hp is None:
             return BestRoute(UNSOLVABLE, proved=True)
@@ -1234,10 +1237,8 @@ class _WinsFrom:
             return False      # the search would say so too, after copying every failure
         if self.winning_hp.get(key, closed.hp + 1) <= closed.hp:
             return True
-        # Without the priced bound: in these Python searches its Dijkstra costs more than it saves (counting
-        # b040-01 took 3.7 s with it, 1.2 s without).
         found = search(self.sg, self.sg.level.player.hp, self.deadline, first_win=True, at_least=self.at_least,
-                       root=closed, failures=self.failures, priced=False)
+                       root=closed, failures=self.failures)
         if not found.complete:
             return None
         if found.best_hp is None:
