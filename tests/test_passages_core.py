@@ -114,3 +114,35 @@ def test_levels_beyond_the_compiled_limits_run_the_python_search(monkeypatch):
     found = passages_search.best_route(level, Deadline(60))
     assert found.proved and found.status == "solvable"
     assert replay(level, found.decisions).final_hp == found.final_hp
+
+
+@pytest.mark.parametrize("seed", [40002, 40004])
+def test_the_race_of_two_searches_answers_as_one_search(seed):
+    """best_route races the compiled search with and without the priced bound from 40 blockers on: at the
+    least starting hp and one below, its answer is the Python search's, proven, and its route replays."""
+    level = load_suite_builder().build_level(seed, seed // 1000, 21, 15)
+    assert SearchGraph(level).blocker_count >= passages_search.RACE_BLOCKERS
+    least = passages_search.min_start_hp(level, Deadline(None)).value
+    for hp in (least, least - 1, least + 20):
+        tried = level.with_start_hp(hp)
+        raced = passages_search.best_route(tried, Deadline(None))
+        alone = search(SearchGraph(tried, hp), hp, Deadline(None), compiled=False)
+        assert raced.proved and raced.final_hp == alone.best_hp, (seed, hp)
+        if raced.decisions:
+            assert replay(tried, raced.decisions).final_hp == raced.final_hp
+
+
+def test_an_error_in_the_other_racing_search_reaches_the_caller(monkeypatch):
+    """When no search proves an answer, an error in the search on the other thread is raised to the caller
+    (a deadline already passed stops the search that does not fail)."""
+    level = load_suite_builder().build_level(40004, 40, 21, 15).with_start_hp(72)      # > 256 expansions
+    real_search = passages_search.search
+
+    def failing_without_the_priced_bound(*args, priced=None, **options):
+        if priced is False:
+            raise MemoryError("no room")
+        return real_search(*args, priced=priced, **options)
+
+    monkeypatch.setattr(passages_search, "search", failing_without_the_priced_bound)
+    with pytest.raises(MemoryError):
+        passages_search.best_route(level, Deadline(1e-9))

@@ -228,6 +228,14 @@ typedef struct {
     Queue queue;
 } Search;
 
+/* The search runs without the GIL (so that two searches can run at once, one per core) and takes it back
+   for every call into Python: the cost callback, the deadline, and raising an error. */
+static void no_memory(void) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyErr_NoMemory();
+    PyGILState_Release(gil);
+}
+
 /* The tables are read at random: on a hard level they span gigabytes, and with 4 kB pages nearly every
    lookup misses the TLB too. Where the kernel offers huge pages on request, ask for them. */
 static void advise_huge_pages(void *start, size_t size) {
@@ -247,7 +255,7 @@ static int grow(void **items, int64_t *capacity, int64_t needed, size_t item_siz
     int64_t wanted = *capacity ? *capacity : 1024;
     while (wanted < needed) wanted *= 2;
     void *grown = realloc(*items, (size_t)wanted * item_size);
-    if (!grown) { PyErr_NoMemory(); return -1; }
+    if (!grown) { no_memory(); return -1; }
     *items = grown;
     *capacity = wanted;
     advise_huge_pages(grown, (size_t)wanted * item_size);
@@ -255,6 +263,29 @@ static int grow(void **items, int64_t *capacity, int64_t needed, size_t item_siz
 }
 
 /* ----------------------------------------------------------------------------------- cost tables */
+
+/* Every blocker's damage at these stats, from the rules through the callback (a sequence of ints, -1 for
+   a fight that cannot be won), and the enemies that cost nothing. */
+static int ask_costs(Graph *g, int atk, int defense, int64_t *costs, set_t *free_mask) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int status = -1;
+    PyObject *answer = PyObject_CallFunction(g->cost_callback, "ii", atk, defense);
+    PyObject *seq = answer ? PySequence_Fast(answer, "the cost callback must return a sequence") : NULL;
+    Py_XDECREF(answer);
+    if (seq && PySequence_Fast_GET_SIZE(seq) != g->blockers_count) {
+        PyErr_SetString(PyExc_ValueError, "the cost callback returned the wrong number of costs");
+    } else if (seq) {
+        status = 0;
+        for (int b = 0; b < g->blockers_count && status == 0; b++) {
+            costs[b] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, b));
+            if (costs[b] == -1 && PyErr_Occurred()) status = -1;
+            else if (costs[b] == 0 && !g->blockers[b].is_door) *free_mask = set_with(*free_mask, b);
+        }
+    }
+    Py_XDECREF(seq);
+    PyGILState_Release(gil);
+    return status;
+}
 
 static CostTable *costs_at(Graph *g, int atk, int defense) {
     int64_t stat_key = (int64_t)atk * g->stride + defense;
@@ -268,7 +299,7 @@ static CostTable *costs_at(Graph *g, int atk, int defense) {
         int64_t old_capacity = g->tables_capacity;
         CostTable *old = g->tables;
         CostTable *fresh = malloc(sizeof(CostTable) * (size_t)old_capacity * 2);
-        if (!fresh) { PyErr_NoMemory(); return NULL; }
+        if (!fresh) { no_memory(); return NULL; }
         for (int64_t i = 0; i < old_capacity * 2; i++) fresh[i].stat_key = -1;
         g->tables = fresh;
         g->tables_capacity = old_capacity * 2;
@@ -284,25 +315,10 @@ static CostTable *costs_at(Graph *g, int atk, int defense) {
     }
     /* The damage of every blocker at these stats comes from the rules, through the callback: a sequence of
        ints, -1 for a fight that cannot be won. */
-    PyObject *answer = PyObject_CallFunction(g->cost_callback, "ii", atk, defense);
-    if (!answer) return NULL;
-    PyObject *seq = PySequence_Fast(answer, "the cost callback must return a sequence");
-    Py_DECREF(answer);
-    if (!seq) return NULL;
-    if (PySequence_Fast_GET_SIZE(seq) != g->blockers_count) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "the cost callback returned the wrong number of costs");
-        return NULL;
-    }
     int64_t *costs = malloc(sizeof(int64_t) * (size_t)g->blockers_count);
-    if (!costs) { Py_DECREF(seq); PyErr_NoMemory(); return NULL; }
+    if (!costs) { no_memory(); return NULL; }
     set_t free_mask = {{0, 0}};
-    for (int b = 0; b < g->blockers_count; b++) {
-        costs[b] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, b));
-        if (costs[b] == -1 && PyErr_Occurred()) { Py_DECREF(seq); free(costs); return NULL; }
-        if (costs[b] == 0 && !g->blockers[b].is_door) free_mask = set_with(free_mask, b);
-    }
-    Py_DECREF(seq);
+    if (ask_costs(g, atk, defense, costs, &free_mask) < 0) { free(costs); return NULL; }
     CostTable *slot = &g->tables[at];
     slot->costs = costs;
     slot->free = free_mask;
@@ -316,7 +332,7 @@ static CostTable *costs_at(Graph *g, int atk, int defense) {
 static int keys_init(KeyTable *t) {
     t->capacity = 1 << 12;
     t->slots = malloc(sizeof(uint64_t) * (size_t)t->capacity);
-    if (!t->slots) { PyErr_NoMemory(); return -1; }
+    if (!t->slots) { no_memory(); return -1; }
     memset(t->slots, 0xff, sizeof(uint64_t) * (size_t)t->capacity);
     t->entries = NULL; t->count = 0; t->keys_capacity = 0;
     return 0;
@@ -349,11 +365,11 @@ static int32_t keys_find(KeyTable *t, const Key *k, int create) {
         at = (at + 1) & mask;
     }
     if (!create) return -1;
-    if (t->count >= INT32_MAX - 1) { PyErr_NoMemory(); return -2; }
+    if (t->count >= INT32_MAX - 1) { no_memory(); return -2; }
     if (t->count + 1 > t->keys_capacity) {
         int64_t wanted = t->keys_capacity ? 2 * t->keys_capacity : 1024;
         void *grown = NULL;
-        if (posix_memalign(&grown, 64, sizeof(KeyEntry) * (size_t)wanted) != 0) { PyErr_NoMemory(); return -2; }
+        if (posix_memalign(&grown, 64, sizeof(KeyEntry) * (size_t)wanted) != 0) { no_memory(); return -2; }
         advise_huge_pages(grown, sizeof(KeyEntry) * (size_t)wanted);
         if (t->count) memcpy(grown, t->entries, sizeof(KeyEntry) * (size_t)t->count);
         free(t->entries);
@@ -367,7 +383,7 @@ static int32_t keys_find(KeyTable *t, const Key *k, int create) {
         free(t->slots);
         t->capacity *= 2;
         t->slots = malloc(sizeof(uint64_t) * (size_t)t->capacity);
-        if (!t->slots) { PyErr_NoMemory(); return -2; }
+        if (!t->slots) { no_memory(); return -2; }
         advise_huge_pages(t->slots, sizeof(uint64_t) * (size_t)t->capacity);
         memset(t->slots, 0xff, sizeof(uint64_t) * (size_t)t->capacity);
         for (int32_t i = 0; i < (int32_t)t->count; i++) keys_place(t, i);
@@ -381,7 +397,7 @@ static int steps_init(StepTable *t) {
     t->capacity = 1 << 12;
     t->count = 0;
     t->slots = malloc(sizeof(StepEntry) * (size_t)t->capacity);
-    if (!t->slots) { PyErr_NoMemory(); return -1; }
+    if (!t->slots) { no_memory(); return -1; }
     for (int64_t i = 0; i < t->capacity; i++) t->slots[i].key_id = -1;
     return 0;
 }
@@ -407,7 +423,7 @@ static int steps_store(StepTable *t, StepEntry *slot, set_t raw, int32_t key_id)
         int64_t old_capacity = t->capacity;
         t->capacity *= 2;
         t->slots = malloc(sizeof(StepEntry) * (size_t)t->capacity);
-        if (!t->slots) { t->slots = old; t->capacity = old_capacity; PyErr_NoMemory(); return -1; }
+        if (!t->slots) { t->slots = old; t->capacity = old_capacity; no_memory(); return -1; }
         advise_huge_pages(t->slots, sizeof(StepEntry) * (size_t)t->capacity);
         for (int64_t i = 0; i < t->capacity; i++) t->slots[i].key_id = -1;
         uint64_t mask = (uint64_t)t->capacity - 1;
@@ -435,7 +451,7 @@ static int queue_init(Queue *q) {
     memset(q, 0, sizeof(Queue));
     q->map_capacity = 1024;
     q->map_slots = malloc(sizeof(int32_t) * (size_t)q->map_capacity);
-    if (!q->map_slots) { PyErr_NoMemory(); return -1; }
+    if (!q->map_slots) { no_memory(); return -1; }
     memset(q->map_slots, 0xff, sizeof(int32_t) * (size_t)q->map_capacity);
     return 0;
 }
@@ -454,7 +470,7 @@ static int32_t queue_fifo(Queue *q, int64_t first, int64_t second) {
         if (f->first == first && f->second == second) return q->map_slots[at];
         at = (at + 1) & mask;
     }
-    if (q->fifos_count >= INT32_MAX - 1) { PyErr_NoMemory(); return -1; }
+    if (q->fifos_count >= INT32_MAX - 1) { no_memory(); return -1; }
     if (grow((void **)&q->fifos, &q->fifos_capacity, q->fifos_count + 1, sizeof(Fifo)) < 0) return -1;
     int32_t index = (int32_t)q->fifos_count++;
     Fifo *f = &q->fifos[index];
@@ -465,7 +481,7 @@ static int32_t queue_fifo(Queue *q, int64_t first, int64_t second) {
         free(q->map_slots);
         q->map_capacity *= 2;
         q->map_slots = malloc(sizeof(int32_t) * (size_t)q->map_capacity);
-        if (!q->map_slots) { PyErr_NoMemory(); return -1; }
+        if (!q->map_slots) { no_memory(); return -1; }
         memset(q->map_slots, 0xff, sizeof(int32_t) * (size_t)q->map_capacity);
         mask = (uint64_t)q->map_capacity - 1;
         for (int32_t i = 0; i < (int32_t)q->fifos_count; i++) {
@@ -732,7 +748,7 @@ static inline void prefetch_steps(const StepTable *t, const State *s) {
 }
 
 static int32_t add_record(Search *S, const State *s) {
-    if (S->records_count >= INT32_MAX - 1) { PyErr_NoMemory(); return -1; }
+    if (S->records_count >= INT32_MAX - 1) { no_memory(); return -1; }
     if (grow((void **)&S->records, &S->records_capacity, S->records_count + 1, sizeof(State)) < 0) return -1;
     S->records[S->records_count] = *s;
     return (int32_t)S->records_count++;
@@ -799,7 +815,7 @@ static int read_graph(PyObject *spec, Graph *g) {
     g->tables_capacity = 64;
     g->tables_used = 0;
     g->tables = malloc(sizeof(CostTable) * (size_t)g->tables_capacity);
-    if (!g->areas || !g->blockers || !g->positive || !g->goal_extra || !g->tables) { PyErr_NoMemory(); return -1; }
+    if (!g->areas || !g->blockers || !g->positive || !g->goal_extra || !g->tables) { no_memory(); return -1; }
     for (int64_t i = 0; i < g->tables_capacity; i++) g->tables[i].stat_key = -1;
     for (int a = 0; a < g->areas_count; a++) {
         PyObject *item = PyTuple_GET_ITEM(areas, a);
@@ -872,10 +888,11 @@ static void free_search(Search *S) {
 /* ------------------------------------------------------------------------------------------ the search */
 
 static int expired(PyObject *deadline) {
+    PyGILState_STATE gil = PyGILState_Ensure();
     PyObject *answer = PyObject_CallMethod(deadline, "expired", NULL);
-    if (!answer) return -1;
-    int out = PyObject_IsTrue(answer);
-    Py_DECREF(answer);
+    int out = answer ? PyObject_IsTrue(answer) : -1;
+    Py_XDECREF(answer);
+    PyGILState_Release(gil);
     return out;
 }
 
@@ -891,6 +908,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
     Search S;
     memset(&S, 0, sizeof(S));
     PyObject *result = NULL;
+    PyThreadState *unlocked = NULL;
     Graph *g = &S.g;
     State root;
     if (read_graph(spec, g) < 0 || read_state(root_spec, &root) < 0) goto done;
@@ -914,6 +932,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
         int64_t depth = set_count(root.consumed);
         if (queue_push(&S.queue, dive ? -depth : -b0, dive ? -b0 : -depth, root_record) < 0) goto done;
     }
+    unlocked = PyEval_SaveThread();
     while (S.queue.size > 0) {
         int64_t first, second;
         int32_t popped = queue_pop(&S.queue, &first, &second);
@@ -1009,6 +1028,8 @@ static PyObject *search(PyObject *module, PyObject *args) {
                 goto done;
         })
     }
+    PyEval_RestoreThread(unlocked);
+    unlocked = NULL;
     {
         PyObject *steps = Py_None, *hp = Py_None;
         Py_INCREF(Py_None); Py_INCREF(Py_None);
@@ -1027,6 +1048,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
         result = Py_BuildValue("(NOLN)", hp, complete ? Py_True : Py_False, (long long)expanded, steps);
     }
 done:
+    if (unlocked) PyEval_RestoreThread(unlocked);
     free_search(&S);
     return result;
 }
