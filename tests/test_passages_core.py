@@ -146,3 +146,15 @@ def test_an_error_in_the_other_racing_search_reaches_the_caller(monkeypatch):
     monkeypatch.setattr(passages_search, "search", failing_without_the_priced_bound)
     with pytest.raises(MemoryError):
         passages_search.best_route(level, Deadline(1e-9))
+
+
+@pytest.mark.slow
+def test_compiled_search_expands_the_same_states_on_the_benchmark_suite():
+    """Every suite level up to 60 blockers but b060-01 (733,000 expansions, 40 s in Python), with and without
+    the priced bound: the same answers and expansion counts as the Python search."""
+    from twisty.solver import passages_bench
+    for name, level in passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (10, 20, 40, 60)):
+        if name == "b060-01.toml":
+            continue
+        for priced in (True, False):
+            assert_same_search(level, level.player.hp, (name, priced), priced=priced)

@@ -40,7 +40,9 @@ def choose_engines(level: PassagesLevel, requested: str) -> dict[str, ModuleType
     b020-03, 9 solutions; on b020-04 CP-SAT did not finish counting in 20 s); it counts up to 10 solutions
     on suite levels of 40 to 90 blockers within 0.2 to 14 s (docs/passages.md). CP-SAT stays the
     independent second engine: `--engine cpsat`, and the differential tests that hold the two to the
-    same answers. An explicit engine answers everything.
+    same answers. An explicit engine answers everything. By level features, the search engine itself picks
+    how to find the best route: from 40 blockers on it races two configurations of its compiled search,
+    one per core (passages_search.best_route, docs/passages.md).
     """
     module = engine_module("search" if requested == "auto" else requested)
     return {"best": module, "min_start": module, "count": module}
