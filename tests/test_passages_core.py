@@ -74,6 +74,37 @@ def test_compiled_search_expands_the_same_states_as_the_python_search(chunk):
     assert 10 <= solvable <= 45
 
 
+@pytest.mark.parametrize("chunk", range(3))
+def test_compiled_least_need_search_expands_the_same_states_as_the_python_one(chunk):
+    """min_start_hp's least-need search, compiled and in Python, from the same first witness: the same
+    least need and the same number of expansions, on 100 random levels and on benchmark-style ones."""
+    from twisty.solver.passages_search import _least_need, _required_start_hp
+    levels = [level for _, level in random_levels(100 + chunk, 34)]
+    levels += [load_suite_builder().build_level(seed, seed // 1000, 21, 15) for seed in (30001 + chunk, 40002 + chunk)]
+    found = 0
+    for level in levels:
+        sg = SearchGraph(level)
+        witness = search(sg, start_hp_upper_bound(sg), Deadline(None), first_win=True, dive=True)
+        if witness.route is None:
+            continue
+        known = _required_start_hp(sg, witness.route)
+        compiled = _least_need(sg, known, Deadline(None))
+        assert compiled == _least_need(sg, known, Deadline(None), compiled=False), level.name
+        assert compiled[0] is not None and 1 <= compiled[0] <= known
+        found += 1
+    assert found >= 15
+
+
+def test_an_expired_deadline_stops_the_compiled_least_need_search():
+    from twisty.solver.passages_search import _least_need, _required_start_hp
+    level = load_suite_builder().build_level(40004, 40, 21, 15)
+    sg = SearchGraph(level)
+    witness = search(sg, start_hp_upper_bound(sg), Deadline(None), first_win=True, dive=True)
+    known = _required_start_hp(sg, witness.route)
+    assert _least_need(sg, known, Deadline(1e-9)) == (None, 256)
+    assert passages_search.min_start_hp(level, Deadline(1e-9)).status == "unknown"
+
+
 @pytest.mark.parametrize("seed", [20002, 30001, 40002, 40004])
 def test_compiled_search_expands_the_same_states_on_benchmark_levels(seed):
     """Benchmark-style levels of 20 to 40 blockers (thousands of expansions), at the least starting hp

@@ -1,4 +1,4 @@
-/* The passages search engine's best-first search, compiled.
+/* The passages search engine's best-first search and least-need search, compiled.
 
    A line-for-line port of `_search` in passages_search.py for searches from the level's start (best route,
    solvability, the first witness of min_start_hp): same states, same closure, same bound, same dominance
@@ -1055,10 +1055,196 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------------- the least-need search */
+
+/* _least_need in passages_search.py, ported line for line like the search above: states carry the net
+   life (starting hp 0) in hp, and each key keeps a front of entries that no other entry of the key beats
+   on both need and damage. */
+typedef struct {
+    State state;
+    int64_t need, bound;
+    int alive;
+} NeedEntry;
+
+typedef struct {
+    int32_t *items;
+    int32_t count, capacity;
+} Front;
+
+typedef struct {
+    Search S;               /* its graph, key table and step table (raw step -> key id); records unused */
+    NeedEntry *entries;
+    int64_t entries_count, entries_capacity;
+    Front *fronts;          /* by key id */
+    int64_t fronts_capacity;
+    int64_t best_need;
+} NeedSearch;
+
+static int front_for(NeedSearch *N, int32_t key_id) {
+    if (key_id < N->fronts_capacity) return 0;
+    int64_t old = N->fronts_capacity;
+    if (grow((void **)&N->fronts, &N->fronts_capacity, key_id + 1, sizeof(Front)) < 0) return -1;
+    memset(N->fronts + old, 0, sizeof(Front) * (size_t)(N->fronts_capacity - old));
+    return 0;
+}
+
+/* offer() of _least_need: -1 on error. */
+static int need_offer(NeedSearch *N, const State *state, int32_t key_id, int64_t need) {
+    Graph *g = &N->S.g;
+    int64_t bound = bound_of(g, state);
+    int64_t low = need > 1 - bound ? need : 1 - bound;
+    if (low >= N->best_need) return 0;
+    if (state->goal >= 0) { N->best_need = need; return 0; }     /* going on cannot lower its need */
+    if (front_for(N, key_id) < 0) return -1;
+    Front *front = &N->fronts[key_id];
+    int64_t damage = state->elixirs - state->hp;
+    for (int32_t i = 0; i < front->count; i++) {
+        const NeedEntry *other = &N->entries[front->items[i]];
+        if (other->need <= need && other->state.elixirs - other->state.hp <= damage) return 0;
+    }
+    if (N->entries_count >= INT32_MAX - 1) { no_memory(); return -1; }
+    if (grow((void **)&N->entries, &N->entries_capacity, N->entries_count + 1, sizeof(NeedEntry)) < 0) return -1;
+    int32_t index = (int32_t)N->entries_count++;
+    NeedEntry *entry = &N->entries[index];
+    entry->state = *state;
+    entry->state.key_id = key_id;
+    entry->need = need;
+    entry->bound = bound;
+    entry->alive = 1;
+    int32_t kept = 0;
+    for (int32_t i = 0; i < front->count; i++) {
+        NeedEntry *other = &N->entries[front->items[i]];
+        if (other->need >= need && other->state.elixirs - other->state.hp >= damage) other->alive = 0;
+        else front->items[kept++] = front->items[i];
+    }
+    front->count = kept;
+    if (front->count == front->capacity) {
+        int32_t wanted = front->capacity ? 2 * front->capacity : 4;
+        int32_t *grown = realloc(front->items, sizeof(int32_t) * (size_t)wanted);
+        if (!grown) { no_memory(); return -1; }
+        front->items = grown;
+        front->capacity = wanted;
+    }
+    front->items[front->count++] = index;
+    return queue_push(&N->S.queue, low, -(int64_t)set_count(state->consumed), index);
+}
+
+/* dominated_one_step_on of _least_need: a kept entry one enemy step further on with no more need. */
+static int need_dominated(NeedSearch *N, const NeedEntry *entry) {
+    const Graph *g = &N->S.g;
+    const State *s = &entry->state;
+    set_t linked = set_and(s->consumed, g->linking);
+    int64_t damage = s->elixirs - s->hp;
+    int doors = set_count(set_and(s->consumed, g->door_mask));
+    set_t enemies = set_andnot(s->frontier, g->door_mask);
+    FOR_EACH(f, enemies, {
+        StepEntry *step = steps_slot(&N->S.steps, set_with(s->consumed, f));
+        if (step->key_id >= 0 && step->key_id != s->key_id && step->key_id < N->fronts_capacity) {
+            const Front *front = &N->fronts[step->key_id];
+            for (int32_t i = 0; i < front->count; i++) {
+                const NeedEntry *other = &N->entries[front->items[i]];
+                if (other->need <= entry->need && other->state.elixirs - other->state.hp <= damage
+                        && reaches_beyond(g, &other->state, s->areas, linked, doors))
+                    return 1;
+            }
+        }
+    })
+    return 0;
+}
+
+/* least_need(graph, root, deadline, known) -> (the least starting hp that wins, or None when time ran out,
+   expanded). The graph's allowed blockers are the walker's; root is the walker's closed start with hp the
+   net life (starting hp 0); known is the need of a winning route already found. */
+static PyObject *least_need(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *spec, *root_spec, *deadline;
+    long long known;
+    if (!PyArg_ParseTuple(args, "OOOL", &spec, &root_spec, &deadline, &known)) return NULL;
+    NeedSearch N;
+    memset(&N, 0, sizeof(N));
+    Search *S = &N.S;
+    Graph *g = &S->g;
+    PyObject *result = NULL;
+    PyThreadState *unlocked = NULL;
+    State root;
+    int finished = 1;
+    int64_t expanded = 0;
+    N.best_need = known;
+    if (read_graph(spec, g) < 0 || read_state(root_spec, &root) < 0) goto done;
+    if (keys_init(&S->keys) < 0 || steps_init(&S->steps) < 0 || queue_init(&S->queue) < 0) goto done;
+    unlocked = PyEval_SaveThread();
+    {
+        Key k = key_of(g, &root);
+        int32_t root_key = keys_find(&S->keys, &k, 1);
+        if (root_key < 0 || need_offer(&N, &root, root_key, 1) < 0) goto done;
+    }
+    while (S->queue.size > 0) {
+        int64_t low, second;
+        int32_t index = queue_pop(&S->queue, &low, &second);
+        if (low >= N.best_need) break;
+        if (!N.entries[index].alive) continue;
+        NeedEntry entry = N.entries[index];
+        const State *state = &entry.state;
+        if (need_dominated(&N, &entry)) continue;       /* application 3, as in the best-route search */
+        expanded++;
+        if (expanded % CLOCK_EVERY == 0) {
+            int over = expired(deadline);
+            if (over < 0) goto done;
+            if (over) { finished = 0; break; }
+        }
+        /* A child's bound is at most this state's less (cost - least damage): see _search. */
+        int64_t least_final_need = 1 - entry.bound;
+        CostTable *table = costs_at(g, state->atk, state->defense);
+        if (!table) goto done;
+        const int64_t *costs = table->costs;
+        FOR_EACH(b, state->frontier, {
+            const Blocker *blocker = &g->blockers[b];
+            if (set_empty(set_andnot(blocker->areas, state->areas))
+                    && set_empty(set_andnot(blocker->allowed_neighbours, state->consumed))
+                    && !set_has(g->goal_blockers, b))
+                continue;       /* dominance application 4 */
+            int64_t cost;
+            if (blocker->is_door) {
+                if (state->keys < 1) continue;
+                cost = 0;
+            } else {
+                cost = costs[b];
+                if (cost < 0) continue;
+            }
+            int64_t child_need = cost - state->hp + 1 > entry.need ? cost - state->hp + 1 : entry.need;
+            int64_t least = blocker->least < 0 ? 0 : blocker->least;
+            if (child_need >= N.best_need || least_final_need + cost - least >= N.best_need) continue;
+            State child;
+            if (consume(g, state, b, cost, &child) < 0) goto done;
+            set_t raw = set_with(state->consumed, b);
+            Key ck = key_of(g, &child);
+            int32_t child_key = keys_find(&S->keys, &ck, 1);
+            if (child_key < 0) goto done;
+            StepEntry *slot = steps_slot(&S->steps, raw);
+            if (steps_store(&S->steps, slot, raw, child_key) < 0) goto done;
+            if (need_offer(&N, &child, child_key, child_need) < 0) goto done;
+        })
+    }
+    PyEval_RestoreThread(unlocked);
+    unlocked = NULL;
+    if (finished) result = Py_BuildValue("(LL)", (long long)N.best_need, (long long)expanded);
+    else result = Py_BuildValue("(OL)", Py_None, (long long)expanded);
+done:
+    if (unlocked) PyEval_RestoreThread(unlocked);
+    for (int64_t i = 0; i < N.fronts_capacity; i++) free(N.fronts[i].items);
+    free(N.fronts);
+    free(N.entries);
+    free_search(S);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced) -> (best_hp, complete, expanded, steps)\n\n"
      "The passages search engine's best-first search, compiled; see passages_search.py."},
+    {"least_need", least_need, METH_VARARGS,
+     "least_need(graph, root, deadline, known) -> (least need or None, expanded)\n\n"
+     "The least-need search of min_start_hp, compiled; see passages_search._least_need."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1142,7 +1142,7 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     witness = search(sg, start_hp_upper_bound(sg), deadline, first_win=True, dive=True)
     if witness.route is None:
         return MinStartHp("none" if witness.complete else UNKNOWN)
-    least = _least_need(sg, _required_start_hp(sg, witness.route), deadline)
+    least, _ = _least_need(sg, _required_start_hp(sg, witness.route), deadline)
     return MinStartHp(UNKNOWN) if least is None else MinStartHp("proved", least)
 
 
@@ -1155,7 +1155,7 @@ class _NeedEntry:
     alive: bool = True
 
 
-def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
+def _least_need(sg: SearchGraph, known: int, deadline: Deadline, compiled: bool = True) -> tuple[int | None, int]:
     """The least starting hp with which some route wins, given a route that wins with `known`; None when
     time runs out. A route is legal from starting hp H when H >= 1 and H + net > cost before each fight,
     so its need is the largest of 1 and cost - net + 1 over its fights, and it wins from H exactly when
@@ -1164,10 +1164,13 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
     the module docstring, with the need compared too: the copy never needs more). The search pops the
     least lower bound on the need of any continuation: the need so far, and 1 - (the bound on the final
     net life from the relaxation). The first time that lower bound reaches the best need found, that need
-    is the least."""
+    is the least. Returns it with the number of states expanded; runs compiled (_passages_core.c, the same
+    search step for step) when it can, unless `compiled` is False."""
     walker = _Walker(sg, 0, sg.useful_mask, closure=True)
     walker.survival = False
     root, _ = walker.initial()
+    if compiled and sg.fits_compiled():
+        return _passages_core.least_need(sg.compiled_graph(), sg.compiled_state(root), deadline, known)
     fronts: dict[int, list[_NeedEntry]] = {}
     best_need = known
     counter = 0
@@ -1231,7 +1234,7 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
             continue          # application 3, as in the best-route search
         expanded += 1
         if expanded % _CLOCK_EVERY == 0 and deadline.expired():
-            return None
+            return None, expanded
         # A child's bound is at most this state's less (cost - least damage): see _search.
         least_final_need = 1 - entry.bound
         for b, cost in walker.moves(state):
@@ -1241,7 +1244,7 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline) -> int | None:
             child = walker.consume(state, b, cost, [])
             step_target[state.consumed | 1 << b] = walker.key(child)
             offer(child, child_need)
-    return best_need
+    return best_need, expanded
 
 
 def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int | None) -> SolutionCount:
