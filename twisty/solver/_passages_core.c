@@ -758,23 +758,18 @@ static int32_t add_record(Search *S, const State *s) {
 
 /* ------------------------------------------------------------------------------------------ unpacking */
 
-static int read_set(PyObject *bytes, set_t *out) {
+/* A mask packed by Python's int.to_bytes(size, "little"): the words of a set_t or a nodes_t. */
+static int read_mask(PyObject *bytes, void *out, size_t size) {
     char *data;
-    Py_ssize_t size;
-    if (PyBytes_AsStringAndSize(bytes, &data, &size) < 0) return -1;
-    if (size != (Py_ssize_t)sizeof(set_t)) { PyErr_SetString(PyExc_ValueError, "a set must be 16 bytes"); return -1; }
-    memcpy(out, data, sizeof(set_t));
+    Py_ssize_t length;
+    if (PyBytes_AsStringAndSize(bytes, &data, &length) < 0) return -1;
+    if (length != (Py_ssize_t)size) { PyErr_Format(PyExc_ValueError, "a mask must be %zu bytes", size); return -1; }
+    memcpy(out, data, size);
     return 0;
 }
 
-static int read_nodes(PyObject *bytes, nodes_t *out) {
-    char *data;
-    Py_ssize_t size;
-    if (PyBytes_AsStringAndSize(bytes, &data, &size) < 0) return -1;
-    if (size != (Py_ssize_t)sizeof(nodes_t)) { PyErr_SetString(PyExc_ValueError, "a node set must be 32 bytes"); return -1; }
-    memcpy(out, data, sizeof(nodes_t));
-    return 0;
-}
+static int read_set(PyObject *bytes, set_t *out) { return read_mask(bytes, out, sizeof(set_t)); }
+static int read_nodes(PyObject *bytes, nodes_t *out) { return read_mask(bytes, out, sizeof(nodes_t)); }
 
 static int read_int(PyObject *tuple, Py_ssize_t i, int64_t *out) {
     *out = PyLong_AsLongLong(PyTuple_GET_ITEM(tuple, i));
