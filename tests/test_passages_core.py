@@ -189,3 +189,23 @@ def test_compiled_search_expands_the_same_states_on_the_benchmark_suite():
             continue
         for priced in (True, False):
             assert_same_search(level, level.player.hp, (name, priced), priced=priced)
+
+
+def test_an_interrupt_in_one_racing_search_stops_the_other(monkeypatch):
+    """Ctrl-C reaches one thread only: the race must stop the other search too (at its next look at the
+    clock) instead of waiting for it, and raise the interrupt even if the other had found something."""
+    level = load_suite_builder().build_level(40004, 40, 21, 15).with_start_hp(72)      # > 256 expansions
+    real_search = passages_search.search
+    finished = []
+
+    def interrupted_with_the_priced_bound(*args, priced=None, **options):
+        if priced:
+            raise KeyboardInterrupt
+        result = real_search(*args, priced=priced, **options)
+        finished.append(result)
+        return result
+
+    monkeypatch.setattr(passages_search, "search", interrupted_with_the_priced_bound)
+    with pytest.raises(KeyboardInterrupt):
+        passages_search.best_route(level, Deadline(None))
+    assert len(finished) == 1 and not finished[0].complete

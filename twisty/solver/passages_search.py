@@ -175,16 +175,19 @@ class SearchGraph:
         return (_passages_core is not None and self.areas_count <= self._COMPILED_SET_BITS
                 and self.blocker_count <= self._COMPILED_SET_BITS and self.node_count <= self._COMPILED_NODE_BITS)
 
+    @classmethod
+    def _set_bytes(cls, mask: int) -> bytes:
+        return mask.to_bytes(cls._COMPILED_SET_BITS // 8, "little")
+
+    @classmethod
+    def _node_bytes(cls, mask: int) -> bytes:
+        return mask.to_bytes(cls._COMPILED_NODE_BITS // 8, "little")
+
     def compiled_graph(self) -> tuple:
         """This graph in the form the compiled core reads (_passages_core.c, read_graph), made once. The
         core asks each blocker's cost at new stats of costs_at, through a callback: the rules stay here."""
         if self._compiled is None:
-            def sets(mask: int) -> bytes:
-                return mask.to_bytes(self._COMPILED_SET_BITS // 8, "little")
-
-            def nodes(mask: int) -> bytes:
-                return mask.to_bytes(self._COMPILED_NODE_BITS // 8, "little")
-
+            sets, nodes = self._set_bytes, self._node_bytes
             allowed = self.useful_mask
             areas = tuple((self.area_atk[a], self.area_def[a], self.area_keys[a], self.area_hp[a], self.area_goal[a],
                            sets(self.area_blocker_mask[a]), nodes(self.children_mask[a]))
@@ -208,11 +211,10 @@ class SearchGraph:
         return self._compiled
 
     def compiled_state(self, state: "_State") -> tuple:
-        def sets(mask: int) -> bytes:
-            return mask.to_bytes(self._COMPILED_SET_BITS // 8, "little")
+        """A closed state in the form the compiled core reads (_passages_core.c, read_state)."""
+        sets = self._set_bytes
         return (sets(state.consumed), sets(state.areas), state.atk, state.defense, state.keys, state.hp,
-                state.elixirs, sets(state.frontier), state.goal,
-                state.boundary.to_bytes(self._COMPILED_NODE_BITS // 8, "little"), state.gain)
+                state.elixirs, sets(state.frontier), state.goal, self._node_bytes(state.boundary), state.gain)
 
     def _unsurvivable(self, start_hp: int) -> list[int]:
         """Enemies no route can fight and survive from this starting hp. A route that has just fought
@@ -1047,14 +1049,15 @@ RACE_BLOCKERS = 40
 
 
 class _RaceDeadline:
-    """The deadline of one of two racing searches: the level's own, or the other search's proof."""
+    """The deadline of one of two racing searches: the level's own, or the other search's end (a proof,
+    or an error or interrupt that ends the race)."""
 
-    def __init__(self, deadline: Deadline, proved: threading.Event) -> None:
+    def __init__(self, deadline: Deadline, stop: threading.Event) -> None:
         self.deadline = deadline
-        self.proved = proved
+        self.stop = stop
 
     def expired(self) -> bool:
-        return self.proved.is_set() or self.deadline.expired()
+        return self.stop.is_set() or self.deadline.expired()
 
 
 def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
@@ -1063,24 +1066,28 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
     bound takes the search from 3.5 to 1.5 s, on b090-02 from 25 to 40 s, and the two hardly slow each
     other down (b090-02 without it: 26 s alone, 25 s beside the other). Without a proof, the better route
     found is the answer, unproven."""
-    proved = threading.Event()
+    stop = threading.Event()
     results: dict[bool, _SearchResult] = {}
     failures: list[BaseException] = []
 
     def run(priced: bool) -> None:
         try:
-            results[priced] = search(sg, start_hp, _RaceDeadline(deadline, proved), priced=priced)
+            results[priced] = search(sg, start_hp, _RaceDeadline(deadline, stop), priced=priced)
         except BaseException as error:        # handed to the caller below, as if the search ran here
             failures.append(error)
+            stop.set()                        # an interrupt (Ctrl-C) must not wait for the other search
         else:
             if results[priced].complete:
-                proved.set()
+                stop.set()
 
     sg.compiled_graph()             # made once, before two threads could both make it
     other = threading.Thread(target=run, args=(False,), name="passages search without the priced bound")
     other.start()
     run(True)
     other.join()
+    for failure in failures:
+        if not isinstance(failure, Exception):
+            raise failure                     # KeyboardInterrupt and the like, whatever the other found
     for result in results.values():
         if result.complete:
             return result
