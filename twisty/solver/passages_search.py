@@ -248,9 +248,12 @@ class SearchGraph:
         key = atk * self.stat_stride + defense
         costs = self.cost_lists.get(key)
         if costs is None:
-            costs = self.cost_lists[key] = [self.damage(b, atk, defense) for b in range(self.blocker_count)]
+            costs = [self.damage(b, atk, defense) for b in range(self.blocker_count)]
+            # The free mask goes in first: two racing searches (best_route) may ask at once, and a thread
+            # that finds the costs must find the mask too.
             self.free_masks[key] = sum(1 << b for b in range(self.blocker_count)
                                        if costs[b] == 0 and not self.is_door[b])
+            self.cost_lists[key] = costs
         return costs, self.free_masks[key]
 
     def damage(self, b: int, atk: int, defense: int) -> int | None:
