@@ -95,6 +95,30 @@ def test_compiled_least_need_search_expands_the_same_states_as_the_python_one(ch
     assert found >= 15
 
 
+@pytest.mark.parametrize("chunk", range(3))
+def test_compiled_decision_searches_count_as_the_python_ones(chunk):
+    """The counting walk with its decision searches compiled (failures kept in the core, undone after a
+    search that wins) finds the same winning signatures, with the same routes' hp, as with the Python
+    searches: on random solvable levels and benchmark-style ones, for the optimum and for any win."""
+    from twisty.solver.passages_search import _winning_signatures
+    levels = [level for _, level in random_levels(200 + chunk, 30)]
+    levels += [load_suite_builder().build_level(seed, seed // 1000, 21, 15) for seed in (20002 + chunk, 30001 + chunk)]
+    counted = 0
+    for level in levels:
+        sg = SearchGraph(level)
+        best = search(sg, level.player.hp, Deadline(None))
+        if best.best_hp is None:
+            continue
+        for at_least in (best.best_hp, 1):
+            compiled = _winning_signatures(sg, Deadline(None), at_least=at_least, limit=12)
+            plain = _winning_signatures(sg, Deadline(None), at_least=at_least, limit=12, compiled=False)
+            assert compiled[1] and plain[1], level.name
+            assert {sig: hp for sig, (hp, _) in compiled[0].items()} == \
+                {sig: hp for sig, (hp, _) in plain[0].items()}, (level.name, at_least)
+            counted += len(compiled[0])
+    assert counted > 100
+
+
 def test_an_expired_deadline_stops_the_compiled_least_need_search():
     from twisty.solver.passages_search import _least_need, _required_start_hp
     level = load_suite_builder().build_level(40004, 40, 21, 15)

@@ -228,7 +228,16 @@ typedef struct {
     KeyTable keys;
     StepTable steps;
     Queue queue;
+    /* A decision search of a Decider logs what it replaces, to put it back when it does not fail. */
+    int undo_active;
+    struct Undo *undo;
+    int64_t undo_count, undo_capacity;
 } Search;
+
+typedef struct Undo {
+    int32_t key_id;
+    Best best;
+} Undo;
 
 /* The search runs without the GIL (so that two searches can run at once, one per core) and takes it back
    for every call into Python: the cost callback, the deadline, and raising an error. */
@@ -879,7 +888,7 @@ static void free_search(Search *S) {
     }
     free(S->g.tables); free(S->g.areas); free(S->g.blockers); free(S->g.positive); free(S->g.goal_extra);
     free(S->records); free(S->keys.slots); free(S->keys.entries);
-    free(S->steps.slots); queue_free(&S->queue);
+    free(S->steps.slots); queue_free(&S->queue); free(S->undo);
 }
 
 /* ------------------------------------------------------------------------------------------ the search */
@@ -893,82 +902,86 @@ static int expired(PyObject *deadline) {
     return out;
 }
 
-/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced)
-   -> (best_hp or None, complete, expanded, [blockers consumed from the root to the best state] or None) */
-static PyObject *search(PyObject *module, PyObject *args) {
-    PyObject *spec, *root_spec, *deadline;
+typedef struct {
     int first_win, dive, use_dominance, priced;
-    long long at_least;
-    if (!PyArg_ParseTuple(args, "OOOpppLp", &spec, &root_spec, &deadline, &first_win, &dive, &use_dominance, &at_least,
-                          &priced))
-        return NULL;
-    Search S;
-    memset(&S, 0, sizeof(S));
-    PyObject *result = NULL;
-    PyThreadState *unlocked = NULL;
-    Graph *g = &S.g;
-    State root;
-    if (read_graph(spec, g) < 0 || read_state(root_spec, &root) < 0) goto done;
-    if (keys_init(&S.keys) < 0 || steps_init(&S.steps) < 0 || queue_init(&S.queue) < 0) goto done;
+    int64_t at_least;
+} Options;
 
-    Key k = key_of(g, &root);
-    int32_t root_key = keys_find(&S.keys, &k, 1);
-    if (root_key < 0) goto done;
-    int32_t root_record = add_record(&S, &root);
-    if (root_record < 0) goto done;
-    S.keys.entries[root_key].best = (Best){root.hp, root.elixirs, root_record};
-    S.records[root_record].key_id = root_key;
-    int have_best = 0;
-    int64_t best_hp = 0;
-    int32_t best_record = -1;
-    int64_t expanded = 0;
-    int complete = 1;
-    {
-        int64_t b0 = bound_of(g, &root);
-        S.records[root_record].cheap = b0;
-        int64_t depth = set_count(root.consumed);
-        if (queue_push(&S.queue, dive ? -depth : -b0, dive ? -b0 : -depth, root_record) < 0) goto done;
+typedef struct {
+    int have_best, complete;
+    int64_t best_hp, expanded;
+    int32_t best_record;
+} Outcome;
+
+/* The store of a state under a key; in a decision search, the state it replaces goes into the undo log. */
+static int set_best(Search *S, int32_t key_id, Best best) {
+    if (S->undo_active) {
+        if (grow((void **)&S->undo, &S->undo_capacity, S->undo_count + 1, sizeof(Undo)) < 0) return -1;
+        S->undo[S->undo_count++] = (Undo){key_id, S->keys.entries[key_id].best};
     }
-    unlocked = PyEval_SaveThread();
-    while (S.queue.size > 0) {
+    S->keys.entries[key_id].best = best;
+    return 0;
+}
+
+/* _search from `root_in` on the graph and tables of S: states already stored under keys count as found
+   (a decision search's failures). Runs without the GIL. Returns -1 on error, with the exception set. */
+static int run_search(Search *S, const State *root_in, PyObject *deadline, Options o, Outcome *out) {
+    Graph *g = &S->g;
+    *out = (Outcome){0, 1, 0, 0, -1};
+    State root = *root_in;
+    Key k = key_of(g, &root);
+    int32_t root_key = keys_find(&S->keys, &k, 1);
+    if (root_key < 0) return -1;
+    const Best *stored = &S->keys.entries[root_key].best;
+    if (stored->record >= 0 && stored->hp >= root.hp) return 0;     /* known to fail from here */
+    root.key_id = root_key;
+    root.cheap = bound_of(g, &root);
+    int32_t root_record = add_record(S, &root);
+    if (root_record < 0 || set_best(S, root_key, (Best){root.hp, root.elixirs, root_record}) < 0) return -1;
+    {
+        int64_t b0 = root.cheap;
+        int64_t depth = set_count(root.consumed);
+        if (queue_push(&S->queue, o.dive ? -depth : -b0, o.dive ? -b0 : -depth, root_record) < 0) return -1;
+    }
+    while (S->queue.size > 0) {
         int64_t first, second;
-        int32_t popped = queue_pop(&S.queue, &first, &second);
-        int64_t state_bound = dive ? -second : -first;
-        if (state_bound < at_least || (have_best && state_bound <= best_hp)) break;
-        State state = S.records[popped];
+        int32_t popped = queue_pop(&S->queue, &first, &second);
+        int64_t state_bound = o.dive ? -second : -first;
+        if (state_bound < o.at_least || (out->have_best && state_bound <= out->best_hp)) break;
+        State state = S->records[popped];
         int32_t state_key = state.key_id;
-        if (S.keys.entries[state_key].best.record != popped) continue;     /* a better way to this key came later */
-        prefetch_steps(&S.steps, &state);
-        if (use_dominance && dominated(&S, &state, state_key)) continue;
-        if (priced && !state.priced) {
+        if (S->keys.entries[state_key].best.record != popped) continue;     /* a better way to this key came later */
+        prefetch_steps(&S->steps, &state);
+        if (o.use_dominance && dominated(S, &state, state_key)) continue;
+        if (o.priced && !state.priced) {
             int error = 0;
-            int64_t tighter = priced_bound(g, &state, state_bound, have_best ? best_hp : at_least - 1, &error);
-            if (error) goto done;
+            int64_t tighter = priced_bound(g, &state, state_bound, out->have_best ? out->best_hp : o.at_least - 1, &error);
+            if (error) goto failed;
             if (tighter < state_bound) {
                 /* Queued again under the tighter bound, or dropped if that cannot beat the best. */
-                if (tighter >= at_least && (!have_best || tighter > best_hp)) {
-                    S.records[popped].priced = 1;
+                if (tighter >= o.at_least && (!out->have_best || tighter > out->best_hp)) {
+                    S->records[popped].priced = 1;
                     int64_t depth = set_count(state.consumed);
-                    if (queue_push(&S.queue, dive ? -depth : -tighter, dive ? -tighter : -depth, popped) < 0) goto done;
+                    if (queue_push(&S->queue, o.dive ? -depth : -tighter, o.dive ? -tighter : -depth, popped) < 0) goto failed;
                 }
                 continue;
             }
         }
-        if (state.goal >= 0 && state.hp >= at_least && (!have_best || state.hp > best_hp)) {
-            have_best = 1; best_hp = state.hp; best_record = popped;
-            if (first_win) break;
-            if (state_bound <= best_hp) break;
+        if (state.goal >= 0 && state.hp >= o.at_least && (!out->have_best || state.hp > out->best_hp)) {
+            out->have_best = 1; out->best_hp = state.hp; out->best_record = popped;
+            if (o.first_win) break;
+            if (state_bound <= out->best_hp) break;
         }
-        expanded++;
-        if (expanded % CLOCK_EVERY == 0) {
+        out->expanded++;
+        if (out->expanded % CLOCK_EVERY == 0) {
             int over = expired(deadline);
-            if (over < 0) goto done;
-            if (over) { complete = 0; break; }
+            if (over < 0) goto failed;
+            if (over) { out->complete = 0; break; }
         }
         int64_t base_hp = state.hp - state.elixirs;
-        int64_t floor = have_best ? best_hp : at_least - 1;
+        int64_t floor = out->have_best ? out->best_hp : o.at_least - 1;
         CostTable *table = costs_at(g, state.atk, state.defense);
-        if (!table) goto done;
+        if (!table) goto failed;
         const int64_t *costs = table->costs;
         set_t areas_left = state.areas, blockers_left = state.consumed;
         int stop = 0;
@@ -990,18 +1003,18 @@ static PyObject *search(PyObject *module, PyObject *args) {
             int64_t least = blocker->least < 0 ? 0 : blocker->least;
             if (state.cheap - cost + least <= floor) continue;   /* the child's bound could not beat floor */
             set_t raw = set_with(state.consumed, b);
-            StepEntry *known_step = steps_slot(&S.steps, raw);
+            StepEntry *known_step = steps_slot(&S->steps, raw);
             if (known_step->key_id >= 0) {
-                const Best *known = &S.keys.entries[known_step->key_id].best;
+                const Best *known = &S->keys.entries[known_step->key_id].best;
                 if (known->record >= 0 && known->hp >= base_hp - cost + known->elixirs) continue;
             }
             State child;
-            if (consume(g, &state, b, cost, &child) < 0) goto done;
+            if (consume(g, &state, b, cost, &child) < 0) goto failed;
             Key ck = key_of(g, &child);
-            int32_t child_key = keys_find(&S.keys, &ck, 1);
-            if (child_key < 0) goto done;
-            if (steps_store(&S.steps, known_step, raw, child_key) < 0) goto done;
-            const Best *known = &S.keys.entries[child_key].best;
+            int32_t child_key = keys_find(&S->keys, &ck, 1);
+            if (child_key < 0) goto failed;
+            if (steps_store(&S->steps, known_step, raw, child_key) < 0) goto failed;
+            const Best *known = &S->keys.entries[child_key].best;
             if (known->record >= 0 && known->hp >= child.hp) continue;
             /* Every continuation of the child is one of this state: this state's bound holds for it too. */
             int64_t child_cheap = bound_of(g, &child);
@@ -1012,43 +1025,151 @@ static PyObject *search(PyObject *module, PyObject *args) {
             child.key_id = child_key;
             child.cheap = child_cheap;
             child.priced = 0;
-            int32_t child_record = add_record(&S, &child);
-            if (child_record < 0) goto done;
-            S.keys.entries[child_key].best = (Best){child.hp, child.elixirs, child_record};
-            if (child.goal >= 0 && child.hp >= at_least && (!have_best || child.hp > best_hp)) {
-                have_best = 1; best_hp = child.hp; best_record = child_record;
-                floor = best_hp;
-                if (first_win) { S.queue.size = 0; stop = 1; continue; }
+            int32_t child_record = add_record(S, &child);
+            if (child_record < 0) goto failed;
+            if (set_best(S, child_key, (Best){child.hp, child.elixirs, child_record}) < 0) goto failed;
+            if (child.goal >= 0 && child.hp >= o.at_least && (!out->have_best || child.hp > out->best_hp)) {
+                out->have_best = 1; out->best_hp = child.hp; out->best_record = child_record;
+                floor = out->best_hp;
+                if (o.first_win) { S->queue.size = 0; stop = 1; continue; }
             }
             int64_t depth = set_count(child.consumed);
-            if (queue_push(&S.queue, dive ? -depth : -child_bound, dive ? -child_bound : -depth, child_record) < 0)
-                goto done;
+            if (queue_push(&S->queue, o.dive ? -depth : -child_bound, o.dive ? -child_bound : -depth, child_record) < 0)
+                goto failed;
         })
     }
+    return 0;
+failed:
+    return -1;
+}
+
+/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced)
+   -> (best_hp or None, complete, expanded, [blockers consumed from the root to the best state] or None) */
+static PyObject *search(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *spec, *root_spec, *deadline;
+    Options o;
+    long long at_least;
+    if (!PyArg_ParseTuple(args, "OOOpppLp", &spec, &root_spec, &deadline, &o.first_win, &o.dive, &o.use_dominance,
+                          &at_least, &o.priced))
+        return NULL;
+    o.at_least = at_least;
+    Search S;
+    memset(&S, 0, sizeof(S));
+    PyObject *result = NULL;
+    State root;
+    Outcome out;
+    if (read_graph(spec, &S.g) < 0 || read_state(root_spec, &root) < 0) goto done;
+    if (keys_init(&S.keys) < 0 || steps_init(&S.steps) < 0 || queue_init(&S.queue) < 0) goto done;
+    PyThreadState *unlocked = PyEval_SaveThread();
+    int status = run_search(&S, &root, deadline, o, &out);
     PyEval_RestoreThread(unlocked);
-    unlocked = NULL;
+    if (status < 0) goto done;
     {
         PyObject *steps = Py_None, *hp = Py_None;
         Py_INCREF(Py_None); Py_INCREF(Py_None);
-        if (have_best) {
+        if (out.have_best) {
             Py_DECREF(steps); Py_DECREF(hp);
-            hp = PyLong_FromLongLong(best_hp);
+            hp = PyLong_FromLongLong(out.best_hp);
             steps = PyList_New(0);
             if (!hp || !steps) { Py_XDECREF(hp); Py_XDECREF(steps); goto done; }
-            for (int32_t at = best_record; S.records[at].parent >= 0; at = S.records[at].parent) {
+            for (int32_t at = out.best_record; S.records[at].parent >= 0; at = S.records[at].parent) {
                 PyObject *b = PyLong_FromLong(S.records[at].step);
                 if (!b || PyList_Append(steps, b) < 0) { Py_XDECREF(b); Py_DECREF(hp); Py_DECREF(steps); goto done; }
                 Py_DECREF(b);
             }
             if (PyList_Reverse(steps) < 0) { Py_DECREF(hp); Py_DECREF(steps); goto done; }
         }
-        result = Py_BuildValue("(NOLN)", hp, complete ? Py_True : Py_False, (long long)expanded, steps);
+        result = Py_BuildValue("(NOLN)", hp, out.complete ? Py_True : Py_False, (long long)out.expanded, steps);
     }
 done:
-    if (unlocked) PyEval_RestoreThread(unlocked);
     free_search(&S);
     return result;
 }
+
+/* ------------------------------------------------------------------------------- decision searches */
+
+/* _WinsFrom in passages_search.py: decision searches (first win with at least `at_least` hp) from many
+   closed states of one level, sharing what fails. A search that ends without a win has shown every state it
+   stored to fail, and they stay in the key table for the next searches to prune by (the Python _Failures);
+   a search that wins or runs out of time puts back every state it replaced (its undo log). The step table
+   (where raw steps lead) is a fact of the level and is always kept. */
+typedef struct {
+    PyObject_HEAD
+    Search S;
+    PyObject *spec;         /* holds the cost callback that S.g borrows */
+    Options options;
+    int ready;
+} Decider;
+
+static int Decider_init(Decider *self, PyObject *args, PyObject *kwds) {
+    (void)kwds;
+    PyObject *spec;
+    long long at_least;
+    int priced;
+    if (!PyArg_ParseTuple(args, "OLp", &spec, &at_least, &priced)) return -1;
+    if (self->ready) { PyErr_SetString(PyExc_RuntimeError, "a Decider is made once"); return -1; }
+    if (read_graph(spec, &self->S.g) < 0 || keys_init(&self->S.keys) < 0 || steps_init(&self->S.steps) < 0
+            || queue_init(&self->S.queue) < 0)
+        return -1;
+    Py_INCREF(spec);
+    self->spec = spec;
+    self->options = (Options){1, 0, 1, priced, at_least};
+    self->ready = 1;
+    return 0;
+}
+
+static void Decider_dealloc(Decider *self) {
+    free_search(&self->S);
+    Py_XDECREF(self->spec);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* decide(root, deadline) -> True when a route from the closed state `root` reaches a goal with at least
+   `at_least` hp, False when none does, None when time ran out. */
+static PyObject *Decider_decide(Decider *self, PyObject *args) {
+    PyObject *root_spec, *deadline;
+    State root;
+    if (!self->ready) { PyErr_SetString(PyExc_RuntimeError, "the Decider was not made"); return NULL; }
+    if (!PyArg_ParseTuple(args, "OO", &root_spec, &deadline) || read_state(root_spec, &root) < 0) return NULL;
+    Search *S = &self->S;
+    queue_free(&S->queue);
+    if (queue_init(&S->queue) < 0) return NULL;
+    S->undo_active = 1;
+    S->undo_count = 0;
+    int64_t records_before = S->records_count;
+    Outcome out;
+    PyThreadState *unlocked = PyEval_SaveThread();
+    int status = run_search(S, &root, deadline, self->options, &out);
+    PyEval_RestoreThread(unlocked);
+    S->undo_active = 0;
+    if (status < 0 || out.have_best || !out.complete) {
+        /* Not a failure: what this search stored proves nothing. */
+        for (int64_t i = S->undo_count - 1; i >= 0; i--) S->keys.entries[S->undo[i].key_id].best = S->undo[i].best;
+        S->records_count = records_before;
+    }
+    if (status < 0) return NULL;
+    if (!out.complete) Py_RETURN_NONE;
+    return PyBool_FromLong(out.have_best);
+}
+
+static PyMethodDef Decider_methods[] = {
+    {"decide", (PyCFunction)Decider_decide, METH_VARARGS,
+     "decide(root, deadline) -> True, False or None (time ran out): whether a route from root wins."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject DeciderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "twisty.solver._passages_core.Decider",
+    .tp_doc = "Decider(graph, at_least, priced): decision searches of one level sharing what fails.",
+    .tp_basicsize = sizeof(Decider),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Decider_init,
+    .tp_dealloc = (destructor)Decider_dealloc,
+    .tp_methods = Decider_methods,
+};
 
 /* ------------------------------------------------------------------------------- the least-need search */
 
@@ -1245,4 +1366,15 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_passages_core", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit__passages_core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__passages_core(void) {
+    if (PyType_Ready(&DeciderType) < 0) return NULL;
+    PyObject *made = PyModule_Create(&module);
+    if (!made) return NULL;
+    Py_INCREF(&DeciderType);
+    if (PyModule_AddObject(made, "Decider", (PyObject *)&DeciderType) < 0) {
+        Py_DECREF(&DeciderType);
+        Py_DECREF(made);
+        return NULL;
+    }
+    return made;
+}

@@ -1286,18 +1286,29 @@ class _WinsFrom:
     searches share what fails (_Failures), and what wins is kept per state key: with more hp every route
     stays legal."""
 
-    def __init__(self, sg: SearchGraph, deadline: Deadline, at_least: int) -> None:
+    def __init__(self, sg: SearchGraph, deadline: Deadline, at_least: int, compiled: bool = True) -> None:
         self.sg = sg
         self.deadline = deadline
         self.at_least = at_least
         self.closer = _Walker(sg, sg.level.player.hp, sg.useful_mask, closure=True)
         self.failures = _Failures(at_least)
         self.winning_hp: dict[int, int] = {}      # state key -> the least hp from which a search found a win
+        # The compiled core's decision searches (the same searches, step for step), with the failures kept
+        # in the core; without the priced bound, as the Python searches here.
+        self.decider = (_passages_core.Decider(sg.compiled_graph(), at_least, False)
+                        if compiled and sg.fits_compiled() else None)
 
     def from_state(self, state: _State) -> bool | None:
         """The answer, or None when time ran out."""
         closed = self.closer.close(replace(state, frontier=state.frontier & self.sg.useful_mask), [])
         key = self.closer.key(closed)
+        if self.decider is not None:
+            if self.winning_hp.get(key, closed.hp + 1) <= closed.hp:
+                return True
+            wins = self.decider.decide(self.sg.compiled_state(closed), self.deadline)
+            if wins:
+                self.winning_hp[key] = min(closed.hp, self.winning_hp.get(key, closed.hp))
+            return wins
         failing = self.failures.states.get(key)
         if failing is not None and failing.hp >= closed.hp:
             return False      # the search would say so too, after copying every failure
@@ -1313,14 +1324,15 @@ class _WinsFrom:
         return True
 
 
-def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, limit: int) -> tuple[dict, bool]:
+def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, limit: int,
+                        compiled: bool = True) -> tuple[dict, bool]:
     """Winning signatures whose best route reaches at least `at_least` hp, up to `limit` of them, each with
     (hp, route), and whether the walk finished (or reached the limit) before the deadline. Depth-first over
     (consumed set, costly fights); no closure, since a free fight taken early can change the stats, hence
     the signature, of later fights. The walk enters only states from which some route still reaches
     `at_least` hp (_WinsFrom), so it never wanders where no signature it counts can be found."""
     walker = _Walker(sg, sg.level.player.hp, sg.all_mask, closure=False)
-    may_win = _WinsFrom(sg, deadline, at_least).from_state
+    may_win = _WinsFrom(sg, deadline, at_least, compiled).from_state
     root, _ = walker.initial()
     wins: dict = {}
     seen = set()
