@@ -1,13 +1,14 @@
-/* The passages search engine's best-first search and least-need search, compiled.
+/* The passages search engine's searches, compiled.
 
-   A line-for-line port of `_search` in passages_search.py for searches from the level's start (best route,
-   solvability, the first witness of min_start_hp): same states, same closure, same bound, same dominance
-   tests, same order of expansion, so it expands exactly the states the Python search expands (the tests
-   compare the counts) and returns the same answer, ten to thirty times sooner; with the priced bound too
-   (_Walker.priced_bound), which only pays at this speed. Everything that is a rule of the game stays in
-   Python: the region graph, the dominator tree, the bound's precomputed tables, and each fight's damage,
-   which this module asks of a Python callback once per pair of stats it meets. The search runs without
-   the GIL, so two of them can run at once (passages_search._race).
+   A line-for-line port of `_search` in passages_search.py (best route, solvability, the first witness of
+   min_start_hp, and the counting walk's decision searches, which share what fails: Decider), of
+   `_least_need` (min_start_hp), and of the walker steps they use: same states, same closure, same bound,
+   same dominance tests, same order of expansion, so they expand exactly the states the Python searches
+   expand (the tests compare the counts) and return the same answers, ten to thirty times sooner; with the
+   priced bound too (_Walker.priced_bound), which only pays at this speed. Everything that is a rule of the
+   game stays in Python: the region graph, the dominator tree, the bound's precomputed tables, and each
+   fight's damage, which this module asks of a Python callback once per pair of stats it meets. The
+   searches run without the GIL, so two of them can run at once (passages_search._race).
 
    Sets of areas and of blockers are 128-bit masks, sets of dominator-tree nodes 256-bit masks; levels with
    more areas, blockers or nodes stay with the Python search (passages_search.py checks the sizes).
@@ -70,9 +71,18 @@ static inline int set_lowest(set_t a) {
         uint64_t rest_ = (set).w[word_]; \
         while (rest_) { int i = word_ * 64 + __builtin_ctzll(rest_); rest_ &= rest_ - 1; __VA_ARGS__ } }
 
-static inline nodes_t nodes_or(nodes_t a, nodes_t b) { for (int i = 0; i < NODE_WORDS; i++) a.w[i] |= b.w[i]; return a; }
-static inline nodes_t nodes_and(nodes_t a, nodes_t b) { for (int i = 0; i < NODE_WORDS; i++) a.w[i] &= b.w[i]; return a; }
-static inline nodes_t nodes_andnot(nodes_t a, nodes_t b) { for (int i = 0; i < NODE_WORDS; i++) a.w[i] &= ~b.w[i]; return a; }
+static inline nodes_t nodes_or(nodes_t a, nodes_t b) {
+    for (int i = 0; i < NODE_WORDS; i++) a.w[i] |= b.w[i];
+    return a;
+}
+static inline nodes_t nodes_and(nodes_t a, nodes_t b) {
+    for (int i = 0; i < NODE_WORDS; i++) a.w[i] &= b.w[i];
+    return a;
+}
+static inline nodes_t nodes_andnot(nodes_t a, nodes_t b) {
+    for (int i = 0; i < NODE_WORDS; i++) a.w[i] &= ~b.w[i];
+    return a;
+}
 static inline nodes_t nodes_with(nodes_t a, int i) {
     uint64_t bit = (uint64_t)1 << (i & 63);
     int word = i >> 6;
@@ -186,9 +196,9 @@ typedef struct {
     int64_t count, keys_capacity;
 } KeyTable;
 
-/* Where a raw step (closed state's consumed set + one blocker) led after its closure. */
-/* Where a raw step led: the key of its closure. (The Python search keeps the closure's elixirs too; they
-   are the elixirs of the state stored under that key, since both reached the same areas.) */
+/* Where a raw step (a closed state's consumed set + one blocker) led: the key of its closure. (The Python
+   search keeps the closure's elixirs too; they are the elixirs of the state stored under that key, since
+   both reached the same areas.) */
 typedef struct {
     set_t raw;
     int32_t key_id;         /* -1: empty slot */
@@ -632,7 +642,6 @@ static int consume(Graph *g, const State *from, int b, int64_t cost, State *out)
     return 0;
 }
 
-/* _Walker.bound: the admissible upper bound on the final hp of any continuation. */
 /* _Walker.priced_bound: the stats-aware bound, a Dijkstra over damage with blockers priced at the stats of
    the equipment within reach (the Python method says why it is admissible, and why it may stop early).
    Answers `enough` once the bound is known to be at least that, and a number at most `floor` once it is
@@ -699,6 +708,7 @@ static int64_t priced_bound(Graph *g, const State *s, int64_t enough, int64_t fl
     return s->hp + best;
 }
 
+/* _Walker.bound: the admissible upper bound on the final hp of any continuation. */
 static int64_t bound_of(const Graph *g, const State *s) {
     int64_t left = g->total_elixirs - s->elixirs;
     if (s->goal >= 0) return s->hp + (s->gain < left ? s->gain : left);
@@ -852,15 +862,20 @@ static int read_graph(PyObject *spec, Graph *g) {
         if (read_int(positive, n, &g->positive[n]) < 0 || read_int(goal_extra, n, &g->goal_extra[n]) < 0) return -1;
     }
     int64_t stride;
-    if (read_set(PyTuple_GET_ITEM(spec, 4), &g->door_mask) < 0 || read_set(PyTuple_GET_ITEM(spec, 5), &g->goal_blockers) < 0
-            || read_set(PyTuple_GET_ITEM(spec, 6), &g->linking) < 0 || read_set(PyTuple_GET_ITEM(spec, 7), &g->allowed) < 0
+    if (read_set(PyTuple_GET_ITEM(spec, 4), &g->door_mask) < 0
+            || read_set(PyTuple_GET_ITEM(spec, 5), &g->goal_blockers) < 0
+            || read_set(PyTuple_GET_ITEM(spec, 6), &g->linking) < 0
+            || read_set(PyTuple_GET_ITEM(spec, 7), &g->allowed) < 0
             || read_set(PyTuple_GET_ITEM(spec, 8), &g->allowed_doors) < 0
             || read_nodes(PyTuple_GET_ITEM(spec, 9), &g->goal_ancestors) < 0
             || read_int(spec, 10, &g->total_elixirs) < 0 || read_int(spec, 11, &stride) < 0)
         return -1;
     g->stride = (int)stride;
     g->cost_callback = PyTuple_GET_ITEM(spec, 12);
-    if (!PyCallable_Check(g->cost_callback)) { PyErr_SetString(PyExc_TypeError, "the cost callback must be callable"); return -1; }
+    if (!PyCallable_Check(g->cost_callback)) {
+        PyErr_SetString(PyExc_TypeError, "the cost callback must be callable");
+        return -1;
+    }
     return 0;
 }
 
@@ -955,14 +970,16 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
         if (o.use_dominance && dominated(S, &state, state_key)) continue;
         if (o.priced && !state.priced) {
             int error = 0;
-            int64_t tighter = priced_bound(g, &state, state_bound, out->have_best ? out->best_hp : o.at_least - 1, &error);
+            int64_t floor = out->have_best ? out->best_hp : o.at_least - 1;
+            int64_t tighter = priced_bound(g, &state, state_bound, floor, &error);
             if (error) goto failed;
             if (tighter < state_bound) {
                 /* Queued again under the tighter bound, or dropped if that cannot beat the best. */
                 if (tighter >= o.at_least && (!out->have_best || tighter > out->best_hp)) {
                     S->records[popped].priced = 1;
                     int64_t depth = set_count(state.consumed);
-                    if (queue_push(&S->queue, o.dive ? -depth : -tighter, o.dive ? -tighter : -depth, popped) < 0) goto failed;
+                    if (queue_push(&S->queue, o.dive ? -depth : -tighter, o.dive ? -tighter : -depth, popped) < 0)
+                        goto failed;
                 }
                 continue;
             }
@@ -989,7 +1006,8 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
             if (stop) break;
             const Blocker *blocker = &g->blockers[b];
             /* Dominance application 4: everything around it is reached already. */
-            if (set_empty(set_andnot(blocker->areas, areas_left)) && set_empty(set_andnot(blocker->allowed_neighbours, blockers_left))
+            if (set_empty(set_andnot(blocker->areas, areas_left))
+                    && set_empty(set_andnot(blocker->allowed_neighbours, blockers_left))
                     && !set_has(g->goal_blockers, b))
                 continue;
             int64_t cost;
@@ -1356,7 +1374,8 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced) -> (best_hp, complete, expanded, steps)\n\n"
+     "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced)\n"
+     "-> (best_hp, complete, expanded, steps)\n\n"
      "The passages search engine's best-first search, compiled; see passages_search.py."},
     {"least_need", least_need, METH_VARARGS,
      "least_need(graph, root, deadline, known) -> (least need or None, expanded)\n\n"
