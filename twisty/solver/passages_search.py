@@ -1291,12 +1291,12 @@ class _WinsFrom:
         self.deadline = deadline
         self.at_least = at_least
         self.closer = _Walker(sg, sg.level.player.hp, sg.useful_mask, closure=True)
-        self.failures = _Failures(at_least)
         self.winning_hp: dict[int, int] = {}      # state key -> the least hp from which a search found a win
-        # The compiled core's decision searches (the same searches, step for step), with the failures kept
-        # in the core; without the priced bound, as the Python searches here.
+        # The compiled core's decision searches (the same searches, step for step) keep the failures in the
+        # core; they go without the priced bound, as the Python searches here.
         self.decider = (_passages_core.Decider(sg.compiled_graph(), at_least, False)
                         if compiled and sg.fits_compiled() else None)
+        self.failures = _Failures(at_least) if self.decider is None else None
 
     def from_state(self, state: _State) -> bool | None:
         """The answer, or None when time ran out."""
