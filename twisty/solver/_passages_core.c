@@ -729,6 +729,25 @@ static int64_t bound_of(const Graph *g, const State *s) {
     return s->hp + (tree < chain ? tree : chain);
 }
 
+/* _Walker.moves, for one frontier blocker: whether it can be consumed now, and at what cost (`costs` at the
+   state's stats). With `survival`, a fight must leave the player alive; the least-need search tracks
+   survival itself. */
+static inline int move_cost(const Graph *g, const State *s, int b, const int64_t *costs, int survival,
+                            int64_t *cost) {
+    const Blocker *blocker = &g->blockers[b];
+    /* Dominance application 4: everything around it is reached already. */
+    if (set_empty(set_andnot(blocker->areas, s->areas))
+            && set_empty(set_andnot(blocker->allowed_neighbours, s->consumed))
+            && !set_has(g->goal_blockers, b))
+        return 0;
+    if (blocker->is_door) {
+        *cost = 0;
+        return s->keys >= 1;
+    }
+    *cost = costs[b];
+    return *cost >= 0 && (!survival || *cost < s->hp);
+}
+
 /* _Walker.reaches_beyond */
 static inline int reaches_beyond(const Graph *g, const State *a, set_t areas, set_t linked, int doors) {
     return set_within(areas, a->areas) && set_within(linked, a->consumed)
@@ -1000,24 +1019,12 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
         CostTable *table = costs_at(g, state.atk, state.defense);
         if (!table) goto failed;
         const int64_t *costs = table->costs;
-        set_t areas_left = state.areas, blockers_left = state.consumed;
         int stop = 0;
         FOR_EACH(b, state.frontier, {
             if (stop) break;
             const Blocker *blocker = &g->blockers[b];
-            /* Dominance application 4: everything around it is reached already. */
-            if (set_empty(set_andnot(blocker->areas, areas_left))
-                    && set_empty(set_andnot(blocker->allowed_neighbours, blockers_left))
-                    && !set_has(g->goal_blockers, b))
-                continue;
             int64_t cost;
-            if (blocker->is_door) {
-                if (state.keys < 1) continue;
-                cost = 0;
-            } else {
-                cost = costs[b];
-                if (cost < 0 || cost >= state.hp) continue;
-            }
+            if (!move_cost(g, &state, b, costs, 1, &cost)) continue;
             int64_t least = blocker->least < 0 ? 0 : blocker->least;
             if (state.cheap - cost + least <= floor) continue;   /* the child's bound could not beat floor */
             set_t raw = set_with(state.consumed, b);
@@ -1333,18 +1340,8 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
         const int64_t *costs = table->costs;
         FOR_EACH(b, state->frontier, {
             const Blocker *blocker = &g->blockers[b];
-            if (set_empty(set_andnot(blocker->areas, state->areas))
-                    && set_empty(set_andnot(blocker->allowed_neighbours, state->consumed))
-                    && !set_has(g->goal_blockers, b))
-                continue;       /* dominance application 4 */
             int64_t cost;
-            if (blocker->is_door) {
-                if (state->keys < 1) continue;
-                cost = 0;
-            } else {
-                cost = costs[b];
-                if (cost < 0) continue;
-            }
+            if (!move_cost(g, state, b, costs, 0, &cost)) continue;
             int64_t child_need = cost - state->hp + 1 > entry.need ? cost - state->hp + 1 : entry.need;
             int64_t least = blocker->least < 0 ? 0 : blocker->least;
             if (child_need >= N.best_need || least_final_need + cost - least >= N.best_need) continue;
