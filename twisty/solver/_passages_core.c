@@ -22,9 +22,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 #define SET_WORDS 2     /* areas and blockers: 128 */
 #define NODE_WORDS 4    /* dominator-tree nodes: 256 */
@@ -257,20 +254,6 @@ static void no_memory(void) {
     PyGILState_Release(gil);
 }
 
-/* The tables are read at random: on a hard level they span gigabytes, and with 4 kB pages nearly every
-   lookup misses the TLB too. Where the kernel offers huge pages on request, ask for them. */
-static void advise_huge_pages(void *start, size_t size) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const uintptr_t page = 4096;
-    if (size < ((size_t)4 << 20)) return;
-    uintptr_t from = ((uintptr_t)start + page - 1) & ~(page - 1);
-    uintptr_t to = ((uintptr_t)start + size) & ~(page - 1);
-    if (to > from) madvise((void *)from, to - from, MADV_HUGEPAGE);
-#else
-    (void)start; (void)size;
-#endif
-}
-
 static int grow(void **items, int64_t *capacity, int64_t needed, size_t item_size) {
     if (needed <= *capacity) return 0;
     int64_t wanted = *capacity ? *capacity : 1024;
@@ -279,7 +262,6 @@ static int grow(void **items, int64_t *capacity, int64_t needed, size_t item_siz
     if (!grown) { no_memory(); return -1; }
     *items = grown;
     *capacity = wanted;
-    advise_huge_pages(grown, (size_t)wanted * item_size);
     return 0;
 }
 
@@ -391,7 +373,6 @@ static int32_t keys_find(KeyTable *t, const Key *k, int create) {
         int64_t wanted = t->keys_capacity ? 2 * t->keys_capacity : 1024;
         void *grown = NULL;
         if (posix_memalign(&grown, 64, sizeof(KeyEntry) * (size_t)wanted) != 0) { no_memory(); return -2; }
-        advise_huge_pages(grown, sizeof(KeyEntry) * (size_t)wanted);
         if (t->count) memcpy(grown, t->entries, sizeof(KeyEntry) * (size_t)t->count);
         free(t->entries);
         t->entries = grown;
@@ -405,7 +386,6 @@ static int32_t keys_find(KeyTable *t, const Key *k, int create) {
         t->capacity *= 2;
         t->slots = malloc(sizeof(uint64_t) * (size_t)t->capacity);
         if (!t->slots) { no_memory(); return -2; }
-        advise_huge_pages(t->slots, sizeof(uint64_t) * (size_t)t->capacity);
         memset(t->slots, 0xff, sizeof(uint64_t) * (size_t)t->capacity);
         for (int32_t i = 0; i < (int32_t)t->count; i++) keys_place(t, i);
     } else {
@@ -445,7 +425,6 @@ static int steps_store(StepTable *t, StepEntry *slot, set_t raw, int32_t key_id)
         t->capacity *= 2;
         t->slots = malloc(sizeof(StepEntry) * (size_t)t->capacity);
         if (!t->slots) { t->slots = old; t->capacity = old_capacity; no_memory(); return -1; }
-        advise_huge_pages(t->slots, sizeof(StepEntry) * (size_t)t->capacity);
         for (int64_t i = 0; i < t->capacity; i++) t->slots[i].key_id = -1;
         uint64_t mask = (uint64_t)t->capacity - 1;
         for (int64_t i = 0; i < old_capacity; i++) {
