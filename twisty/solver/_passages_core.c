@@ -332,11 +332,18 @@ static CostTable *costs_at(Graph *g, int atk, int defense) {
 
 /* ---------------------------------------------------------------------------------------- tables */
 
+/* The slots of an open-addressing table, every byte 0xff: each slot reads as empty (-1). */
+static void *empty_slots(int64_t count, size_t slot_size) {
+    void *slots = malloc(slot_size * (size_t)count);
+    if (!slots) { no_memory(); return NULL; }
+    memset(slots, 0xff, slot_size * (size_t)count);
+    return slots;
+}
+
 static int keys_init(KeyTable *t) {
     t->capacity = 1 << 12;
-    t->slots = malloc(sizeof(uint64_t) * (size_t)t->capacity);
-    if (!t->slots) { no_memory(); return -1; }
-    memset(t->slots, 0xff, sizeof(uint64_t) * (size_t)t->capacity);
+    t->slots = empty_slots(t->capacity, sizeof(uint64_t));
+    if (!t->slots) return -1;
     t->entries = NULL; t->count = 0; t->keys_capacity = 0;
     return 0;
 }
@@ -384,9 +391,8 @@ static int32_t keys_find(KeyTable *t, const Key *k, int create) {
     if (2 * t->count > t->capacity) {
         free(t->slots);
         t->capacity *= 2;
-        t->slots = malloc(sizeof(uint64_t) * (size_t)t->capacity);
-        if (!t->slots) { no_memory(); return -2; }
-        memset(t->slots, 0xff, sizeof(uint64_t) * (size_t)t->capacity);
+        t->slots = empty_slots(t->capacity, sizeof(uint64_t));
+        if (!t->slots) return -2;
         for (int32_t i = 0; i < (int32_t)t->count; i++) keys_place(t, i);
     } else {
         t->slots[at] = key_slot(hash, id);
@@ -397,10 +403,8 @@ static int32_t keys_find(KeyTable *t, const Key *k, int create) {
 static int steps_init(StepTable *t) {
     t->capacity = 1 << 12;
     t->count = 0;
-    t->slots = malloc(sizeof(StepEntry) * (size_t)t->capacity);
-    if (!t->slots) { no_memory(); return -1; }
-    for (int64_t i = 0; i < t->capacity; i++) t->slots[i].key_id = -1;
-    return 0;
+    t->slots = empty_slots(t->capacity, sizeof(StepEntry));
+    return t->slots ? 0 : -1;
 }
 
 /* The slot of raw step `raw`: its entry, or the empty slot where it would go (key_id -1). */
@@ -423,9 +427,8 @@ static int steps_store(StepTable *t, StepEntry *slot, set_t raw, int32_t key_id)
         StepEntry *old = t->slots;
         int64_t old_capacity = t->capacity;
         t->capacity *= 2;
-        t->slots = malloc(sizeof(StepEntry) * (size_t)t->capacity);
-        if (!t->slots) { t->slots = old; t->capacity = old_capacity; no_memory(); return -1; }
-        for (int64_t i = 0; i < t->capacity; i++) t->slots[i].key_id = -1;
+        t->slots = empty_slots(t->capacity, sizeof(StepEntry));
+        if (!t->slots) { t->slots = old; t->capacity = old_capacity; return -1; }
         uint64_t mask = (uint64_t)t->capacity - 1;
         for (int64_t i = 0; i < old_capacity; i++) {
             if (old[i].key_id == -1) continue;
@@ -450,10 +453,8 @@ static inline int pair_before(const Fifo *a, const Fifo *b) {
 static int queue_init(Queue *q) {
     memset(q, 0, sizeof(Queue));
     q->map_capacity = 1024;
-    q->map_slots = malloc(sizeof(int32_t) * (size_t)q->map_capacity);
-    if (!q->map_slots) { no_memory(); return -1; }
-    memset(q->map_slots, 0xff, sizeof(int32_t) * (size_t)q->map_capacity);
-    return 0;
+    q->map_slots = empty_slots(q->map_capacity, sizeof(int32_t));
+    return q->map_slots ? 0 : -1;
 }
 
 static void queue_free(Queue *q) {
@@ -480,9 +481,8 @@ static int32_t queue_fifo(Queue *q, int64_t first, int64_t second) {
     if (2 * q->fifos_count > q->map_capacity) {
         free(q->map_slots);
         q->map_capacity *= 2;
-        q->map_slots = malloc(sizeof(int32_t) * (size_t)q->map_capacity);
-        if (!q->map_slots) { no_memory(); return -1; }
-        memset(q->map_slots, 0xff, sizeof(int32_t) * (size_t)q->map_capacity);
+        q->map_slots = empty_slots(q->map_capacity, sizeof(int32_t));
+        if (!q->map_slots) return -1;
         mask = (uint64_t)q->map_capacity - 1;
         for (int32_t i = 0; i < (int32_t)q->fifos_count; i++) {
             uint64_t to = pair_hash(q->fifos[i].first, q->fifos[i].second) & mask;
