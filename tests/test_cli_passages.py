@@ -59,6 +59,29 @@ def test_json_keys_and_values(tmp_path):
                                   "damage": 3, "hp": 4, "atk": 2, "def": 0, "keys": 0}
 
 
+def test_a_count_cut_short_says_so_with_what_it_found(tmp_path):
+    """A solvable level whose count ran out of time: the counts are not reported as exact, and the text says
+    the count is unknown and how many solutions were found (the corridor has exactly one)."""
+    from dataclasses import replace
+
+    from twisty.rules.passages_format import load_passages
+    from twisty.rules.source import read_level
+    from twisty.solver.passages import analyse
+    from twisty.solver.passages_check import report, summary_line
+
+    source = read_level(write(tmp_path, VALID))
+    level = load_passages(source)
+    verdict = analyse(level, engine="brute")
+    assert verdict.count.complete and verdict.count.solutions == 1
+    cut_short = replace(verdict, count=replace(verdict.count, complete=False))
+    data = report(source, level, cut_short)
+    assert (data["solutions"], data["optimal_solutions"], data["unique"], data["solutions_at_least"]) == \
+        (None, None, None, 1)
+    assert "solution count unknown (time limit, 1 found so far)" in summary_line(data)
+    assert report(source, level, verdict)["solutions_at_least"] is None
+    assert "1 solution (unique)" in summary_line(report(source, level, verdict))
+
+
 def test_failed_expectation_exits_1_and_says_why(tmp_path):
     result = run("check", "--engine", "brute", write(tmp_path, VALID.replace("final_hp = 4", "final_hp = 3")))
     assert result.exit_code == 1

@@ -31,6 +31,8 @@ def report(source: LevelSource, level: PassagesLevel, verdict: PassagesVerdict) 
         "solutions": (count.solutions if exact_count else None) if solvable else (0 if solvable is False else None),
         "solutions_capped": bool(count.capped) if exact_count else False,
         "optimal_solutions": (count.optimal if exact_count else None) if solvable else (0 if solvable is False else None),
+        # A count that ran out of time or memory: how many distinct solutions it had found (a lower bound).
+        "solutions_at_least": count.solutions if solvable and count is not None and not count.complete else None,
         "unique": verdict.unique,
         "route": [step.as_json() for step in verdict.route.steps] if verdict.route else None,
         "engine": verdict.engines,
@@ -104,6 +106,10 @@ def summary_line(data: dict[str, Any]) -> str:
         more = "+" if data["solutions_capped"] else ""
         parts.append(f"{data['solutions']}{more} solution{'s' if data['solutions'] != 1 else ''}"
                      f" ({'unique' if data['unique'] else str(data['optimal_solutions']) + ' optimal'})")
+    elif data["solutions_at_least"] is not None:
+        found = data["solutions_at_least"]
+        parts.append(f"solution count unknown ({data['limit']} limit"
+                     + (f", {found} found so far)" if found else ")"))
     engines = "/".join(sorted(set(data["engine"].values())))
     return f"{status:<7}{data['level']}: {', '.join(parts)}  [{engines}, {data['seconds']:.2f}s]"
 
