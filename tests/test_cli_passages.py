@@ -82,6 +82,21 @@ def test_a_count_cut_short_says_so_with_what_it_found(tmp_path):
     assert "1 solution (unique)" in summary_line(report(source, level, verdict))
 
 
+def test_analyse_tells_each_question_as_it_starts_and_a_pipe_gets_no_status_line(tmp_path):
+    """The three questions of a solvable level, in the order they are answered; the CLI draws its status
+    line only on a terminal, so captured output carries no cursor codes."""
+    from twisty.rules.passages_format import load_passages
+    from twisty.rules.source import read_level
+    from twisty.solver.passages import analyse
+
+    path = write(tmp_path, VALID)
+    phases: list[str] = []
+    analyse(load_passages(read_level(path)), engine="brute", progress=phases.append)
+    assert phases == ["best route", "least starting hp", "counting solutions"]
+    result = run("check", path)
+    assert result.exit_code == 0 and "\033[K" not in result.output and "best route..." not in result.output
+
+
 def test_failed_expectation_exits_1_and_says_why(tmp_path):
     result = run("check", "--engine", "brute", write(tmp_path, VALID.replace("final_hp = 4", "final_hp = 3")))
     assert result.exit_code == 1

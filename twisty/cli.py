@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from dataclasses import replace
+from typing import Callable
 
 import click
 
@@ -53,7 +55,11 @@ def check(paths: tuple[str, ...], as_json: bool, engine: str, timeout: float | N
         click.echo(f"twisty: no level files (*.toml) under {' '.join(paths)}", err=True)
         sys.exit(EXIT_INVALID)
     for path in files:
-        outcome = check_file(path, options)
+        status = _status_line(path)
+        try:
+            outcome = check_file(path, replace(options, progress=status))
+        finally:
+            _clear_status_line(status)
         if not outcome.valid:
             counts["invalid"] += 1
         elif not outcome.expectations_met:
@@ -74,15 +80,35 @@ def check(paths: tuple[str, ...], as_json: bool, engine: str, timeout: float | N
     sys.exit(EXIT_FAILED if counts["failed"] else EXIT_OK)
 
 
+def _status_line(path: str) -> Callable[[str], None] | None:
+    """On a terminal, a line on stderr naming the question a level's check is working on (each can take
+    minutes on a large level); nothing in a pipe or a log."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(phase: str) -> None:
+        click.echo(f"\r\033[K{path}: {phase}...", nl=False, err=True)
+    return show
+
+
+def _clear_status_line(status: Callable[[str], None] | None) -> None:
+    if status is not None:
+        click.echo("\r\033[K", nl=False, err=True)
+
+
 @main.command()
 @click.argument("level", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict and route as JSON.")
 @_engine_options
 def solve(level: str, as_json: bool, engine: str, timeout: float | None, max_solutions: int) -> None:
     """Solve one level and print the walkthrough with the map."""
-    options = CheckOptions(engine=engine, timeout=timeout, max_solutions=max_solutions)
+    options = CheckOptions(engine=engine, timeout=timeout, max_solutions=max_solutions,
+                           progress=_status_line(level))
     try:
-        outcome = solve_file(level, options)
+        try:
+            outcome = solve_file(level, options)
+        finally:
+            _clear_status_line(options.progress)
     except LevelError as error:
         fail_invalid(error)
     click.echo(json.dumps(outcome.data, sort_keys=True) if as_json else outcome.text)

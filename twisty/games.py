@@ -16,7 +16,7 @@ import importlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from twisty.rules.source import LevelError, LevelSource, read_level
 
@@ -33,6 +33,8 @@ class CheckOptions:
     engine: str = "auto"
     timeout: float | None = None
     max_solutions: int = 10
+    # Told the name of each phase of a long answer as it starts ("best route", ...), for a status line.
+    progress: Callable[[str], None] | None = None
 
 
 @dataclass

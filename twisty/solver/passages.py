@@ -11,6 +11,7 @@ import importlib
 import time
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import Callable
 
 from twisty.rules.passages import Decision, PassagesLevel, Replay, RouteError, replay
 from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
@@ -88,21 +89,28 @@ def checked_replay(level: PassagesLevel, decisions: tuple[Decision, ...], engine
 
 
 def analyse(level: PassagesLevel, *, engine: str = "auto", timeout: float | None = None,
-            max_solutions: int = 10, count: bool = True) -> PassagesVerdict:
-    """Solvability, the best route, the smallest starting hp and the solution count of one level."""
+            max_solutions: int = 10, count: bool = True,
+            progress: Callable[[str], None] | None = None) -> PassagesVerdict:
+    """Solvability, the best route, the smallest starting hp and the solution count of one level.
+    `progress` is told each question as its work starts ("best route", "least starting hp", "counting
+    solutions"): on large levels each can take minutes."""
     started = time.perf_counter()
     deadline = Deadline(timeout)
     engines = choose_engines(level, engine)
+    tell = progress or (lambda phase: None)
+    tell("best route")
     best = engines["best"].best_route(level, deadline)
     route = None
     if best.decisions is not None:
         route = checked_replay(level, best.decisions, engines["best"].NAME, best.final_hp)
+    tell("least starting hp")
     min_start = engines["min_start"].min_start_hp(level, deadline)
     if min_start.status == "proved" and min_start.value is not None:
         _confirm_min_start(level, min_start.value, engines["min_start"].NAME, deadline)
     tally = None
     witnesses: list[Replay] = []
     if count and best.status == SOLVABLE and best.proved:
+        tell("counting solutions")
         tally = engines["count"].count_solutions(level, deadline, max_solutions, best.final_hp)
         witnesses = [checked_replay(level, decisions, engines["count"].NAME) for decisions in tally.witnesses[:2]]
         signatures = {w.signature for w in witnesses}

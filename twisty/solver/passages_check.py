@@ -116,7 +116,8 @@ def summary_line(data: dict[str, Any]) -> str:
 
 def _analyse(source: LevelSource, options: CheckOptions) -> tuple[PassagesLevel, PassagesVerdict]:
     level = load_passages(source)
-    verdict = analyse(level, engine=options.engine, timeout=options.timeout, max_solutions=options.max_solutions)
+    verdict = analyse(level, engine=options.engine, timeout=options.timeout, max_solutions=options.max_solutions,
+                      progress=options.progress)
     return level, verdict
 
 
