@@ -1066,9 +1066,9 @@ class _RaceDeadline:
 def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
     """The compiled search with the priced bound and without it at once, one per core (the core runs without
     the GIL); the first proof stops the other. Neither is best everywhere: on suite level b060-01 the priced
-    bound takes the search from 3.5 to 1.5 s, on b090-02 from 25 to 40 s, and the two hardly slow each
-    other down (b090-02 without it: 26 s alone, 25 s beside the other). Without a proof, the better route
-    found is the answer, unproven."""
+    bound takes the search from 3.5 to 1.5 s, on b090-02 from 25 to 40 s, and the two slow each other down
+    only a little, both being memory-bound (b090-02 without it: 21 to 22 s alone, 23 to 25.5 s beside the
+    other). Without a proof, the better route found is the answer, unproven."""
     stop = threading.Event()
     results: dict[bool, _SearchResult] = {}
     failures: list[BaseException] = []
@@ -1302,26 +1302,26 @@ class _WinsFrom:
         """The answer, or None when time ran out."""
         closed = self.closer.close(replace(state, frontier=state.frontier & self.sg.useful_mask), [])
         key = self.closer.key(closed)
+        if self.winning_hp.get(key, closed.hp + 1) <= closed.hp:
+            return True
         if self.decider is not None:
-            if self.winning_hp.get(key, closed.hp + 1) <= closed.hp:
-                return True
             wins = self.decider.decide(self.sg.compiled_state(closed), self.deadline)
-            if wins:
-                self.winning_hp[key] = min(closed.hp, self.winning_hp.get(key, closed.hp))
-            return wins
+        else:
+            wins = self._decide_in_python(closed, key)
+        if wins:
+            self.winning_hp[key] = min(closed.hp, self.winning_hp.get(key, closed.hp))
+        return wins
+
+    def _decide_in_python(self, closed: _State, key: int) -> bool | None:
+        """The decision search of the compiled Decider, in Python, sharing its failures."""
         failing = self.failures.states.get(key)
         if failing is not None and failing.hp >= closed.hp:
             return False      # the search would say so too, after copying every failure
-        if self.winning_hp.get(key, closed.hp + 1) <= closed.hp:
-            return True
         found = search(self.sg, self.sg.level.player.hp, self.deadline, first_win=True, at_least=self.at_least,
                        root=closed, failures=self.failures)
         if not found.complete:
             return None
-        if found.best_hp is None:
-            return False
-        self.winning_hp[key] = min(closed.hp, self.winning_hp.get(key, closed.hp))
-        return True
+        return found.best_hp is not None
 
 
 def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, limit: int,
