@@ -894,6 +894,14 @@ static int read_state(PyObject *t, State *s) {
     return 0;
 }
 
+/* A search's graph, read from its spec, and its empty tables; free_search gives them back. */
+static int init_search(Search *S, PyObject *spec) {
+    if (read_graph(spec, &S->g) < 0 || keys_init(&S->keys) < 0 || steps_init(&S->steps) < 0
+            || queue_init(&S->queue) < 0)
+        return -1;
+    return 0;
+}
+
 static void free_search(Search *S) {
     if (S->g.tables) {
         for (int64_t i = 0; i < S->g.tables_capacity; i++)
@@ -1063,8 +1071,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
     PyObject *result = NULL;
     State root;
     Outcome out;
-    if (read_graph(spec, &S.g) < 0 || read_state(root_spec, &root) < 0) goto done;
-    if (keys_init(&S.keys) < 0 || steps_init(&S.steps) < 0 || queue_init(&S.queue) < 0) goto done;
+    if (init_search(&S, spec) < 0 || read_state(root_spec, &root) < 0) goto done;
     PyThreadState *unlocked = PyEval_SaveThread();
     int status = run_search(&S, &root, deadline, o, &out);
     PyEval_RestoreThread(unlocked);
@@ -1113,9 +1120,7 @@ static int Decider_init(Decider *self, PyObject *args, PyObject *kwds) {
     int priced;
     if (!PyArg_ParseTuple(args, "OLp", &spec, &at_least, &priced)) return -1;
     if (self->ready) { PyErr_SetString(PyExc_RuntimeError, "a Decider is made once"); return -1; }
-    if (read_graph(spec, &self->S.g) < 0 || keys_init(&self->S.keys) < 0 || steps_init(&self->S.steps) < 0
-            || queue_init(&self->S.queue) < 0)
-        return -1;
+    if (init_search(&self->S, spec) < 0) return -1;
     Py_INCREF(spec);
     self->spec = spec;
     self->options = (Options){1, 0, 1, priced, at_least};
@@ -1290,8 +1295,7 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
     int finished = 1;
     int64_t expanded = 0;
     N.best_need = known;
-    if (read_graph(spec, g) < 0 || read_state(root_spec, &root) < 0) goto done;
-    if (keys_init(&S->keys) < 0 || steps_init(&S->steps) < 0 || queue_init(&S->queue) < 0) goto done;
+    if (init_search(S, spec) < 0 || read_state(root_spec, &root) < 0) goto done;
     unlocked = PyEval_SaveThread();
     {
         Key k = key_of(g, &root);
