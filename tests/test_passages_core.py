@@ -56,14 +56,15 @@ def assert_same_search(level, start_hp: int, what, **options):
 
 @pytest.mark.parametrize("chunk", range(6))
 def test_compiled_search_expands_the_same_states_as_the_python_search(chunk):
-    """300 random levels, each searched six ways: best route with and without the priced bound, without
-    dominance, solvability, wins of at least the optimum + 1 (none) and the first witness of min_start_hp
-    (dive, huge hp)."""
+    """300 random levels, each searched seven ways: best route with the priced bound, with the Steiner
+    bound instead, with neither, without dominance, solvability, wins of at least the optimum + 1 (none)
+    and the first witness of min_start_hp (dive, huge hp)."""
     solvable = 0
     for seed, level in random_levels(chunk, 50):
         hp = level.player.hp
         best = assert_same_search(level, hp, seed)
         assert_same_search(level, hp, seed, priced=False)
+        assert_same_search(level, hp, seed, priced=False, steiner=True)
         assert_same_search(level, hp, seed, use_dominance=False)
         assert_same_search(level, hp, seed, first_win=True)
         if best.best_hp is not None:
@@ -72,6 +73,29 @@ def test_compiled_search_expands_the_same_states_as_the_python_search(chunk):
         roomy = start_hp_upper_bound(SearchGraph(level))
         assert_same_search(level, roomy, seed, first_win=True, dive=True)
     assert 10 <= solvable <= 45
+
+
+def test_compiled_steiner_bound_is_the_python_one():
+    """The compiled Steiner bound ascends the same duals as SteinerGraph.bound: the same number at every
+    state of random walks of the search's own steps on 250 random levels, NO_WIN included."""
+    compared = below_tree = 0
+    for seed, level in random_levels(7, 250):
+        rng = random.Random(seed)
+        graph = SearchGraph(level)
+        walker = passages_search._Walker(graph, level.player.hp, graph.useful_mask, closure=True)
+        state, _ = walker.initial()
+        for _ in range(12):
+            python = walker.steiner_bound(state)
+            compiled = passages_search._passages_core.steiner_bound(graph.compiled_graph(), graph.compiled_state(state))
+            assert compiled == python, seed
+            compared += 1
+            below_tree += python < walker.bound(state)
+            moves = walker.moves(state)
+            if not moves:
+                break
+            blocker, cost = rng.choice(moves)
+            state = walker.consume(state, blocker, cost)
+    assert compared > 700 and below_tree > 30, (compared, below_tree)
 
 
 @pytest.mark.parametrize("chunk", range(3))
@@ -173,8 +197,9 @@ def test_levels_beyond_the_compiled_limits_run_the_python_search(monkeypatch):
 
 @pytest.mark.parametrize("seed", [40002, 40004])
 def test_the_race_of_two_searches_answers_as_one_search(seed):
-    """best_route races the compiled search with and without the priced bound from 40 blockers on: at the
-    least starting hp and one below, its answer is the Python search's, proven, and its route replays."""
+    """best_route races the compiled search with the priced bound and the one with the Steiner bound from 40
+    blockers on: at the least starting hp and one below, its answer is the Python search's, proven, and its
+    route replays."""
     level = load_suite_builder().build_level(seed, seed // 1000, 21, 15)
     assert SearchGraph(level).blocker_count >= passages_search.RACE_BLOCKERS
     least = passages_search.min_start_hp(level, Deadline(None)).value
@@ -193,26 +218,27 @@ def test_an_error_in_the_other_racing_search_reaches_the_caller(monkeypatch):
     level = load_suite_builder().build_level(40004, 40, 21, 15).with_start_hp(72)      # > 256 expansions
     real_search = passages_search.search
 
-    def failing_without_the_priced_bound(*args, priced=None, **options):
-        if priced is False:
+    def failing_with_the_steiner_bound(*args, steiner=False, **options):
+        if steiner:
             raise MemoryError("no room")
-        return real_search(*args, priced=priced, **options)
+        return real_search(*args, steiner=steiner, **options)
 
-    monkeypatch.setattr(passages_search, "search", failing_without_the_priced_bound)
+    monkeypatch.setattr(passages_search, "search", failing_with_the_steiner_bound)
     with pytest.raises(MemoryError):
         passages_search.best_route(level, Deadline(1e-9))
 
 
 @pytest.mark.slow
 def test_compiled_search_expands_the_same_states_on_the_benchmark_suite():
-    """Every suite level up to 60 blockers but b060-01 (733,000 expansions, 40 s in Python), with and without
-    the priced bound: the same answers and expansion counts as the Python search."""
+    """Every suite level up to 60 blockers but b060-01 (733,000 expansions, 40 s in Python), with the priced
+    bound, with the Steiner bound and with neither: the same answers and expansion counts as the Python
+    search."""
     from twisty.solver import passages_bench
     for name, level in passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (10, 20, 40, 60)):
         if name == "b060-01.toml":
             continue
-        for priced in (True, False):
-            assert_same_search(level, level.player.hp, (name, priced), priced=priced)
+        for priced, steiner in ((True, False), (False, True), (False, False)):
+            assert_same_search(level, level.player.hp, (name, priced, steiner), priced=priced, steiner=steiner)
 
 
 def test_an_interrupt_in_one_racing_search_stops_the_other(monkeypatch):

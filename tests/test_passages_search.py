@@ -13,7 +13,7 @@ from twisty.generator.passages_random import random_level
 from twisty.rules.passages import (RouteState, blocker_cost, consume, frontier, initial_state, reachable_goals,
                                    replay)
 from twisty.solver import passages_brute, passages_search
-from twisty.solver.passages_search import SearchGraph, _dominated, _Walker, _WinsFrom, dominates
+from twisty.solver.passages_search import NO_WIN, SearchGraph, _bits, _dominated, _Walker, _WinsFrom, dominates
 from twisty.solver.passages_verdict import SOLVABLE, Deadline
 from tests.passages_helpers import level_from_toml
 
@@ -213,7 +213,6 @@ def test_priced_bound_is_admissible_along_random_routes():
     at every state of random walks; and its two early answers agree with the full one: at least `enough`
     exactly when the full answer is, at most `floor` exactly when the full answer is, and the full answer
     otherwise."""
-    from twisty.solver.passages_search import NO_WIN
     checked = tighter = 0
     for seed in range(320):
         rng = random.Random(seed)
@@ -237,6 +236,113 @@ def test_priced_bound_is_admissible_along_random_routes():
                 early = walker.priced_bound(engine_state, floor=limit)
                 assert (early <= limit) == (priced <= limit) and (priced <= limit or early == priced), seed
     assert checked > 600 and tighter > 25
+
+
+TWO_POCKETS = """
+game = "passages"
+map = '''
+##########
+#S......G#
+#e#e#e#e##
+#.+.#.+.##
+##########
+'''
+[player]
+hp = 10
+atk = 1
+[legend]
+e = { kind = "enemy", hp = 2, atk = 3, def = 0 }
+"+" = { kind = "elixir", hp = 10 }
+"""
+
+
+def test_steiner_bound_pays_for_one_way_into_each_pocket():
+    """Two rooms of an elixir (10 hp) each, each entered by either of two enemies (3 damage each: the
+    player strikes first, so an enemy of 2 hp hits once for 3). The best route fights one enemy per room:
+    10 - 6 + 20 = 24. The dominator-tree relaxation hangs both rooms from the corridor, free: 10 + 20 = 30.
+    The priced bound finds all four enemies at distance 3 and both elixirs within it: 10 + 20 - 3 = 27.
+    The Steiner bound pays one way into each room: 10 + 20 - 3 - 3 = 24, the optimum."""
+    level = level_from_toml(TWO_POCKETS)
+    graph = SearchGraph(level)
+    walker = _Walker(graph, level.player.hp, graph.useful_mask, closure=True)
+    start, _ = walker.initial()
+    assert (walker.bound(start), walker.priced_bound(start), walker.steiner_bound(start)) == (30, 27, 24)
+    assert best_from(level, initial_state(level)[0]) == 24
+
+
+def exact_steiner_optimum(walker: _Walker, state) -> int | None:
+    """The problem the Steiner bound relaxes, solved by brute force over the sets of costly blockers: the
+    most hp + (elixirs of the areas reached through the set and the free blockers) - (the set's least
+    damages), over the sets through which a goal is reached (None when none is)."""
+    sg = walker.sg
+    live = [b for b in _bits(walker.allowed & ~state.consumed) if sg.least_damage[b] is not None]
+    costly = [b for b in live if sg.least_damage[b] > 0]
+    free = sum(1 << b for b in live if sg.least_damage[b] == 0)
+    best = None
+    for chosen in range(1 << len(costly)):
+        picked = sum(1 << b for i, b in enumerate(costly) if chosen >> i & 1)
+        usable = free | picked
+        areas, consumed, goal = state.areas, state.consumed, state.goal >= 0
+        grew = True
+        while grew:     # everything reached through usable blockers next to what is reached
+            near = 0
+            for a in _bits(areas):
+                near |= sg.area_blocker_mask[a]
+            for b in _bits(consumed):
+                near |= sg.blocker_blocker_mask[b]
+            fresh = near & usable & ~consumed
+            grew = bool(fresh)
+            consumed |= fresh
+            for b in _bits(fresh):
+                areas |= sg.blocker_area_mask[b]
+                goal = goal or sg.blocker_goal[b] >= 0
+        goal = goal or any(sg.area_goal[a] >= 0 for a in _bits(areas))
+        if not goal or consumed & picked != picked:
+            continue     # no goal, or a chosen blocker not reached (a smaller set does better)
+        value = state.hp + sum(max(0, sg.area_hp[a]) for a in _bits(areas & ~state.areas)) \
+            - sum(sg.least_damage[b] for b in _bits(picked))
+        best = value if best is None else max(best, value)
+    return best
+
+
+def test_steiner_bound_is_admissible_along_random_routes():
+    """At every state of random walks on looped levels: the Steiner bound is at least the exact optimum of
+    the arborescence problem it relaxes (brute force over sets of costly blockers; a dual solution never
+    exceeds it), which is at least the best final hp of any continuation (plain rules, exhaustively); with
+    no way to a goal it says NO_WIN. On these small levels it is mostly equal to the relaxed optimum."""
+    checked = exact = 0
+    for seed in range(240):
+        rng = random.Random(seed)
+        level = random_level(seed, cells_wide=5, cells_high=4, blockers=rng.randint(6, 9), items=rng.randint(4, 8),
+                             loops=rng.choice([0.4, 0.6, 0.8]))
+        for walker, rules_state, engine_state in random_walk(level, rng, steps=4):
+            steiner = walker.steiner_bound(engine_state)
+            relaxed = exact_steiner_optimum(walker, engine_state)
+            truth = best_from(level, rules_state)
+            if relaxed is None:
+                assert steiner == NO_WIN and truth is None, seed
+                continue
+            assert steiner >= relaxed, seed
+            exact += steiner == relaxed
+            if truth is not None:
+                assert relaxed >= truth, seed
+                checked += 1
+    assert checked > 900 and exact > checked // 2, (checked, exact)
+
+
+@pytest.mark.parametrize("seed", [40004, 30001, 30003, 20001])
+def test_steiner_bound_at_the_start_of_benchmark_style_levels(seed):
+    """On benchmark-style levels (20 to 40 blockers, 13 to 15 costly ones) the Steiner bound at the start
+    is the exact optimum of the problem it relaxes (brute force over the sets of costly blockers), at
+    least the level's proven best final hp, and at most the dominator-tree bound."""
+    level = load_suite_builder().build_level(seed, seed // 1000, 21, 15)
+    graph = SearchGraph(level)
+    walker = _Walker(graph, level.player.hp, graph.useful_mask, closure=True)
+    start, _ = walker.initial()
+    steiner = walker.steiner_bound(start)
+    assert steiner == exact_steiner_optimum(walker, start) <= walker.bound(start)
+    best = passages_search.best_route(level, Deadline(None))
+    assert best.proved and (best.final_hp is None or best.final_hp <= steiner)
 
 
 def test_bound_falls_at_least_by_the_excess_of_each_step():

@@ -96,6 +96,11 @@ static inline nodes_t nodes_of(set_t areas, set_t blockers, int area_count) {
     }
     return out;
 }
+static inline int nodes_empty(nodes_t a) {
+    uint64_t any = 0;
+    for (int i = 0; i < NODE_WORDS; i++) any |= a.w[i];
+    return !any;
+}
 static inline nodes_t nodes_of_areas(set_t areas) { nodes_t out = {{areas.w[0], areas.w[1], 0, 0}}; return out; }
 
 /* ------------------------------------------------------------------------------------------ the graph */
@@ -130,6 +135,7 @@ typedef struct {
     set_t door_mask, goal_blockers, linking, allowed, allowed_doors;
     nodes_t goal_ancestors;
     int64_t total_elixirs;
+    struct SteinerGraph *steiner;   /* the Steiner bound's graph; NULL when the level does not fit it */
     PyObject *cost_callback;
     CostTable *tables;
     int64_t tables_capacity, tables_used;
@@ -144,7 +150,7 @@ typedef struct {
     int atk, defense, keys, goal;
     int parent, step;       /* the record this one was made from (-1 for the root) and the blocker */
     int key_id;             /* the id of the state's key (KeyTable) */
-    int priced;             /* the priced bound is in the bound it is queued with */
+    int refined;            /* the lazy bounds (priced, Steiner) are in the bound it is queued with */
     int64_t cheap;          /* its own bound (bound_of), which the step test reads */
 } State;
 
@@ -687,6 +693,212 @@ static int64_t priced_bound(Graph *g, const State *s, int64_t enough, int64_t fl
     return s->hp + best;
 }
 
+
+/* _Walker.steiner_bound: the Steiner bound (the Python method says why it is admissible). Its graph is
+   the region graph with every blocker of no least damage merged into the areas it joins (supernodes), so
+   that only the costly blockers stay nodes of their own; SteinerGraph holds it, with the dual ascent's
+   working space. */
+#define MAX_TAILS 24
+#define NO_ARC INT64_MAX
+typedef struct SteinerGraph {
+    int supers, count;                  /* nodes: supernodes 0..supers-1, then the costly blockers */
+    int area_node[64 * SET_WORDS];      /* per area: its supernode */
+    int node_blocker[64 * SET_WORDS];   /* per costly node: its blocker */
+    int64_t cost[64 * SET_WORDS];       /* per costly node: its least damage */
+    int64_t prize[64 * SET_WORDS];      /* per supernode: the elixirs of its areas */
+    set_t goals;                        /* the nodes that hold a goal */
+    set_t out[64 * SET_WORDS];          /* per node: the costly nodes next to it (its arcs out) */
+    set_t next_supers[64 * SET_WORDS];  /* per costly node: the supernodes next to it */
+    int tails_count[64 * SET_WORDS];
+    int8_t tails[64 * SET_WORDS][MAX_TAILS];    /* per costly node: the nodes of its arcs in */
+    int64_t residual[64 * SET_WORDS][MAX_TAILS], root_residual[64 * SET_WORDS];    /* working space */
+} SteinerGraph;
+
+/* SteinerGraph.for_level in Python, numbered the same way: supernodes by their lowest area, then those
+   of free blockers alone, then the costly blockers in order. Leaves g->steiner NULL on a level with more
+   than 128 nodes, or a costly blocker with more than MAX_TAILS neighbours. */
+static int build_steiner_graph(Graph *g) {
+    const int A = g->areas_count, B = g->blockers_count;
+    g->steiner = NULL;
+    SteinerGraph *c = calloc(1, sizeof(SteinerGraph));
+    if (!c) { no_memory(); return -1; }
+    int parent[2 * 64 * SET_WORDS], node_of_root[2 * 64 * SET_WORDS], blocker_node[64 * SET_WORDS];
+    for (int i = 0; i < A + B; i++) { parent[i] = i; node_of_root[i] = -1; }
+    set_t live = {{0, 0}}, free_blockers = {{0, 0}};
+    for (int b = 0; b < B; b++)
+        if (set_has(g->allowed, b) && g->blockers[b].least >= 0) {
+            live = set_with(live, b);
+            if (g->blockers[b].least == 0) free_blockers = set_with(free_blockers, b);
+        }
+#define ROOT_OF(x) ({ int x_ = (x); while (parent[x_] != x_) x_ = parent[x_] = parent[parent[x_]]; x_; })
+    FOR_EACH(b, free_blockers, {
+        FOR_EACH(a, g->blockers[b].areas, { parent[ROOT_OF(A + b)] = ROOT_OF(a); })
+        FOR_EACH(d, set_and(g->blockers[b].blockers, free_blockers), { parent[ROOT_OF(A + b)] = ROOT_OF(A + d); })
+    })
+    int n = 0;
+    for (int a = 0; a < A; a++) {
+        int r = ROOT_OF(a);
+        if (node_of_root[r] < 0) node_of_root[r] = n++;
+        c->area_node[a] = node_of_root[r];
+    }
+    FOR_EACH(b, free_blockers, {
+        int r = ROOT_OF(A + b);
+        if (node_of_root[r] < 0) node_of_root[r] = n++;
+        blocker_node[b] = node_of_root[r];
+    })
+#undef ROOT_OF
+    c->supers = n;
+    set_t costly = set_andnot(live, free_blockers);
+    if (n + set_count(costly) > 64 * SET_WORDS) { free(c); return 0; }
+    FOR_EACH(b, costly, {
+        c->node_blocker[n] = b;
+        c->cost[n] = g->blockers[b].least;
+        blocker_node[b] = n++;
+    })
+    c->count = n;
+    for (int a = 0; a < A; a++) {
+        if (g->areas[a].hp > 0) c->prize[c->area_node[a]] += g->areas[a].hp;
+        if (g->areas[a].goal >= 0) c->goals = set_with(c->goals, c->area_node[a]);
+    }
+    FOR_EACH(b, set_and(live, g->goal_blockers), { c->goals = set_with(c->goals, blocker_node[b]); })
+    for (int m = c->supers; m < c->count; m++) {
+        const Blocker *blocker = &g->blockers[c->node_blocker[m]];
+        set_t tails = {{0, 0}}, supers = {{0, 0}};
+        FOR_EACH(a, blocker->areas, { supers = set_with(supers, c->area_node[a]); })
+        FOR_EACH(d, set_and(blocker->blockers, free_blockers), { supers = set_with(supers, blocker_node[d]); })
+        tails = supers;
+        FOR_EACH(d, set_and(blocker->blockers, costly), { tails = set_with(tails, blocker_node[d]); })
+        if (set_count(tails) > MAX_TAILS) { free(c); return 0; }
+        c->next_supers[m] = supers;
+        FOR_EACH(t, tails, {
+            c->tails[m][c->tails_count[m]++] = (int8_t)t;
+            c->out[t] = set_with(c->out[t], m);
+        })
+    }
+    g->steiner = c;
+    return 0;
+}
+
+/* Grow `rooted`, the nodes the root reaches along arcs of no residual cost, from `seeds`, which just
+   joined it. */
+static set_t grow_rooted(const SteinerGraph *c, set_t live, set_t rooted, set_t seeds) {
+    while (!set_empty(seeds)) {
+        int n = set_lowest(seeds);
+        seeds = set_without(seeds, n);
+        if (n >= c->supers) {   /* a costly node enters its supernodes for nothing */
+            set_t fresh = set_andnot(c->next_supers[n], rooted);
+            rooted = set_or(rooted, fresh);
+            seeds = set_or(seeds, fresh);
+        }
+        FOR_EACH(m, set_andnot(set_and(c->out[n], live), rooted), {
+            for (int k = 0; k < c->tails_count[m]; k++)
+                if (c->tails[m][k] == n && c->residual[m][k] == 0) {
+                    rooted = set_with(rooted, m);
+                    seeds = set_with(seeds, m);
+                    break;
+                }
+        })
+    }
+    return rooted;
+}
+
+static int64_t steiner_bound(const Graph *g, const State *s) {
+    SteinerGraph *c = g->steiner;
+    set_t root = {{0, 0}}, live = {{0, 0}};
+    int64_t prizes = 0;
+    for (int a = 0; a < g->areas_count; a++) {
+        if (set_has(s->areas, a)) root = set_with(root, c->area_node[a]);
+        else if (g->areas[a].hp > 0) prizes += g->areas[a].hp;
+    }
+    for (int m = c->supers; m < c->count; m++) {
+        if (set_has(s->consumed, c->node_blocker[m])) root = set_or(set_with(root, m), c->next_supers[m]);
+        else live = set_with(live, m);      /* (a consumed blocker's supernodes are reached for nothing) */
+    }
+    FOR_EACH(m, live, {
+        int from_root = 0;
+        for (int k = 0; k < c->tails_count[m]; k++) {
+            if (set_has(root, c->tails[m][k])) { from_root = 1; c->residual[m][k] = NO_ARC; }
+            else c->residual[m][k] = c->cost[m];
+        }
+        c->root_residual[m] = from_root ? c->cost[m] : NO_ARC;
+    })
+    set_t rooted = root;
+    int64_t lower = 0;
+    for (int terminal = -1; terminal < c->supers; terminal++) {
+        set_t todo;
+        int64_t prize_left;
+        if (terminal < 0) {
+            if (s->goal >= 0) continue;
+            prize_left = NO_ARC;
+            todo = c->goals;
+        } else {
+            if (set_has(root, terminal) || c->prize[terminal] <= 0) continue;
+            prize_left = c->prize[terminal];
+            todo = set_with((set_t){{0, 0}}, terminal);
+        }
+        if (!set_empty(set_and(todo, rooted))) continue;
+        set_t cut_side = todo, joined = {{0, 0}};
+        int reached = 0;
+        for (;;) {
+            /* cut_side: the nodes that reach the terminal along arcs of no residual cost */
+            while (!set_empty(todo)) {
+                int n = set_lowest(todo);
+                todo = set_without(todo, n);
+                if (set_has(rooted, n)) { reached = 1; break; }
+                if (n < c->supers) {
+                    set_t fresh = set_andnot(set_and(c->out[n], live), cut_side);
+                    cut_side = set_or(cut_side, fresh);
+                    todo = set_or(todo, fresh);
+                } else {
+                    if (c->root_residual[n] == 0) { reached = 1; break; }
+                    for (int k = 0; k < c->tails_count[n]; k++) {
+                        int t = c->tails[n][k];
+                        if (c->residual[n][k] == 0 && !set_has(cut_side, t)) {
+                            cut_side = set_with(cut_side, t);
+                            todo = set_with(todo, t);
+                        }
+                    }
+                }
+            }
+            if (reached) break;
+            int64_t delta = prize_left;
+            set_t entered = set_and(cut_side, live);
+            FOR_EACH(m, entered, {
+                if (c->root_residual[m] < delta) delta = c->root_residual[m];
+                for (int k = 0; k < c->tails_count[m]; k++)
+                    if (c->residual[m][k] < delta && !set_has(cut_side, c->tails[m][k])) delta = c->residual[m][k];
+            })
+            if (delta == NO_ARC) return NO_WIN;      /* no way to a goal */
+            lower += delta;
+            FOR_EACH(m, entered, {
+                if (c->root_residual[m] != NO_ARC) {
+                    c->root_residual[m] -= delta;
+                    if (c->root_residual[m] == 0) { joined = set_with(joined, m); reached = 1; }
+                }
+                for (int k = 0; k < c->tails_count[m]; k++) {
+                    int t = c->tails[m][k];
+                    if (c->residual[m][k] != NO_ARC && !set_has(cut_side, t)) {
+                        c->residual[m][k] -= delta;
+                        if (c->residual[m][k] == 0) {
+                            todo = set_with(todo, t);
+                            if (set_has(rooted, t)) { joined = set_with(joined, m); reached = 1; }
+                        }
+                    }
+                }
+            })
+            if (prize_left != NO_ARC) {
+                prize_left -= delta;
+                if (prize_left == 0) reached = 1;   /* or the terminal's prize is paid off */
+            }
+            if (reached) break;
+            cut_side = set_or(cut_side, todo);
+        }
+        joined = set_andnot(joined, rooted);
+        if (!set_empty(joined)) rooted = grow_rooted(c, live, set_or(rooted, joined), joined);
+    }
+    return s->hp + prizes - lower;
+}
+
 /* _Walker.bound: the admissible upper bound on the final hp of any continuation. */
 static int64_t bound_of(const Graph *g, const State *s) {
     int64_t left = g->total_elixirs - s->elixirs;
@@ -874,7 +1086,7 @@ static int read_graph(PyObject *spec, Graph *g) {
         PyErr_SetString(PyExc_TypeError, "the cost callback must be callable");
         return -1;
     }
-    return 0;
+    return build_steiner_graph(g);
 }
 
 /* root = (consumed, areas, atk, defence, keys, hp, elixirs, frontier, goal, boundary, gain) */
@@ -907,7 +1119,7 @@ static void free_search(Search *S) {
         for (int64_t i = 0; i < S->g.tables_capacity; i++)
             if (S->g.tables[i].stat_key != -1) free(S->g.tables[i].costs);
     }
-    free(S->g.tables); free(S->g.areas); free(S->g.blockers); free(S->g.positive); free(S->g.goal_extra);
+    free(S->g.tables); free(S->g.steiner); free(S->g.areas); free(S->g.blockers); free(S->g.positive); free(S->g.goal_extra);
     free(S->records); free(S->keys.slots); free(S->keys.entries);
     free(S->steps.slots); queue_free(&S->queue); free(S->undo);
 }
@@ -924,7 +1136,7 @@ static int expired(PyObject *deadline) {
 }
 
 typedef struct {
-    int first_win, dive, use_dominance, priced;
+    int first_win, dive, use_dominance, priced, steiner;
     int64_t at_least;
 } Options;
 
@@ -974,15 +1186,25 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
         if (S->keys.entries[state_key].best.record != popped) continue;     /* a better way to this key came later */
         prefetch_steps(&S->steps, &state);
         if (o.use_dominance && dominated(S, &state, state_key)) continue;
-        if (o.priced && !state.priced) {
+        if ((o.priced || o.steiner) && !state.refined) {
+            /* The lazy bounds, once per state that comes up: the Steiner bound, then the priced bound
+               unless the Steiner bound already settles it (_search). */
             int error = 0;
             int64_t floor = out->have_best ? out->best_hp : o.at_least - 1;
-            int64_t tighter = priced_bound(g, &state, state_bound, floor, &error);
-            if (error) goto failed;
+            int64_t tighter = state_bound;
+            if (o.steiner && g->steiner) {
+                int64_t steiner = steiner_bound(g, &state);
+                if (steiner < tighter) tighter = steiner;
+            }
+            if (o.priced && tighter > floor) {
+                int64_t priced = priced_bound(g, &state, tighter, floor, &error);
+                if (error) goto failed;
+                if (priced < tighter) tighter = priced;
+            }
             if (tighter < state_bound) {
                 /* Queued again under the tighter bound, or dropped if that cannot beat the best. */
                 if (tighter >= o.at_least && (!out->have_best || tighter > out->best_hp)) {
-                    S->records[popped].priced = 1;
+                    S->records[popped].refined = 1;
                     int64_t depth = set_count(state.consumed);
                     if (queue_push(&S->queue, o.dive ? -depth : -tighter, o.dive ? -tighter : -depth, popped) < 0)
                         goto failed;
@@ -1036,7 +1258,7 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
             child.step = b;
             child.key_id = child_key;
             child.cheap = child_cheap;
-            child.priced = 0;
+            child.refined = 0;
             int32_t child_record = add_record(S, &child);
             if (child_record < 0) goto failed;
             if (set_best(S, child_key, (Best){child.hp, child.elixirs, child_record}) < 0) goto failed;
@@ -1055,15 +1277,15 @@ failed:
     return -1;
 }
 
-/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced)
+/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner)
    -> (best_hp or None, complete, expanded, [blockers consumed from the root to the best state] or None) */
 static PyObject *search(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *spec, *root_spec, *deadline;
     Options o;
     long long at_least;
-    if (!PyArg_ParseTuple(args, "OOOpppLp", &spec, &root_spec, &deadline, &o.first_win, &o.dive, &o.use_dominance,
-                          &at_least, &o.priced))
+    if (!PyArg_ParseTuple(args, "OOOpppLpp", &spec, &root_spec, &deadline, &o.first_win, &o.dive, &o.use_dominance,
+                          &at_least, &o.priced, &o.steiner))
         return NULL;
     o.at_least = at_least;
     Search S;
@@ -1123,7 +1345,7 @@ static int Decider_init(Decider *self, PyObject *args, PyObject *kwds) {
     if (init_search(&self->S, spec) < 0) return -1;
     Py_INCREF(spec);
     self->spec = spec;
-    self->options = (Options){1, 0, 1, priced, at_least};
+    self->options = (Options){1, 0, 1, priced, 0, at_least};
     self->ready = 1;
     return 0;
 }
@@ -1352,14 +1574,33 @@ done:
     return result;
 }
 
+/* steiner_bound(graph, state) -> the Steiner bound of one closed state, or None without one (the tests
+   compare it with the Python bound). */
+static PyObject *steiner_bound_py(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *spec, *state_spec, *result = NULL;
+    if (!PyArg_ParseTuple(args, "OO", &spec, &state_spec)) return NULL;
+    Search S;
+    memset(&S, 0, sizeof(S));
+    State state;
+    if (init_search(&S, spec) < 0 || read_state(state_spec, &state) < 0) goto done;
+    if (!S.g.steiner) { result = Py_None; Py_INCREF(result); goto done; }
+    result = PyLong_FromLongLong(steiner_bound(&S.g, &state));
+done:
+    free_search(&S);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced)\n"
+     "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner)\n"
      "-> (best_hp, complete, expanded, steps)\n\n"
      "The passages search engine's best-first search, compiled; see passages_search.py."},
     {"least_need", least_need, METH_VARARGS,
      "least_need(graph, root, deadline, known) -> (least need or None, expanded)\n\n"
      "The least-need search of min_start_hp, compiled; see passages_search._least_need."},
+    {"steiner_bound", steiner_bound_py, METH_VARARGS,
+     "steiner_bound(graph, state) -> the Steiner bound of a closed state (None when the level does not fit)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -54,6 +54,27 @@ Every continuation of a child is a continuation of its parent, so a child's boun
 parent's. On suite level b060-01 this cut the expansions from 733,000 to 174,000; where the equipment
 comes early it changes little.
 
+Steiner bound. The bound above also lets an area entered through either of two blockers hang from
+the area above both in the dominator tree, so it takes that area's elixirs without paying for either way
+in. The Steiner bound (_Walker.steiner_bound) pays for the ways in. Take the region graph with each
+blocker priced at its least damage (doors 0), and merge the blockers of no least damage into the areas
+they join (supernodes: whatever reaches one node of a supernode reaches all of it for nothing). A route
+from the state enters every blocker it consumes once, from something reached before, so the blockers it
+consumes with, for each, the node it was entered from, form an arborescence rooted at what the state has
+reached, which holds every supernode whose elixirs the route takes and one that holds a goal. So the
+route's damage plus the elixirs it leaves is at least the least cost of such an arborescence when each
+unreached supernode's elixirs may be left at the price of the elixirs (a rooted prize-collecting Steiner
+arborescence with the prizes as arcs from the root, after Ljubic et al.). Any feasible solution of the dual
+of its cut relaxation is a lower bound on that least cost: sets W of nodes holding a terminal but not the
+root, each raised by y(W) >= 0, so that no arc is charged more than its cost by the sets it enters (an arc
+from the root to a supernode's prize included). Wong's dual ascent builds one: for each terminal in turn
+(the goal, then each supernode with elixirs, in node order), W is what reaches it along arcs whose cost is
+not used up yet, raised by the least cost left on an arc into it, until the root reaches the terminal
+along used-up arcs or its prize is used up. So the final hp is at most hp + (elixirs not taken) -
+(sum of the raises). On the states of suite level b120-01 it came out equal to the exact optimum of that
+arborescence problem (CP-SAT) on every one checked, 40 to 55 hp below the dominator-tree relaxation. It
+costs a few microseconds, so it is asked lazily like the priced bound, and before it.
+
 Order. States are expanded best bound first (A*), ties broken towards more consumed blockers, so the
 first routes found are good ones and the search stops the moment the best remaining bound cannot beat
 the best route: that is the optimality proof.
@@ -495,6 +516,189 @@ class SearchGraph:
         return sum(1 << b for b in range(self.blocker_count) if blocker_alive[b])
 
 
+@dataclass
+class SteinerGraph:
+    """The graph of the Steiner bound (module docstring): the region graph with the blockers of no least
+    damage merged into the areas they join. Nodes: the supernodes (numbered by their lowest area, then those
+    of free blockers alone), then the costly blockers in order; the compiled core builds the same numbering
+    (build_steiner_graph), so that both ascend the same duals."""
+
+    supers: int
+    count: int
+    area_node: list[int]
+    node_blocker: dict[int, int]      # costly node -> its blocker
+    cost: dict[int, int]              # costly node -> its least damage
+    prize: list[int]                  # supernode -> the elixirs of its areas
+    goals: int                        # mask of the nodes that hold a goal
+    out: list[int]                    # node -> mask of the costly nodes next to it
+    next_supers: dict[int, int]       # costly node -> mask of the supernodes next to it
+    tails: dict[int, list[int]]       # costly node -> the nodes of its arcs in, in order
+    elixirs: list[int]                # area -> its elixirs (0 for none or a loss of life)
+
+    @classmethod
+    def for_level(cls, sg: SearchGraph, allowed: int) -> SteinerGraph:
+        areas, blockers = sg.areas_count, sg.blocker_count
+        live = [b for b in range(blockers) if allowed >> b & 1 and sg.least_damage[b] is not None]
+        free = {b for b in live if sg.least_damage[b] == 0}
+        parent = list(range(areas + blockers))
+
+        def root_of(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for b in sorted(free):
+            for a in _bits(sg.blocker_area_mask[b]):
+                parent[root_of(areas + b)] = root_of(a)
+            for d in _bits(sg.blocker_blocker_mask[b]):
+                if d in free:
+                    parent[root_of(areas + b)] = root_of(areas + d)
+        node_of_root: dict[int, int] = {}
+        area_node = [node_of_root.setdefault(root_of(a), len(node_of_root)) for a in range(areas)]
+        blocker_node = {b: node_of_root.setdefault(root_of(areas + b), len(node_of_root)) for b in sorted(free)}
+        supers = len(node_of_root)
+        node_blocker: dict[int, int] = {}
+        cost: dict[int, int] = {}
+        for b in live:
+            if b not in free:
+                node = supers + len(node_blocker)
+                node_blocker[node], cost[node], blocker_node[b] = b, sg.least_damage[b], node
+        count = supers + len(node_blocker)
+        prize = [0] * supers
+        goals = 0
+        for a in range(areas):
+            prize[area_node[a]] += max(0, sg.area_hp[a])
+            if sg.area_goal[a] >= 0:
+                goals |= 1 << area_node[a]
+        for b in live:
+            if sg.blocker_goal[b] >= 0:
+                goals |= 1 << blocker_node[b]
+        out = [0] * count
+        next_supers: dict[int, int] = {}
+        tails: dict[int, list[int]] = {}
+        for node, b in node_blocker.items():
+            near = {area_node[a] for a in _bits(sg.blocker_area_mask[b])}
+            near |= {blocker_node[d] for d in _bits(sg.blocker_blocker_mask[b]) if d in free}
+            next_supers[node] = sum(1 << n for n in near)
+            near |= {blocker_node[d] for d in _bits(sg.blocker_blocker_mask[b]) if d in blocker_node and d not in free}
+            tails[node] = sorted(near)
+            for t in near:
+                out[t] |= 1 << node
+        return cls(supers, count, area_node, node_blocker, cost, prize, goals, out, next_supers, tails,
+                   [max(0, hp) for hp in sg.area_hp])
+
+    def bound(self, state: _State) -> int:
+        """Wong's dual ascent from the state (module docstring, "Steiner bound"): hp + the elixirs not
+        taken - the sum of the raises, or NO_WIN when no goal can be reached."""
+        root = 0
+        prizes = 0
+        for a, node in enumerate(self.area_node):
+            if state.areas >> a & 1:
+                root |= 1 << node
+            else:
+                prizes += self.elixirs[a]
+        live = 0
+        for node, b in self.node_blocker.items():
+            if state.consumed >> b & 1:
+                root |= 1 << node | self.next_supers[node]     # and what it opens, for nothing
+            else:
+                live |= 1 << node
+        residual: dict[tuple[int, int], int | None] = {}      # (costly node, tail) -> cost left; None: no arc
+        root_residual: dict[int, int | None] = {}
+        for node in _bits(live):
+            from_root = False
+            for t in self.tails[node]:
+                if root >> t & 1:
+                    from_root, residual[node, t] = True, None
+                else:
+                    residual[node, t] = self.cost[node]
+            root_residual[node] = self.cost[node] if from_root else None
+        rooted = root
+        lower = 0
+        for terminal in range(-1, self.supers):
+            if terminal < 0:
+                if state.goal >= 0:
+                    continue
+                prize_left, todo = None, self.goals
+            else:
+                if root >> terminal & 1 or self.prize[terminal] <= 0:
+                    continue
+                prize_left, todo = self.prize[terminal], 1 << terminal
+            if todo & rooted:
+                continue
+            cut_side, joined, reached = todo, 0, False
+            while True:
+                # cut_side: the nodes that reach the terminal along arcs of no cost left
+                while todo:
+                    low = todo & -todo
+                    todo ^= low
+                    n = low.bit_length() - 1
+                    if rooted >> n & 1:
+                        reached = True
+                        break
+                    if n < self.supers:
+                        fresh = self.out[n] & live & ~cut_side
+                        cut_side |= fresh
+                        todo |= fresh
+                    elif root_residual[n] == 0:
+                        reached = True
+                        break
+                    else:
+                        for t in self.tails[n]:
+                            if residual[n, t] == 0 and not cut_side >> t & 1:
+                                cut_side |= 1 << t
+                                todo |= 1 << t
+                if reached:
+                    break
+                entered = list(_bits(cut_side & live))
+                costs_in = [c for c in (prize_left, *(root_residual[m] for m in entered),
+                                        *(residual[m, t] for m in entered for t in self.tails[m]
+                                          if not cut_side >> t & 1)) if c is not None]
+                if not costs_in:
+                    return NO_WIN       # no way to a goal
+                delta = min(costs_in)
+                lower += delta
+                for m in entered:
+                    if root_residual[m] is not None:
+                        root_residual[m] -= delta
+                        if root_residual[m] == 0:
+                            joined, reached = joined | 1 << m, True
+                    for t in self.tails[m]:
+                        if residual[m, t] is not None and not cut_side >> t & 1:
+                            residual[m, t] -= delta
+                            if residual[m, t] == 0:
+                                todo |= 1 << t
+                                if rooted >> t & 1:
+                                    joined, reached = joined | 1 << m, True
+                if prize_left is not None:
+                    prize_left -= delta
+                    reached = reached or prize_left == 0        # or the terminal's prize is paid off
+                if reached:
+                    break
+                cut_side |= todo
+            joined &= ~rooted
+            if joined:
+                rooted = self._grow_rooted(residual, live, rooted | joined, joined)
+        return state.hp + prizes - lower
+
+    def _grow_rooted(self, residual: dict[tuple[int, int], int | None], live: int, rooted: int, seeds: int) -> int:
+        """Grow `rooted`, the nodes the root reaches along arcs of no cost left, from `seeds` (just joined)."""
+        while seeds:
+            low = seeds & -seeds
+            seeds ^= low
+            n = low.bit_length() - 1
+            if n >= self.supers:       # a costly node enters its supernodes for nothing
+                fresh = self.next_supers[n] & ~rooted
+                rooted |= fresh
+                seeds |= fresh
+            for m in _bits(self.out[n] & live & ~rooted):
+                if residual[m, n] == 0:
+                    rooted |= 1 << m
+                    seeds |= 1 << m
+        return rooted
+
+
 @dataclass(slots=True)
 class _State:
     """A closed state: every free step already taken. Fields other than hp follow from `consumed`."""
@@ -527,6 +731,7 @@ class _Walker:
         self.allowed_neighbours = [mask & allowed for mask in sg.blocker_blocker_mask]
         # Whether moves must leave the player alive; the least-need search tracks survival itself.
         self.survival = True
+        self._steiner: SteinerGraph | None = None
 
     def initial(self) -> tuple[_State, list[Decision]]:
         sg = self.sg
@@ -782,6 +987,13 @@ class _Walker:
             return NO_WIN
         return state.hp + best
 
+    def steiner_bound(self, state: _State) -> int:
+        """A third admissible bound on the final hp, which pays for the ways into areas with more than one
+        (module docstring, "Steiner bound")."""
+        if self._steiner is None:
+            self._steiner = SteinerGraph.for_level(self.sg, self.allowed)
+        return self._steiner.bound(state)
+
     def damage_so_far(self, state: _State) -> int:
         return self.start_hp + state.elixirs - state.hp
 
@@ -822,7 +1034,8 @@ def _route_to(sg: SearchGraph, start_hp: int, parents: dict[int, tuple[int | Non
 
 def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: bool = False, dive: bool = False,
            use_dominance: bool = True, at_least: int = 1, root: _State | None = None,
-           failures: _Failures | None = None, compiled: bool = True, priced: bool | None = None) -> _SearchResult:
+           failures: _Failures | None = None, compiled: bool = True, priced: bool | None = None,
+           steiner: bool = False) -> _SearchResult:
     """Best-first branch and bound; with `first_win`, stop at the first winning state (solvability).
     `dive` expands the deepest state first: it finds some win fast when wins are plentiful, but it may
     expand a set several times as better ways to it turn up, so refutations are cheaper best bound first.
@@ -832,32 +1045,37 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
     `priced`: a state that comes up for expansion is first given the priced bound too (best bound first
     only; module docstring); by default only in the compiled search, since in Python its Dijkstra costs more
     than it saves (b060-03: 2.1 s without, 4.4 s with; counting b040-01: 1.2 s without, 3.7 s with).
+    `steiner`: likewise the Steiner bound, before the priced bound (best bound first only). The compiled
+    search goes without it on a level whose Steiner graph has more than 128 nodes (SteinerGraph).
     Searches from the start run compiled (_passages_core.c, the same search step for step) when the
     extension is built and the level fits it, unless `compiled` is False."""
     compiled = compiled and root is None and failures is None and sg.fits_compiled()
     priced = (compiled if priced is None else priced) and not dive
+    steiner = steiner and not dive
     if compiled:
-        return _search_compiled(sg, start_hp, deadline, first_win, dive, use_dominance, at_least, priced)
+        return _search_compiled(sg, start_hp, deadline, first_win, dive, use_dominance, at_least, priced, steiner)
     # The search allocates millions of small objects without reference cycles; the cyclic collector
     # would only rescan them again and again (about 13% of the time on large levels).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _search(sg, start_hp, deadline, first_win, dive, use_dominance, at_least, root, failures, priced)
+        return _search(sg, start_hp, deadline, first_win, dive, use_dominance, at_least, root, failures, priced,
+                       steiner)
     finally:
         if collecting:
             gc.enable()
 
 
 def _search_compiled(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool, dive: bool,
-                     use_dominance: bool, at_least: int, priced: bool) -> _SearchResult:
+                     use_dominance: bool, at_least: int, priced: bool, steiner: bool) -> _SearchResult:
     """_search from the level's start, run by the compiled core. It returns the blockers consumed from
     the root to the best state, each step followed by its closure; replaying them here with the same
     walker gives the route's decisions and must end on a goal with the hp the core reported."""
     walker = _Walker(sg, start_hp, sg.useful_mask, closure=True)
     root, decisions = walker.initial()
     best_hp, complete, expanded, steps = _passages_core.search(
-        sg.compiled_graph(), sg.compiled_state(root), deadline, first_win, dive, use_dominance, at_least, priced)
+        sg.compiled_graph(), sg.compiled_state(root), deadline, first_win, dive, use_dominance, at_least, priced,
+        steiner)
     if best_hp is None:
         return _SearchResult(None, None, complete, expanded)
     state = root
@@ -892,7 +1110,7 @@ class _Failures:
 
 def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool, dive: bool,
             use_dominance: bool, at_least: int, root: _State | None, failures: _Failures | None,
-            priced: bool) -> _SearchResult:
+            priced: bool, steiner: bool) -> _SearchResult:
     walker = _Walker(sg, start_hp, sg.useful_mask, closure=True)
     key = walker.key
     from_start = root is None
@@ -914,13 +1132,13 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
     best_state: _State | None = None
     counter = 0
     expanded = 0
-    def entry(state: _State, state_bound: int, cheap: int, priced_already: bool = False):
+    def entry(state: _State, state_bound: int, cheap: int, refined: bool = False):
         """A heap entry: the order, then the state's bound, the state, its own (cheap) bound, and
-        whether the priced bound is in the bound already."""
+        whether the lazy bounds (Steiner, priced) are in the bound already."""
         depth = state.consumed.bit_count()
         if dive:
-            return (-depth, -state_bound, counter, state_bound, state, cheap, priced_already)
-        return (-state_bound, -depth, counter, state_bound, state, cheap, priced_already)
+            return (-depth, -state_bound, counter, state_bound, state, cheap, refined)
+        return (-state_bound, -depth, counter, state_bound, state, cheap, refined)
 
     def finish(complete: bool) -> _SearchResult:
         if best_state is None:
@@ -939,7 +1157,7 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
     root_bound = walker.bound(root)
     heap = [entry(root, root_bound, root_bound)]
     while heap:
-        _, _, _, state_bound, state, cheap, priced_already = heapq.heappop(heap)
+        _, _, _, state_bound, state, cheap, refined = heapq.heappop(heap)
         if state_bound < at_least or best_hp is not None and state_bound <= best_hp:
             break
         state_key = key(state)
@@ -947,9 +1165,13 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             continue          # a better way to this key was found after this entry was queued
         if use_dominance and _dominated(walker, state, state_key, best, step_target):
             continue          # a state one step further on is as good (application 3)
-        if priced and not priced_already:
-            tighter = walker.priced_bound(state, enough=state_bound,
-                                          floor=at_least - 1 if best_hp is None else best_hp)
+        if (priced or steiner) and not refined:
+            # The lazy bounds, once per state that comes up: the Steiner bound first, then the priced
+            # bound unless the Steiner bound already settles the state.
+            floor = at_least - 1 if best_hp is None else best_hp
+            tighter = min(state_bound, walker.steiner_bound(state)) if steiner else state_bound
+            if priced and tighter > floor:
+                tighter = min(tighter, walker.priced_bound(state, enough=tighter, floor=floor))
             if tighter < state_bound:
                 # Queued again under the tighter bound, or dropped if that cannot beat the best.
                 if tighter >= at_least and (best_hp is None or tighter > best_hp):
@@ -1047,7 +1269,8 @@ def _dominated(walker: _Walker, state: _State, own_key: int, best: dict[int, _St
 
 # ----------------------------------------------------------------------------------------- the contract
 
-# From this many blockers on, best_route races the compiled search with and without the priced bound.
+# From this many blockers on, best_route races the compiled search with the priced bound and the one with
+# the Steiner bound.
 RACE_BLOCKERS = 40
 
 
@@ -1064,18 +1287,21 @@ class _RaceDeadline:
 
 
 def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
-    """The compiled search with the priced bound and without it at once, one per core (the core runs without
-    the GIL); the first proof stops the other. Neither is best everywhere: on suite level b060-01 the priced
-    bound takes the search from 3.5 to 1.5 s, on b090-02 from 25 to 40 s, and the two slow each other down
-    only a little, both being memory-bound (b090-02 without it: 21 to 22 s alone, 23 to 25.5 s beside the
-    other). Without a proof, the better route found is the answer, unproven."""
+    """The compiled search with the priced bound and with the Steiner bound at once, one per core (the core
+    runs without the GIL); the first proof stops the other. Neither is best everywhere: on suite level
+    b060-01 the priced search takes 1.6 s and the Steiner search 3.4 s, on b090-02 33 s against 13 s, on
+    b090-03 3.1 s against 0.4 s; both bounds at once were slower than the better of the two on each of the
+    hard levels of the suite (docs/bench-passages.md). The two slow each other down a little, both being
+    memory-bound. Without a proof, the better route found is the answer, unproven."""
     stop = threading.Event()
     results: dict[bool, _SearchResult] = {}
     failures: list[BaseException] = []
 
     def run(priced: bool) -> None:
+        """The search with the priced bound, or else with the Steiner bound."""
         try:
-            results[priced] = search(sg, start_hp, _RaceDeadline(deadline, stop), priced=priced)
+            results[priced] = search(sg, start_hp, _RaceDeadline(deadline, stop), priced=priced,
+                                     steiner=not priced)
         except BaseException as error:        # handed to the caller below, as if the search ran here
             failures.append(error)
             stop.set()                        # an interrupt (Ctrl-C) must not wait for the other search
@@ -1084,7 +1310,7 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
                 stop.set()
 
     sg.compiled_graph()             # made once, before two threads could both make it
-    other = threading.Thread(target=run, args=(False,), name="passages search without the priced bound")
+    other = threading.Thread(target=run, args=(False,), name="passages search with the Steiner bound")
     other.start()
     run(True)
     other.join()
