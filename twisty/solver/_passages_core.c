@@ -5,7 +5,8 @@
    `_least_need` (min_start_hp), and of the walker steps they use: same states, same closure, same bound,
    same dominance tests, same order of expansion, so they expand exactly the states the Python searches
    expand (the tests compare the counts) and return the same answers, ten to thirty times sooner; with the
-   priced bound too (_Walker.priced_bound), which only pays at this speed. Everything that is a rule of the
+   priced bound and the Steiner bound too (_Walker.priced_bound, SteinerGraph.bound), which only pay at
+   this speed. Everything that is a rule of the
    game stays in Python: the region graph, the dominator tree, the bound's precomputed tables, and each
    fight's damage, which this module asks of a Python callback once per pair of stats it meets. The
    searches run without the GIL, so two of them can run at once (passages_search._race).
@@ -95,11 +96,6 @@ static inline nodes_t nodes_of(set_t areas, set_t blockers, int area_count) {
         if (shift && i + words + 1 < NODE_WORDS) out.w[i + words + 1] |= blockers.w[i] >> (64 - shift);
     }
     return out;
-}
-static inline int nodes_empty(nodes_t a) {
-    uint64_t any = 0;
-    for (int i = 0; i < NODE_WORDS; i++) any |= a.w[i];
-    return !any;
 }
 static inline nodes_t nodes_of_areas(set_t areas) { nodes_t out = {{areas.w[0], areas.w[1], 0, 0}}; return out; }
 
@@ -692,7 +688,6 @@ static int64_t priced_bound(Graph *g, const State *s, int64_t enough, int64_t fl
     if (!goal_known) return NO_WIN;
     return s->hp + best;
 }
-
 
 /* _Walker.steiner_bound: the Steiner bound (the Python method says why it is admissible). Its graph is
    the region graph with every blocker of no least damage merged into the areas it joins (supernodes), so
