@@ -1289,10 +1289,10 @@ class _RaceDeadline:
 def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
     """The compiled search with the priced bound and with the Steiner bound at once, one per core (the core
     runs without the GIL); the first proof stops the other. Neither is best everywhere: on suite level
-    b060-01 the priced search takes 1.6 s and the Steiner search 3.4 s, on b090-02 33 s against 13 s, on
-    b090-03 3.1 s against 0.4 s; both bounds at once were slower than the better of the two on each of the
-    hard levels of the suite (docs/bench-passages.md). The two slow each other down a little, both being
-    memory-bound. Without a proof, the better route found is the answer, unproven."""
+    b060-01 the priced search took 2.2 s and the Steiner search 3.9 s, on b090-02 37 s against 19.5 s, on
+    b090-03 3.1 s against 0.4 s (one run, docs/bench-passages.md); one search with both bounds was never
+    much faster than the better of the two, and slower on some. The two slow each other down a little, both
+    being memory-bound. Without a proof, the better route found is the answer, unproven."""
     stop = threading.Event()
     results: dict[bool, _SearchResult] = {}
     failures: list[BaseException] = []
