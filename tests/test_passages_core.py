@@ -100,8 +100,9 @@ def test_compiled_steiner_bound_is_the_python_one():
 
 @pytest.mark.parametrize("chunk", range(3))
 def test_compiled_least_need_search_expands_the_same_states_as_the_python_one(chunk):
-    """min_start_hp's least-need search, compiled and in Python, from the same first witness: the same
-    least need and the same number of expansions, on 100 random levels and on benchmark-style ones."""
+    """min_start_hp's least-need search, compiled and in Python, from the same first witness, with and
+    without the Steiner bound: the same least need and the same number of expansions, on 100 random levels
+    and on benchmark-style ones."""
     from twisty.solver.passages_search import _least_need, _required_start_hp
     levels = [level for _, level in random_levels(100 + chunk, 34)]
     levels += [load_suite_builder().build_level(seed, seed // 1000, 21, 15) for seed in (30001 + chunk, 40002 + chunk)]
@@ -112,9 +113,10 @@ def test_compiled_least_need_search_expands_the_same_states_as_the_python_one(ch
         if witness.route is None:
             continue
         known = _required_start_hp(sg, witness.route)
-        compiled = _least_need(sg, known, Deadline(None))
-        assert compiled == _least_need(sg, known, Deadline(None), compiled=False), level.name
-        assert compiled[0] is not None and 1 <= compiled[0] <= known
+        for steiner in (True, False):
+            compiled = _least_need(sg, known, Deadline(None), steiner=steiner)
+            assert compiled == _least_need(sg, known, Deadline(None), compiled=False, steiner=steiner), level.name
+            assert compiled[0] is not None and 1 <= compiled[0] <= known
         found += 1
     assert found >= 15
 

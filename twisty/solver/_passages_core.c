@@ -1450,6 +1450,7 @@ static int need_offer(NeedSearch *N, const State *state, int32_t key_id, int64_t
     NeedEntry *entry = &N->entries[index];
     entry->state = *state;
     entry->state.key_id = key_id;
+    entry->state.refined = 0;
     entry->need = need;
     entry->bound = bound;
     entry->alive = 1;
@@ -1494,14 +1495,16 @@ static int need_dominated(NeedSearch *N, const NeedEntry *entry) {
     return 0;
 }
 
-/* least_need(graph, root, deadline, known) -> (the least starting hp that wins, or None when time ran out,
-   expanded). The graph's allowed blockers are the walker's; root is the walker's closed start with hp the
-   net life (starting hp 0); known is the need of a winning route already found. */
+/* least_need(graph, root, deadline, known, steiner) -> (the least starting hp that wins, or None when time
+   ran out, expanded). The graph's allowed blockers are the walker's; root is the walker's closed start with
+   hp the net life (starting hp 0); known is the need of a winning route already found; steiner: with the
+   Steiner bound. */
 static PyObject *least_need(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *spec, *root_spec, *deadline;
     long long known;
-    if (!PyArg_ParseTuple(args, "OOOL", &spec, &root_spec, &deadline, &known)) return NULL;
+    int steiner;
+    if (!PyArg_ParseTuple(args, "OOOLp", &spec, &root_spec, &deadline, &known, &steiner)) return NULL;
     NeedSearch N;
     memset(&N, 0, sizeof(N));
     Search *S = &N.S;
@@ -1527,6 +1530,17 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
         NeedEntry entry = N.entries[index];
         const State *state = &entry.state;
         if (need_dominated(&N, &entry)) continue;       /* application 3, as in the best-route search */
+        if (steiner && g->steiner && !state->refined) {
+            /* The Steiner bound on the final net life, once per entry that comes up (_least_need). */
+            int64_t tighter = 1 - steiner_bound(g, state);
+            if (tighter > low) {
+                if (tighter < N.best_need) {
+                    N.entries[index].state.refined = 1;
+                    if (queue_push(&S->queue, tighter, second, index) < 0) goto done;
+                }
+                continue;
+            }
+        }
         expanded++;
         if (expanded % CLOCK_EVERY == 0) {
             int over = expired(deadline);
@@ -1592,7 +1606,7 @@ static PyMethodDef methods[] = {
      "-> (best_hp, complete, expanded, steps)\n\n"
      "The passages search engine's best-first search, compiled; see passages_search.py."},
     {"least_need", least_need, METH_VARARGS,
-     "least_need(graph, root, deadline, known) -> (least need or None, expanded)\n\n"
+     "least_need(graph, root, deadline, known, steiner) -> (least need or None, expanded)\n\n"
      "The least-need search of min_start_hp, compiled; see passages_search._least_need."},
     {"steiner_bound", steiner_bound_py, METH_VARARGS,
      "steiner_bound(graph, state) -> the Steiner bound of a closed state (None when the level does not fit)"},
