@@ -71,12 +71,16 @@ def random_walk(level, rng: random.Random, steps: int):
 
 @pytest.mark.parametrize("chunk", range(11))
 def test_agrees_with_brute_force(chunk):
-    """220 random levels up to 8 blockers: verdict, final hp, the route's replay, min start hp, counts."""
+    """220 random levels up to 8 blockers: verdict, final hp (also of the search with the Steiner bound, the
+    race's other half), the route's replay, min start hp, counts."""
     for seed in range(chunk * 20, chunk * 20 + 20):
         level = small_level(seed)
         expected = passages_brute.best_route(level, Deadline(None))
         found = passages_search.best_route(level, Deadline(None))
         assert (found.status, found.final_hp, found.proved) == (expected.status, expected.final_hp, True), seed
+        with_steiner = passages_search.search(SearchGraph(level), level.player.hp, Deadline(None), priced=False,
+                                              steiner=True)
+        assert with_steiner.complete and with_steiner.best_hp == expected.final_hp, seed
         if found.status == SOLVABLE:
             assert replay(level, found.decisions).final_hp == found.final_hp, seed
         assert passages_search.min_start_hp(level, Deadline(None)) == \
@@ -150,7 +154,8 @@ def medium_level(seed: int):
 def test_agrees_with_the_standard_algorithm_at_the_edge_of_solvability(chunk):
     """Medium levels (10 to 16 blockers), where the standard algorithm still visits every consumed set: at
     the least starting hp the search finds, the standard algorithm finds the same best final hp, and one
-    hp less it finds no route at all. This catches pruning that is only wrong on larger state spaces."""
+    hp less it finds no route at all; the same for the search with the Steiner bound (the race's other
+    half). This catches pruning that is only wrong on larger state spaces."""
     standard = load_standard_baseline()
     for seed in range(chunk * 10, chunk * 10 + 10):
         level = medium_level(seed)
@@ -159,8 +164,11 @@ def test_agrees_with_the_standard_algorithm_at_the_edge_of_solvability(chunk):
             assert standard.best_route(level.with_start_hp(10_000), Deadline(None)).status != SOLVABLE
             continue
         tight = level.with_start_hp(least.value)
-        assert (passages_search.best_route(tight, Deadline(None)).final_hp
-                == standard.best_route(tight, Deadline(None)).final_hp), seed
+        expected = standard.best_route(tight, Deadline(None)).final_hp
+        assert passages_search.best_route(tight, Deadline(None)).final_hp == expected, seed
+        with_steiner = passages_search.search(SearchGraph(tight), least.value, Deadline(None), priced=False,
+                                              steiner=True)
+        assert with_steiner.complete and with_steiner.best_hp == expected, seed
         if least.value > 1:
             below = level.with_start_hp(least.value - 1)
             assert standard.best_route(below, Deadline(None)).status != SOLVABLE, seed
