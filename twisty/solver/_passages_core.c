@@ -1340,7 +1340,8 @@ static int Decider_init(Decider *self, PyObject *args, PyObject *kwds) {
     if (init_search(&self->S, spec) < 0) return -1;
     Py_INCREF(spec);
     self->spec = spec;
-    self->options = (Options){1, 0, 1, priced, 0, at_least};
+    self->options = (Options){.first_win = 1, .dive = 0, .use_dominance = 1, .priced = priced, .steiner = 0,
+                              .at_least = at_least};
     self->ready = 1;
     return 0;
 }
