@@ -357,7 +357,6 @@ def test_bound_falls_at_least_by_the_excess_of_each_step():
     """Consistency, which the search uses to skip children without making them: after consuming blocker b
     at cost c the bound is at most the bound before less (c - b's least damage). Checked on every move
     along random walks of the search's own steps (closure included), on small and medium levels."""
-    from twisty.solver.passages_search import NO_WIN
     checked = 0
     for seed in range(200):
         level = small_level(seed) if seed % 2 else medium_level(seed)
