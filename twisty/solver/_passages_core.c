@@ -701,6 +701,8 @@ typedef struct SteinerGraph {
     int node_blocker[64 * SET_WORDS];   /* per costly node: its blocker */
     int64_t cost[64 * SET_WORDS];       /* per costly node: its least damage */
     int64_t prize[64 * SET_WORDS];      /* per supernode: the elixirs of its areas */
+    int64_t elixirs;                    /* of all areas (an elixir gives at least 1 hp) */
+    set_t super_areas[64 * SET_WORDS];  /* per supernode: its areas */
     set_t goals;                        /* the nodes that hold a goal */
     set_t out[64 * SET_WORDS];          /* per node: the costly nodes next to it (its arcs out) */
     set_t next_supers[64 * SET_WORDS];  /* per costly node: the supernodes next to it */
@@ -752,7 +754,9 @@ static int build_steiner_graph(Graph *g) {
     })
     c->count = n;
     for (int a = 0; a < A; a++) {
-        if (g->areas[a].hp > 0) c->prize[c->area_node[a]] += g->areas[a].hp;
+        c->prize[c->area_node[a]] += g->areas[a].hp;
+        c->elixirs += g->areas[a].hp;
+        c->super_areas[c->area_node[a]] = set_with(c->super_areas[c->area_node[a]], a);
         if (g->areas[a].goal >= 0) c->goals = set_with(c->goals, c->area_node[a]);
     }
     FOR_EACH(b, set_and(live, g->goal_blockers), { c->goals = set_with(c->goals, blocker_node[b]); })
@@ -800,11 +804,9 @@ static set_t grow_rooted(const SteinerGraph *c, set_t live, set_t rooted, set_t 
 static int64_t steiner_bound(const Graph *g, const State *s) {
     SteinerGraph *c = g->steiner;
     set_t root = {{0, 0}}, live = {{0, 0}};
-    int64_t prizes = 0;
-    for (int a = 0; a < g->areas_count; a++) {
-        if (set_has(s->areas, a)) root = set_with(root, c->area_node[a]);
-        else if (g->areas[a].hp > 0) prizes += g->areas[a].hp;
-    }
+    int64_t prizes = c->elixirs - s->elixirs;       /* the elixirs not taken yet */
+    for (int m = 0; m < c->supers; m++)
+        if (!set_empty(set_and(c->super_areas[m], s->areas))) root = set_with(root, m);
     for (int m = c->supers; m < c->count; m++) {
         if (set_has(s->consumed, c->node_blocker[m])) root = set_or(set_with(root, m), c->next_supers[m]);
         else live = set_with(live, m);      /* (a consumed blocker's supernodes are reached for nothing) */

@@ -533,7 +533,7 @@ class SteinerGraph:
     out: list[int]                    # node -> mask of the costly nodes next to it
     next_supers: dict[int, int]       # costly node -> mask of the supernodes next to it
     tails: dict[int, list[int]]       # costly node -> the nodes of its arcs in, in order
-    elixirs: list[int]                # area -> its elixirs (0 for none or a loss of life)
+    elixirs: int                      # of all areas (an elixir gives at least 1 hp)
 
     @classmethod
     def for_level(cls, sg: SearchGraph, allowed: int) -> SteinerGraph:
@@ -568,7 +568,7 @@ class SteinerGraph:
         prize = [0] * supers
         goals = 0
         for a in range(areas):
-            prize[area_node[a]] += max(0, sg.area_hp[a])
+            prize[area_node[a]] += sg.area_hp[a]
             if sg.area_goal[a] >= 0:
                 goals |= 1 << area_node[a]
         for b in live:
@@ -586,18 +586,15 @@ class SteinerGraph:
             for t in near:
                 out[t] |= 1 << node
         return cls(supers, count, area_node, node_blocker, cost, prize, goals, out, next_supers, tails,
-                   [max(0, hp) for hp in sg.area_hp])
+                   sum(sg.area_hp))
 
     def bound(self, state: _State) -> int:
         """Wong's dual ascent from the state (module docstring, "Steiner bound"): hp + the elixirs not
         taken - the sum of the raises, or NO_WIN when no goal can be reached."""
         root = 0
-        prizes = 0
-        for a, node in enumerate(self.area_node):
-            if state.areas >> a & 1:
-                root |= 1 << node
-            else:
-                prizes += self.elixirs[a]
+        for a in _bits(state.areas):
+            root |= 1 << self.area_node[a]
+        prizes = self.elixirs - state.elixirs       # the elixirs not taken yet
         live = 0
         for node, b in self.node_blocker.items():
             if state.consumed >> b & 1:
