@@ -14,7 +14,7 @@ import pytest
 from twisty.generator.passages_random import random_level
 from twisty.rules.passages import replay
 from twisty.solver import passages_search
-from twisty.solver.passages_search import SearchGraph, search, start_hp_upper_bound
+from twisty.solver.passages_search import NO_WIN, SearchGraph, search, start_hp_upper_bound
 from twisty.solver.passages_verdict import Deadline
 from tests.test_passages_search import load_suite_builder
 
@@ -56,15 +56,16 @@ def assert_same_search(level, start_hp: int, what, **options):
 
 @pytest.mark.parametrize("chunk", range(6))
 def test_compiled_search_expands_the_same_states_as_the_python_search(chunk):
-    """300 random levels, each searched seven ways: best route with the priced bound, with the Steiner
-    bound instead, with neither, without dominance, solvability, wins of at least the optimum + 1 (none)
-    and the first witness of min_start_hp (dive, huge hp)."""
+    """300 random levels, each searched eight ways: best route with the priced bound, with the Steiner
+    bound instead, with the Steiner and chain bounds, with neither, without dominance, solvability, wins of
+    at least the optimum + 1 (none) and the first witness of min_start_hp (dive, huge hp)."""
     solvable = 0
     for seed, level in random_levels(chunk, 50):
         hp = level.player.hp
         best = assert_same_search(level, hp, seed)
         assert_same_search(level, hp, seed, priced=False)
         assert_same_search(level, hp, seed, priced=False, steiner=True)
+        assert_same_search(level, hp, seed, priced=False, steiner=True, chain_from=0)
         assert_same_search(level, hp, seed, use_dominance=False)
         assert_same_search(level, hp, seed, first_win=True)
         if best.best_hp is not None:
@@ -78,8 +79,10 @@ def test_compiled_search_expands_the_same_states_as_the_python_search(chunk):
 def test_compiled_steiner_bound_is_the_python_one():
     """The compiled Steiner bound ascends the same duals as SteinerGraph.bound: the same number at every
     state of random walks of the search's moves on 250 random levels (each move without the free steps
-    after it, so that states the search never closes are compared too), NO_WIN included."""
-    compared = below_tree = 0
+    after it, so that states the search never closes are compared too), NO_WIN included. So does the
+    compiled chain bound as _Walker.chain_bound, at two floors (which decide what it skips)."""
+    compared = below_tree = below_steiner = 0
+    core = passages_search._passages_core
     for seed, level in random_levels(7, 250):
         rng = random.Random(seed)
         graph = SearchGraph(level)
@@ -87,8 +90,12 @@ def test_compiled_steiner_bound_is_the_python_one():
         state, _ = walker.initial()
         for _ in range(12):
             python = walker.steiner_bound(state)
-            compiled = passages_search._passages_core.steiner_bound(graph.compiled_graph(), graph.compiled_state(state))
+            compiled = core.steiner_bound(graph.compiled_graph(), graph.compiled_state(state))
             assert compiled == python, seed
+            for floor in (NO_WIN, python - 5):
+                chain = walker.chain_bound(state, python, floor)
+                assert core.steiner_bound(graph.compiled_graph(), graph.compiled_state(state), True, floor) == chain, seed
+                below_steiner += chain < python
             compared += 1
             below_tree += python < walker.bound(state)
             moves = walker.moves(state)
@@ -96,7 +103,7 @@ def test_compiled_steiner_bound_is_the_python_one():
                 break
             blocker, cost = rng.choice(moves)
             state = walker.consume(state, blocker, cost)
-    assert compared > 700 and below_tree > 30, (compared, below_tree)
+    assert compared > 700 and below_tree > 30 and below_steiner > 30, (compared, below_tree, below_steiner)
 
 
 @pytest.mark.parametrize("chunk", range(3))
@@ -213,6 +220,22 @@ def test_the_race_of_two_searches_answers_as_one_search(seed):
         assert raced.proved and raced.final_hp == alone.best_hp, (seed, hp)
         if raced.decisions:
             assert replay(tried, raced.decisions).final_hp == raced.final_hp
+
+
+def test_compiled_search_turns_the_chain_bound_on_where_the_python_search_does():
+    """The chain bound from the 50th expansion on (the race's Steiner search turns it on late, at
+    CHAIN_FROM): on the suite levels of 20 and 40 blockers that take the Steiner search 60 to 1,400
+    expansions, the same answers and expansion counts compiled and in Python, and fewer expansions than
+    without it (b040-05: 587 without, 50 with)."""
+    from twisty.solver import passages_bench
+    chosen = ("b020-01.toml", "b020-04.toml", "b040-00.toml", "b040-02.toml", "b040-04.toml", "b040-05.toml")
+    for name, level in passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (20, 40)):
+        if name not in chosen:
+            continue
+        plain = assert_same_search(level, level.player.hp, name, priced=False, steiner=True)
+        chained = assert_same_search(level, level.player.hp, name, priced=False, steiner=True, chain_from=50)
+        assert plain.expanded > 50 and chained.expanded < plain.expanded, (name, plain.expanded, chained.expanded)
+        assert chained.best_hp == plain.best_hp, name
 
 
 def test_an_error_in_the_other_racing_search_reaches_the_caller(monkeypatch):

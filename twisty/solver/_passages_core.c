@@ -709,6 +709,7 @@ typedef struct SteinerGraph {
     int tails_count[64 * SET_WORDS];
     int8_t tails[64 * SET_WORDS][MAX_TAILS];    /* per costly node: the nodes of its arcs in */
     int64_t residual[64 * SET_WORDS][MAX_TAILS], root_residual[64 * SET_WORDS];    /* working space */
+    set_t chain_adj[64 * SET_WORDS];    /* per blocker: the blockers it opens (next to it or to its areas) */
 } SteinerGraph;
 
 /* SteinerGraph.for_level in Python, numbered the same way: supernodes by their lowest area, then those
@@ -774,6 +775,10 @@ static int build_steiner_graph(Graph *g) {
             c->out[t] = set_with(c->out[t], m);
         })
     }
+    for (int b = 0; b < B; b++) {
+        c->chain_adj[b] = g->blockers[b].blockers;
+        FOR_EACH(a, g->blockers[b].areas, { c->chain_adj[b] = set_or(c->chain_adj[b], g->areas[a].blockers); })
+    }
     g->steiner = c;
     return 0;
 }
@@ -801,8 +806,10 @@ static set_t grow_rooted(const SteinerGraph *c, set_t live, set_t rooted, set_t 
     return rooted;
 }
 
-static int64_t steiner_bound(const Graph *g, const State *s) {
+/* cost: per costly node, its price (NO_ARC: it cannot be fought); NULL for the least damages. */
+static int64_t steiner_bound_priced(const Graph *g, const State *s, const int64_t *cost) {
     SteinerGraph *c = g->steiner;
+    if (!cost) cost = c->cost;
     set_t root = {{0, 0}}, live = {{0, 0}};
     int64_t prizes = c->elixirs - s->elixirs;       /* the elixirs not taken yet */
     for (int m = 0; m < c->supers; m++)
@@ -815,9 +822,9 @@ static int64_t steiner_bound(const Graph *g, const State *s) {
         int from_root = 0;
         for (int k = 0; k < c->tails_count[m]; k++) {
             if (set_has(root, c->tails[m][k])) { from_root = 1; c->residual[m][k] = NO_ARC; }
-            else c->residual[m][k] = c->cost[m];
+            else c->residual[m][k] = cost[m];
         }
-        c->root_residual[m] = from_root ? c->cost[m] : NO_ARC;
+        c->root_residual[m] = from_root ? cost[m] : NO_ARC;
     })
     set_t rooted = root;
     int64_t lower = 0;
@@ -894,6 +901,223 @@ static int64_t steiner_bound(const Graph *g, const State *s) {
         if (!set_empty(joined)) rooted = grow_rooted(c, live, set_or(rooted, joined), joined);
     }
     return s->hp + prizes - lower;
+}
+
+static int64_t steiner_bound(const Graph *g, const State *s) { return steiner_bound_priced(g, s, NULL); }
+
+/* _Walker.chain_bound: the chain bound (the Python method says why it is admissible). */
+#define CHAIN_PIECES 4
+
+/* A blocker's price at some stats: its damage there, at least its least damage (doors 0; NO_ARC when it
+   cannot be fought there). */
+static inline int64_t chain_price(const Graph *g, const int64_t *costs, int b) {
+    const Blocker *blocker = &g->blockers[b];
+    if (blocker->is_door) return 0;
+    if (costs[b] < 0 || blocker->least < 0) return NO_ARC;
+    return costs[b] > blocker->least ? costs[b] : blocker->least;
+}
+
+static inline void heap_push(uint64_t *heap, int *size, uint64_t item) {
+    int at = (*size)++;
+    while (at > 0) {
+        int parent = (at - 1) / 2;
+        if (heap[parent] <= item) break;
+        heap[at] = heap[parent];
+        at = parent;
+    }
+    heap[at] = item;
+}
+
+static inline uint64_t heap_pop(uint64_t *heap, int *size) {
+    uint64_t top = heap[0], last = heap[--(*size)];
+    int at = 0;
+    for (;;) {
+        int child = 2 * at + 1;
+        if (child >= *size) break;
+        if (child + 1 < *size && heap[child + 1] < heap[child]) child++;
+        if (heap[child] >= last) break;
+        heap[at] = heap[child];
+        at = child;
+    }
+    heap[at] = last;
+    return top;
+}
+
+/* The least weight from the state's reach to each of the target areas, over the allowed blockers
+   (weight[b] NO_ARC: not passable); NO_ARC for a target not reached. Blockers of weight 0 (a fight that
+   costs the same at both stats, a door) are settled together with the blocker that opens them. */
+static void chain_distances(const Graph *g, const State *s, const int64_t *weight, set_t targets, int64_t *area_dist) {
+    const SteinerGraph *c = g->steiner;
+    int64_t dist[64 * SET_WORDS];
+    set_t zero = {{0, 0}}, passable = {{0, 0}};
+    FOR_EACH(b, g->allowed, {
+        if (weight[b] != NO_ARC) {
+            passable = set_with(passable, b);
+            if (weight[b] == 0) zero = set_with(zero, b);
+        }
+    })
+    FOR_EACH(a, targets, { area_dist[a] = set_has(s->areas, a) ? 0 : NO_ARC; })
+    targets = set_andnot(targets, s->areas);
+    set_t settled = s->consumed, open = {{0, 0}}, fresh = set_and(s->frontier, passable);
+    int64_t at = 0;
+    /* A binary heap of (distance << 8 | blocker); a blocker offered again closer leaves a stale entry. */
+    static _Thread_local uint64_t heap[(64 * SET_WORDS + 1) * 64 * SET_WORDS];
+    int heap_size = 0;
+    for (;;) {
+        /* fresh: offered from `at` on; those of weight 0 settle now, with what they open */
+        set_t now = set_and(fresh, zero), reached_areas = {{0, 0}};
+        set_t costly = set_andnot(fresh, zero);
+        while (!set_empty(now)) {
+            settled = set_or(settled, now);
+            open = set_andnot(open, now);
+            set_t next = {{0, 0}};
+            FOR_EACH(b, now, {
+                next = set_or(next, c->chain_adj[b]);
+                reached_areas = set_or(reached_areas, g->blockers[b].areas);
+            })
+            next = set_andnot(set_and(next, passable), settled);
+            now = set_and(next, zero);
+            costly = set_or(costly, set_andnot(next, zero));
+        }
+        FOR_EACH(a, set_and(targets, reached_areas), { area_dist[a] = at; })
+        targets = set_andnot(targets, reached_areas);
+        if (set_empty(targets)) break;
+        FOR_EACH(b, set_andnot(costly, settled), {
+            if (!set_has(open, b) || at + weight[b] < dist[b]) {
+                dist[b] = at + weight[b];
+                open = set_with(open, b);
+                heap_push(heap, &heap_size, (uint64_t)dist[b] << 8 | (uint64_t)b);
+            }
+        })
+        int b = -1;
+        while (heap_size > 0) {     /* (entries of a blocker since settled, or offered again closer, are stale) */
+            uint64_t top = heap_pop(heap, &heap_size);
+            int d = (int)(top & 0xff);
+            if (set_has(open, d) && (int64_t)(top >> 8) == dist[d]) { b = d; break; }
+        }
+        if (b < 0) break;
+        at = dist[b];
+        open = set_without(open, b);
+        settled = set_with(settled, b);
+        FOR_EACH(a, set_and(targets, g->blockers[b].areas), { area_dist[a] = at; })
+        targets = set_andnot(targets, g->blockers[b].areas);
+        if (set_empty(targets)) break;
+        fresh = set_andnot(set_and(c->chain_adj[b], passable), settled);
+    }
+}
+
+static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor, int *error) {
+    if (flat == NO_WIN) return NO_WIN;
+    const SteinerGraph *c = g->steiner;
+    const int A = g->areas_count, B = g->blockers_count;
+    /* The pieces of equipment any route can still take: in the areas reached over blockers that can be
+       fought at all. */
+    int64_t weight[64 * SET_WORDS], area_dist[64 * SET_WORDS];
+    for (int b = 0; b < B; b++)
+        weight[b] = (g->blockers[b].is_door || g->blockers[b].least >= 0) ? 0 : NO_ARC;
+    set_t every_area = {{0, 0}};
+    for (int a = 0; a < A; a++) every_area = set_with(every_area, a);
+    chain_distances(g, s, weight, every_area, area_dist);
+    int pieces[64 * SET_WORDS], count = 0;
+    for (int a = 0; a < A; a++)
+        if ((g->areas[a].atk || g->areas[a].defense) && !set_has(s->areas, a) && area_dist[a] != NO_ARC)
+            pieces[count++] = a;
+    int atk = s->atk, defense = s->defense;
+    if (count > CHAIN_PIECES) {
+        /* Track the CHAIN_PIECES pieces farthest at the state's own stats; the rest count as taken now,
+           which only lowers every price. */
+        const int64_t *costs;
+        CostTable *table = costs_at(g, s->atk, s->defense);
+        if (!table) { *error = 1; return 0; }
+        costs = table->costs;
+        set_t targets = {{0, 0}};
+        for (int i = 0; i < count; i++) targets = set_with(targets, pieces[i]);
+        for (int b = 0; b < B; b++) weight[b] = chain_price(g, costs, b);
+        chain_distances(g, s, weight, targets, area_dist);
+        for (int i = 1; i < count; i++) {       /* farthest first, then by area (a stable insertion sort) */
+            int a = pieces[i], j = i;
+            while (j > 0 && area_dist[pieces[j - 1]] < area_dist[a]) { pieces[j] = pieces[j - 1]; j--; }
+            pieces[j] = a;
+        }
+        for (int i = CHAIN_PIECES; i < count; i++) {
+            atk += g->areas[pieces[i]].atk;
+            defense += g->areas[pieces[i]].defense;
+        }
+        count = CHAIN_PIECES;
+    }
+    const int masks = 1 << count;
+    const int64_t *mask_costs[1 << CHAIN_PIECES];
+    int64_t mask_key[1 << CHAIN_PIECES], extra[1 << CHAIN_PIECES];
+    set_t mask_areas[1 << CHAIN_PIECES];
+    for (int mask = 0; mask < masks; mask++) {
+        int mask_atk = atk, mask_defense = defense;
+        mask_areas[mask] = (set_t){{0, 0}};
+        for (int i = 0; i < count; i++)
+            if (mask >> i & 1) {
+                mask_atk += g->areas[pieces[i]].atk;
+                mask_defense += g->areas[pieces[i]].defense;
+                mask_areas[mask] = set_with(mask_areas[mask], pieces[i]);
+            }
+        CostTable *table = costs_at(g, mask_atk, mask_defense);
+        if (!table) { *error = 1; return 0; }
+        mask_costs[mask] = table->costs;
+        mask_key[mask] = (int64_t)mask_atk * g->stride + mask_defense;
+    }
+    static _Thread_local int64_t price[1 << CHAIN_PIECES][64 * SET_WORDS];
+    for (int mask = 0; mask < masks; mask++)
+        for (int b = 0; b < B; b++) price[mask][b] = chain_price(g, mask_costs[mask], b);
+    /* The distances of one step depend on the stats before and after it only: pieces of the same gain
+       share them. */
+    int64_t cached_key[CHAIN_PIECES << CHAIN_PIECES][2], cached_dist[CHAIN_PIECES << CHAIN_PIECES][CHAIN_PIECES];
+    int cached = 0;
+    const set_t all_pieces = mask_areas[masks - 1];
+    /* extra[F]: the least extra damage of taking the pieces of F, one at a time, over pricing every fight at
+       F's stats. */
+    extra[0] = 0;
+    for (int mask = 1; mask < masks; mask++) {
+        extra[mask] = NO_ARC;
+        for (int i = 0; i < count; i++) {
+            if (!(mask >> i & 1)) continue;
+            int prev = mask ^ (1 << i);
+            if (extra[prev] >= extra[mask]) continue;     /* (a step costs at least 0) */
+            int hit = -1;
+            for (int k = 0; k < cached && hit < 0; k++)
+                if (cached_key[k][0] == mask_key[prev] && cached_key[k][1] == mask_key[mask]) hit = k;
+            if (hit < 0) {
+                for (int b = 0; b < B; b++)
+                    weight[b] = price[prev][b] == NO_ARC ? NO_ARC : price[prev][b] - price[mask][b];
+                chain_distances(g, s, weight, all_pieces, area_dist);
+                hit = cached++;
+                cached_key[hit][0] = mask_key[prev];
+                cached_key[hit][1] = mask_key[mask];
+                for (int j = 0; j < count; j++) cached_dist[hit][j] = area_dist[pieces[j]];
+            }
+            int64_t step = 0;
+            for (int j = 0; j < count; j++)
+                if (mask >> j & 1 && cached_dist[hit][j] > step) step = cached_dist[hit][j];
+            if (step != NO_ARC && extra[prev] + step < extra[mask]) extra[mask] = extra[prev] + step;
+        }
+    }
+    /* The full set's prices are the lowest, so its Steiner bound holds for the routes that end with any
+       subset too: it caps them all, and a subset's own bound is asked only where that cap is not enough. */
+    int64_t node_cost[64 * SET_WORDS];
+    const int full = masks - 1;
+    for (int m = c->supers; m < c->count; m++) node_cost[m] = price[full][c->node_blocker[m]];
+    int64_t cap = steiner_bound_priced(g, s, node_cost);
+    if (cap > flat) cap = flat;
+    if (cap == NO_WIN) return NO_WIN;
+    int64_t best = NO_WIN;
+    for (int mask = 0; mask < masks; mask++) {
+        if (extra[mask] == NO_ARC) continue;
+        int64_t value = cap - extra[mask];
+        if (mask != full && value > best && value > floor) {
+            for (int m = c->supers; m < c->count; m++) node_cost[m] = price[mask][c->node_blocker[m]];
+            int64_t own = steiner_bound_priced(g, s, node_cost);
+            if (own < cap) value = own == NO_WIN ? NO_WIN : own - extra[mask];
+        }
+        if (value > best) best = value;
+    }
+    return best;
 }
 
 /* _Walker.bound: the admissible upper bound on the final hp of any continuation. */
@@ -1135,6 +1359,7 @@ static int expired(PyObject *deadline) {
 typedef struct {
     int first_win, dive, use_dominance, priced, steiner;
     int64_t at_least;
+    int64_t chain_from;     /* the chain bound from this many expansions on; -1: never */
 } Options;
 
 typedef struct {
@@ -1183,20 +1408,27 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
         if (S->keys.entries[state_key].best.record != popped) continue;     /* a better way to this key came later */
         prefetch_steps(&S->steps, &state);
         if (o.use_dominance && dominated(S, &state, state_key)) continue;
-        if ((o.priced || o.steiner) && !state.refined) {
+        int chain = o.chain_from >= 0 && out->expanded >= o.chain_from;
+        if ((o.priced || o.steiner || chain) && !state.refined) {
             /* The lazy bounds, once per state that comes up: the Steiner bound, then the priced bound
                unless the Steiner bound already settles it (_search). */
             int error = 0;
             int64_t floor = out->have_best ? out->best_hp : o.at_least - 1;
             int64_t tighter = state_bound;
-            if (o.steiner && g->steiner) {
-                int64_t steiner = steiner_bound(g, &state);
+            int64_t steiner = NO_WIN;
+            if ((o.steiner || chain) && g->steiner) {
+                steiner = steiner_bound(g, &state);
                 if (steiner < tighter) tighter = steiner;
             }
             if (o.priced && tighter > floor) {
                 int64_t priced = priced_bound(g, &state, tighter, floor, &error);
                 if (error) goto failed;
                 if (priced < tighter) tighter = priced;
+            }
+            if (chain && g->steiner && tighter > floor) {
+                int64_t chain = chain_bound(g, &state, steiner, floor, &error);
+                if (error) goto failed;
+                if (chain < tighter) tighter = chain;
             }
             if (tighter < state_bound) {
                 /* Queued again under the tighter bound, or dropped if that cannot beat the best. */
@@ -1274,17 +1506,19 @@ failed:
     return -1;
 }
 
-/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner)
+/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from)
    -> (best_hp or None, complete, expanded, [blockers consumed from the root to the best state] or None) */
 static PyObject *search(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *spec, *root_spec, *deadline;
     Options o;
     long long at_least;
-    if (!PyArg_ParseTuple(args, "OOOpppLpp", &spec, &root_spec, &deadline, &o.first_win, &o.dive, &o.use_dominance,
-                          &at_least, &o.priced, &o.steiner))
+    long long chain_from;
+    if (!PyArg_ParseTuple(args, "OOOpppLppL", &spec, &root_spec, &deadline, &o.first_win, &o.dive, &o.use_dominance,
+                          &at_least, &o.priced, &o.steiner, &chain_from))
         return NULL;
     o.at_least = at_least;
+    o.chain_from = chain_from;
     Search S;
     memset(&S, 0, sizeof(S));
     PyObject *result = NULL;
@@ -1343,7 +1577,7 @@ static int Decider_init(Decider *self, PyObject *args, PyObject *kwds) {
     Py_INCREF(spec);
     self->spec = spec;
     self->options = (Options){.first_win = 1, .dive = 0, .use_dominance = 1, .priced = priced, .steiner = 0,
-                              .at_least = at_least};
+                              .chain_from = -1, .at_least = at_least};
     self->ready = 1;
     return 0;
 }
@@ -1591,13 +1825,21 @@ done:
 static PyObject *steiner_bound_py(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *spec, *state_spec, *result = NULL;
-    if (!PyArg_ParseTuple(args, "OO", &spec, &state_spec)) return NULL;
+    int chain = 0;
+    long long floor = 0;
+    if (!PyArg_ParseTuple(args, "OO|pL", &spec, &state_spec, &chain, &floor)) return NULL;
     Search S;
     memset(&S, 0, sizeof(S));
     State state;
     if (init_search(&S, spec) < 0 || read_state(state_spec, &state) < 0) goto done;
     if (!S.g.steiner) { result = Py_None; Py_INCREF(result); goto done; }
-    result = PyLong_FromLongLong(steiner_bound(&S.g, &state));
+    {
+        int64_t flat = steiner_bound(&S.g, &state);
+        if (!chain) { result = PyLong_FromLongLong(flat); goto done; }
+        int error = 0;
+        int64_t value = chain_bound(&S.g, &state, flat, floor, &error);
+        if (!error) result = PyLong_FromLongLong(value);
+    }
 done:
     free_search(&S);
     return result;
@@ -1605,14 +1847,15 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner)\n"
+     "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from)\n"
      "-> (best_hp, complete, expanded, steps)\n\n"
      "The passages search engine's best-first search, compiled; see passages_search.py."},
     {"least_need", least_need, METH_VARARGS,
      "least_need(graph, root, deadline, known, steiner) -> (least need or None, expanded)\n\n"
      "The least-need search of min_start_hp, compiled; see passages_search._least_need."},
     {"steiner_bound", steiner_bound_py, METH_VARARGS,
-     "steiner_bound(graph, state) -> the Steiner bound of a closed state (None when the level does not fit)"},
+     "steiner_bound(graph, state, chain=False, floor=0) -> the Steiner bound of a closed state, or with chain its\n"
+     "chain bound given that floor (None when the level does not fit)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -75,6 +75,31 @@ along used-up arcs or its prize is used up. So the final hp is at most hp + (eli
 arborescence problem (CP-SAT) on every one checked, 40 to 55 hp below the dominator-tree relaxation. It
 costs a few microseconds, so it is asked lazily like the priced bound, and before it.
 
+Chain bound. The Steiner bound still prices every fight at the least damage, as if the route took all its
+equipment before its first fight; real routes fight most enemies before their last piece. On suite level
+b120-01 that is the whole of its slack: with every fight priced at the best stats, the best final hp
+from each of eight states sampled from its queue came out equal to the Steiner bound to within 4 hp, 35
+to 70 hp above the truth (docs/bench-passages.md). The chain bound (_Walker.chain_bound) charges for
+the order. Let P be the pieces of equipment not taken yet that the route can still reach, and let the
+route take F = {e1, ..., ek} of them in that order. In phase j (after it took e1..ej, the set Cj) its stats
+are at most S(Cj), the state's stats plus the gains of Cj, so a blocker x consumed then costs at least
+cj(x) = max(least damage of x, damage at S(Cj)) (doors 0). Summing by parts, with p(x) the phase of x and
+Rj what the route consumed in phases up to j,
+    sum_x c_p(x)(x) = sum_x ck(x) + sum_{j<k} sum_{x in Rj} (cj(x) - cj+1(x)).
+With the elixirs it leaves, the first sum is bounded by the Steiner bound at the prices ck (the argument
+above, with ck in place of the least damages). Rj reaches every piece of Cj+1 (the route took ej+1 at the end
+of phase j), so its term is at least the distance, over blockers weighted cj - cj+1 >= 0, from the state to
+the farthest piece of Cj+1. So the final hp is at most Steiner(F) - extra(F), where extra(F) is the least,
+over the orders of F, of those distances summed: a dynamic program over the subsets of P, one step per
+piece added. The bound is the largest of these over every F in P (F empty: no more equipment, every fight
+at the state's stats). Two relaxations keep it affordable: only the CHAIN_PIECES pieces farthest at the
+state's own stats are followed one by one, the rest counted as taken now (that raises every phase's stats,
+which only lowers prices); and Steiner(P), the Steiner bound at the lowest prices, caps Steiner(F) for
+every F (it relaxes the routes that end with F too), so the bound of a subset is asked only where the cap
+minus extra(F) does not settle the state. It is asked lazily, after the priced bound. It costs a few
+dozen Dijkstras and Steiner ascents per state, about seven expansions' time, so it pays only on long
+searches: the race turns it on after CHAIN_FROM expansions (_race).
+
 Order. States are expanded best bound first (A*), ties broken towards more consumed blockers, so the
 first routes found are good ones and the search stops the moment the best remaining bound cannot beat
 the best route: that is the optimality proof.
@@ -121,6 +146,11 @@ _CLOCK_EVERY = 256
 
 # The bound of a state from which no goal can be reached: below every hp, at any starting hp.
 NO_WIN = -(1 << 62)
+
+# The chain bound follows this many pieces of equipment one by one and counts the rest as taken at once
+# (module docstring, "Chain bound"); the compiled core's CHAIN_PIECES is the same.
+CHAIN_PIECES = 4
+_FAR = 1 << 62      # the distance of what cannot be reached
 
 
 def _bits(mask: int):
@@ -588,9 +618,12 @@ class SteinerGraph:
         return cls(supers, count, area_node, node_blocker, cost, prize, goals, out, next_supers, tails,
                    sum(sg.area_hp))
 
-    def bound(self, state: _State) -> int:
+    def bound(self, state: _State, cost: dict[int, int | None] | None = None) -> int:
         """Wong's dual ascent from the state (module docstring, "Steiner bound"): hp + the elixirs not
-        taken - the sum of the raises, or NO_WIN when no goal can be reached."""
+        taken - the sum of the raises, or NO_WIN when no goal can be reached. `cost`: each costly node's
+        price instead of its least damage (None: it cannot be fought), for the chain bound."""
+        if cost is None:
+            cost = self.cost
         root = 0
         for a in _bits(state.areas):
             root |= 1 << self.area_node[a]
@@ -609,8 +642,8 @@ class SteinerGraph:
                 if root >> t & 1:
                     from_root, residual[node, t] = True, None
                 else:
-                    residual[node, t] = self.cost[node]
-            root_residual[node] = self.cost[node] if from_root else None
+                    residual[node, t] = cost[node]
+            root_residual[node] = cost[node] if from_root else None
         rooted = root
         lower = 0
         for terminal in range(-1, self.supers):
@@ -987,9 +1020,122 @@ class _Walker:
     def steiner_bound(self, state: _State) -> int:
         """A third admissible bound on the final hp, which pays for the ways into areas with more than one
         (module docstring, "Steiner bound")."""
+        return self._steiner_graph().bound(state)
+
+    def _steiner_graph(self) -> SteinerGraph:
         if self._steiner is None:
             self._steiner = SteinerGraph.for_level(self.sg, self.allowed)
-        return self._steiner.bound(state)
+        return self._steiner
+
+    def chain_bound(self, state: _State, flat: int, floor: int) -> int:
+        """A fourth admissible bound on the final hp, aware of when the equipment comes (module docstring,
+        "Chain bound"); `flat` is the state's Steiner bound. Step for step as the compiled core's
+        chain_bound: the same pieces, folding, order and skips, so that both search alike."""
+        if flat == NO_WIN:
+            return NO_WIN
+        sg = self.sg
+        steiner = self._steiner_graph()
+        # The pieces any route can still take: in the areas reached over blockers that can be fought at all.
+        passable = {b: 0 for b in _bits(self.allowed) if sg.is_door[b] or sg.least_damage[b] is not None}
+        reach = self._chain_distances(state, passable, range(sg.areas_count))
+        pieces = [a for a in range(sg.areas_count)
+                  if (sg.area_atk[a] or sg.area_def[a]) and not state.areas >> a & 1 and a in reach]
+        atk, defense = state.atk, state.defense
+        if len(pieces) > CHAIN_PIECES:
+            # The CHAIN_PIECES pieces farthest at the state's own stats are followed; the rest count as
+            # taken now, which only lowers every price.
+            costs = sg.costs_at(atk, defense)[0]
+            away = self._chain_distances(state, self._chain_prices(costs), pieces)
+            pieces.sort(key=lambda a: -away.get(a, _FAR))
+            for a in pieces[CHAIN_PIECES:]:
+                atk, defense = atk + sg.area_atk[a], defense + sg.area_def[a]
+            del pieces[CHAIN_PIECES:]
+        masks = 1 << len(pieces)
+        stats = []
+        for mask in range(masks):
+            taken = [a for i, a in enumerate(pieces) if mask >> i & 1]
+            stats.append((atk + sum(sg.area_atk[a] for a in taken), defense + sum(sg.area_def[a] for a in taken)))
+        price = [self._chain_prices(sg.costs_at(*stats[mask])[0]) for mask in range(masks)]
+        # extra[F]: the least extra damage of taking the pieces of F one at a time, over pricing every
+        # fight at F's stats. A step's distances depend on the stats before and after it only.
+        steps: dict[tuple[tuple[int, int], tuple[int, int]], dict[int, int]] = {}
+        extra = [0] + [_FAR] * (masks - 1)
+        for mask in range(1, masks):
+            for i in range(len(pieces)):
+                prev = mask ^ (1 << i)
+                if not mask >> i & 1 or extra[prev] >= extra[mask]:
+                    continue        # (a step costs at least 0)
+                pair = (stats[prev], stats[mask])
+                if pair not in steps:
+                    weight = {b: before - price[mask][b] for b, before in price[prev].items()}
+                    steps[pair] = self._chain_distances(state, weight, pieces)
+                far = [steps[pair].get(a, _FAR) for j, a in enumerate(pieces) if mask >> j & 1]
+                if _FAR not in far:
+                    extra[mask] = min(extra[mask], extra[prev] + max(far))
+        # The full set's prices are the lowest, so its Steiner bound holds for the routes that end with any
+        # subset too: it caps them all, and a subset's own bound is asked only where that cap is not enough.
+        full = masks - 1
+        cap = min(flat, steiner.bound(state, self._chain_node_prices(price[full])))
+        if cap == NO_WIN:
+            return NO_WIN
+        best = NO_WIN
+        for mask in range(masks):
+            if extra[mask] == _FAR:
+                continue
+            value = cap - extra[mask]
+            if mask != full and value > best and value > floor:
+                own = steiner.bound(state, self._chain_node_prices(price[mask]))
+                if own < cap:
+                    value = NO_WIN if own == NO_WIN else own - extra[mask]
+            best = max(best, value)
+        return best
+
+    def _chain_node_prices(self, prices: dict[int, int]) -> dict[int, int | None]:
+        """The Steiner graph's costly nodes priced as their blockers (None: cannot be fought)."""
+        return {node: prices.get(b) for node, b in self._steiner_graph().node_blocker.items()}
+
+    def _chain_prices(self, costs: list[int | None]) -> dict[int, int]:
+        """Each allowed blocker's price at some stats: its damage there, at least its least damage (doors
+        0); blockers that cannot be fought there are left out."""
+        sg = self.sg
+        prices = {}
+        for b in _bits(self.allowed):
+            if sg.is_door[b]:
+                prices[b] = 0
+            elif costs[b] is not None and sg.least_damage[b] is not None:
+                prices[b] = max(costs[b], sg.least_damage[b])
+        return prices
+
+    def _chain_distances(self, state: _State, weight: dict[int, int], targets) -> dict[int, int]:
+        """The least weight from the state's reach to each target area it reaches, over the blockers in
+        `weight` (a Dijkstra; the compiled core's gives the same distances)."""
+        sg = self.sg
+        dist = {a: 0 for a in targets if state.areas >> a & 1}
+        wanted = {a for a in targets if not state.areas >> a & 1}
+        settled, areas = state.consumed, state.areas
+        best: dict[int, int] = {}
+        queue: list[tuple[int, int]] = []
+        for b in _bits(state.frontier):
+            if b in weight:
+                best[b] = weight[b]
+                heapq.heappush(queue, (weight[b], b))
+        while queue and wanted:
+            at, b = heapq.heappop(queue)
+            if settled >> b & 1 or at > best[b]:
+                continue
+            settled |= 1 << b
+            opened = sg.blocker_blocker_mask[b]
+            for a in _bits(sg.blocker_area_mask[b] & ~areas):
+                areas |= 1 << a
+                opened |= sg.area_blocker_mask[a]
+                if a in wanted:
+                    dist[a] = at
+                    wanted.discard(a)
+            for c in _bits(opened & ~settled):
+                if c in weight and (c not in best or at + weight[c] < best[c]):
+                    best[c] = at + weight[c]
+                    heapq.heappush(queue, (at + weight[c], c))
+        return dist
 
     def damage_so_far(self, state: _State) -> int:
         return self.start_hp + state.elixirs - state.hp
@@ -1032,7 +1178,7 @@ def _route_to(sg: SearchGraph, start_hp: int, parents: dict[int, tuple[int | Non
 def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: bool = False, dive: bool = False,
            use_dominance: bool = True, at_least: int = 1, root: _State | None = None,
            failures: _Failures | None = None, compiled: bool = True, priced: bool | None = None,
-           steiner: bool = False) -> _SearchResult:
+           steiner: bool = False, chain_from: int | None = None) -> _SearchResult:
     """Best-first branch and bound; with `first_win`, stop at the first winning state (solvability).
     `dive` expands the deepest state first: it finds some win fast when wins are plentiful, but it may
     expand a set several times as better ways to it turn up, so refutations are cheaper best bound first.
@@ -1050,22 +1196,25 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
     compiled = compiled and root is None and failures is None and sg.fits_compiled()
     priced = (compiled if priced is None else priced) and not dive
     steiner = steiner and not dive
+    chain_from = None if dive else chain_from
     if compiled:
-        return _search_compiled(sg, start_hp, deadline, first_win, dive, use_dominance, at_least, priced, steiner)
+        return _search_compiled(sg, start_hp, deadline, first_win, dive, use_dominance, at_least, priced, steiner,
+                                chain_from)
     # The search allocates millions of small objects without reference cycles; the cyclic collector
     # would only rescan them again and again (about 13% of the time on large levels).
     collecting = gc.isenabled()
     gc.disable()
     try:
         return _search(sg, start_hp, deadline, first_win, dive, use_dominance, at_least, root, failures, priced,
-                       steiner)
+                       steiner, chain_from)
     finally:
         if collecting:
             gc.enable()
 
 
 def _search_compiled(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool, dive: bool,
-                     use_dominance: bool, at_least: int, priced: bool, steiner: bool) -> _SearchResult:
+                     use_dominance: bool, at_least: int, priced: bool, steiner: bool,
+                     chain_from: int | None) -> _SearchResult:
     """_search from the level's start, run by the compiled core. It returns the blockers consumed from
     the root to the best state, each step followed by its closure; replaying them here with the same
     walker gives the route's decisions and must end on a goal with the hp the core reported."""
@@ -1073,7 +1222,7 @@ def _search_compiled(sg: SearchGraph, start_hp: int, deadline: Deadline, first_w
     root, decisions = walker.initial()
     best_hp, complete, expanded, steps = _passages_core.search(
         sg.compiled_graph(), sg.compiled_state(root), deadline, first_win, dive, use_dominance, at_least, priced,
-        steiner)
+        steiner, -1 if chain_from is None else chain_from)
     if best_hp is None:
         return _SearchResult(None, None, complete, expanded)
     state = root
@@ -1108,7 +1257,7 @@ class _Failures:
 
 def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool, dive: bool,
             use_dominance: bool, at_least: int, root: _State | None, failures: _Failures | None,
-            priced: bool, steiner: bool) -> _SearchResult:
+            priced: bool, steiner: bool, chain_from: int | None) -> _SearchResult:
     walker = _Walker(sg, start_hp, sg.useful_mask, closure=True)
     key = walker.key
     from_start = root is None
@@ -1163,13 +1312,17 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             continue          # a better way to this key was found after this entry was queued
         if use_dominance and _dominated(walker, state, state_key, best, step_target):
             continue          # a state one step further on is as good (application 3)
-        if (priced or steiner) and not refined:
+        chain = chain_from is not None and expanded >= chain_from
+        if (priced or steiner or chain) and not refined:
             # The lazy bounds, once per state that comes up: the Steiner bound first, then the priced
-            # bound unless the Steiner bound already settles the state.
+            # bound and the chain bound, each unless the bounds before it already settle the state.
             floor = at_least - 1 if best_hp is None else best_hp
-            tighter = min(state_bound, walker.steiner_bound(state)) if steiner else state_bound
+            flat = walker.steiner_bound(state) if steiner or chain else NO_WIN
+            tighter = min(state_bound, flat) if steiner or chain else state_bound
             if priced and tighter > floor:
                 tighter = min(tighter, walker.priced_bound(state, enough=tighter, floor=floor))
+            if chain and tighter > floor:
+                tighter = min(tighter, walker.chain_bound(state, flat, floor))
             if tighter < state_bound:
                 # Queued again under the tighter bound, or dropped if that cannot beat the best.
                 if tighter >= at_least and (best_hp is None or tighter > best_hp):
@@ -1271,6 +1424,12 @@ def _dominated(walker: _Walker, state: _State, own_key: int, best: dict[int, _St
 # the Steiner bound.
 RACE_BLOCKERS = 40
 
+# The race's Steiner search asks the chain bound too from this many expansions on. The chain bound costs
+# several expansions' time and saves more only on long searches: from the first expansion on, suite level
+# b090-02 took 25.7 s (308,072 expansions) against 15.1 s without it (1,461,749); from 1,000,000 on, 14.7 s.
+# b120-01, never proven before, is proven with it (4,976,382 expansions, 239 s alone on one core).
+CHAIN_FROM = 1_000_000
+
 
 class _RaceDeadline:
     """The deadline of one of two racing searches: the level's own, or the other search's end (a proof,
@@ -1289,17 +1448,19 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
     runs without the GIL); the first proof stops the other. Neither is best everywhere: on suite level
     b060-01 the priced search took 2.2 s and the Steiner search 3.9 s, on b090-02 37 s against 19.5 s, on
     b090-03 3.1 s against 0.4 s (one run, docs/bench-passages.md); one search with both bounds was never
-    much faster than the better of the two, and slower on some. The two slow each other down a little, both
-    being memory-bound. Without a proof, the better route found is the answer, unproven."""
+    much faster than the better of the two, and slower on some. The Steiner search adds the chain bound
+    after CHAIN_FROM expansions. The two slow each other down a little, both being memory-bound. Without a
+    proof, the better route found is the answer, unproven."""
     stop = threading.Event()
     results: dict[bool, _SearchResult] = {}
     failures: list[BaseException] = []
 
     def run(priced: bool) -> None:
-        """The search with the priced bound, or else with the Steiner bound."""
+        """The search with the priced bound, or else with the Steiner bound (and the chain bound once the
+        search is long)."""
         try:
             results[priced] = search(sg, start_hp, _RaceDeadline(deadline, stop), priced=priced,
-                                     steiner=not priced)
+                                     steiner=not priced, chain_from=None if priced else CHAIN_FROM)
         except BaseException as error:        # handed to the caller below, as if the search ran here
             failures.append(error)
             stop.set()                        # an interrupt (Ctrl-C) must not wait for the other search
