@@ -267,6 +267,29 @@ def test_compiled_search_expands_the_same_states_on_the_benchmark_suite():
             assert_same_search(level, level.player.hp, (name, priced, steiner), priced=priced, steiner=steiner)
 
 
+def test_the_priced_search_gives_way_at_half_the_memory_budget(monkeypatch):
+    """With this process already holding more than half the budget (and less than all of it), the priced
+    search stops at its first look at the memory and the Steiner search goes on alone to the proof, the
+    same optimum as without a budget."""
+    from twisty.solver.passages_verdict import _resident_bytes
+    level = load_suite_builder().build_level(40004, 40, 21, 15).with_start_hp(90)      # > 256 expansions
+    expected = passages_search.best_route(level, Deadline(None, memory_bytes=None))
+    real_search = passages_search.search
+    ended = {}
+
+    def recording(*args, priced=None, **options):
+        result = real_search(*args, priced=priced, **options)
+        ended[priced] = result
+        return result
+
+    monkeypatch.setattr(passages_search, "search", recording)
+    budget = _resident_bytes() * 3 // 2
+    found = passages_search.best_route(level, Deadline(None, memory_bytes=budget))
+    assert expected.proved and (found.proved, found.final_hp) == (True, expected.final_hp)
+    assert not ended[True].complete and ended[True].expanded < ended[False].expanded
+    assert ended[False].complete
+
+
 def test_an_interrupt_in_one_racing_search_stops_the_other(monkeypatch):
     """Ctrl-C reaches one thread only: the race must stop the other search too (at its next look at the
     clock) instead of waiting for it, and raise the interrupt even if the other had found something."""

@@ -1449,8 +1449,10 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
     b060-01 the priced search took 2.2 s and the Steiner search 3.9 s, on b090-02 37 s against 19.5 s, on
     b090-03 3.1 s against 0.4 s (one run, docs/bench-passages.md); one search with both bounds was never
     much faster than the better of the two, and slower on some. The Steiner search adds the chain bound
-    after CHAIN_FROM expansions. The two slow each other down a little, both being memory-bound. Without a
-    proof, the better route found is the answer, unproven."""
+    after CHAIN_FROM expansions, and the priced search stops once the two hold half the memory budget, so
+    that a long search has the rest (b120-01: both filled the budget in 91 s, unproven). The two slow each
+    other down a little, both being memory-bound. Without a proof, the better route found is the answer,
+    unproven."""
     stop = threading.Event()
     results: dict[bool, _SearchResult] = {}
     failures: list[BaseException] = []
@@ -1458,8 +1460,13 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
     def run(priced: bool) -> None:
         """The search with the priced bound, or else with the Steiner bound (and the chain bound once the
         search is long)."""
+        own = deadline
+        if priced and deadline.memory_bytes is not None:
+            # The priced search gives way when the two fill half the memory budget: its memory goes back,
+            # and the Steiner search, the one that turns the chain bound on for long searches, goes on.
+            own = Deadline(deadline.remaining(), deadline.memory_bytes // 2)
         try:
-            results[priced] = search(sg, start_hp, _RaceDeadline(deadline, stop), priced=priced,
+            results[priced] = search(sg, start_hp, _RaceDeadline(own, stop), priced=priced,
                                      steiner=not priced, chain_from=None if priced else CHAIN_FROM)
         except BaseException as error:        # handed to the caller below, as if the search ran here
             failures.append(error)
