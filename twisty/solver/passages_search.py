@@ -1190,7 +1190,8 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
     than it saves (b060-03: 2.1 s without, 4.4 s with; counting b040-01: 1.2 s without, 3.7 s with).
     `steiner`: likewise the Steiner bound, before the priced bound (best bound first only). The compiled
     search goes without it on a level whose Steiner graph has more than 128 nodes, or a costly blocker with
-    more than 24 neighbours (SteinerGraph, build_steiner_graph in the core).
+    more than 24 neighbours (SteinerGraph, build_steiner_graph in the core). `chain_from`: from this many
+    expansions on, the chain bound too, after the others (best bound first only; None: never).
     Searches from the start run compiled (_passages_core.c, the same search step for step) when the
     extension is built and the level fits it, unless `compiled` is False."""
     compiled = compiled and root is None and failures is None and sg.fits_compiled()
