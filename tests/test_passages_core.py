@@ -94,7 +94,8 @@ def test_compiled_steiner_bound_is_the_python_one():
             assert compiled == python, seed
             for floor in (NO_WIN, python - 5):
                 chain = walker.chain_bound(state, python, floor)
-                assert core.steiner_bound(graph.compiled_graph(), graph.compiled_state(state), True, floor) == chain, seed
+                compiled = core.steiner_bound(graph.compiled_graph(), graph.compiled_state(state), True, floor)
+                assert compiled == chain, seed
                 below_steiner += chain < python
             compared += 1
             below_tree += python < walker.bound(state)
