@@ -1048,15 +1048,14 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
     const int masks = 1 << count;
     const int64_t *mask_costs[1 << CHAIN_PIECES];
     int64_t mask_key[1 << CHAIN_PIECES], extra[1 << CHAIN_PIECES];
-    set_t mask_areas[1 << CHAIN_PIECES];
+    set_t all_pieces = {{0, 0}};
+    for (int i = 0; i < count; i++) all_pieces = set_with(all_pieces, pieces[i]);
     for (int mask = 0; mask < masks; mask++) {
         int mask_atk = atk, mask_defense = defense;
-        mask_areas[mask] = (set_t){{0, 0}};
         for (int i = 0; i < count; i++)
             if (mask >> i & 1) {
                 mask_atk += g->areas[pieces[i]].atk;
                 mask_defense += g->areas[pieces[i]].defense;
-                mask_areas[mask] = set_with(mask_areas[mask], pieces[i]);
             }
         CostTable *table = costs_at(g, mask_atk, mask_defense);
         if (!table) { *error = 1; return 0; }
@@ -1070,7 +1069,6 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
        share them. */
     int64_t cached_key[CHAIN_PIECES << CHAIN_PIECES][2], cached_dist[CHAIN_PIECES << CHAIN_PIECES][CHAIN_PIECES];
     int cached = 0;
-    const set_t all_pieces = mask_areas[masks - 1];
     /* extra[F]: the least extra damage of taking the pieces of F, one at a time, over pricing every fight at
        F's stats. */
     extra[0] = 0;
