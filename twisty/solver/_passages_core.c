@@ -1424,9 +1424,9 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
                 if (priced < tighter) tighter = priced;
             }
             if (chain && g->steiner && tighter > floor) {
-                int64_t chain = chain_bound(g, &state, steiner, floor, &error);
+                int64_t chained = chain_bound(g, &state, steiner, floor, &error);
                 if (error) goto failed;
-                if (chain < tighter) tighter = chain;
+                if (chained < tighter) tighter = chained;
             }
             if (tighter < state_bound) {
                 /* Queued again under the tighter bound, or dropped if that cannot beat the best. */

@@ -1318,8 +1318,10 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             # The lazy bounds, once per state that comes up: the Steiner bound first, then the priced
             # bound and the chain bound, each unless the bounds before it already settle the state.
             floor = at_least - 1 if best_hp is None else best_hp
-            flat = walker.steiner_bound(state) if steiner or chain else NO_WIN
-            tighter = min(state_bound, flat) if steiner or chain else state_bound
+            tighter, flat = state_bound, NO_WIN
+            if steiner or chain:
+                flat = walker.steiner_bound(state)
+                tighter = min(tighter, flat)
             if priced and tighter > floor:
                 tighter = min(tighter, walker.priced_bound(state, enough=tighter, floor=floor))
             if chain and tighter > floor:
