@@ -118,6 +118,8 @@ typedef struct {
 
 typedef struct {
     int64_t *costs;         /* per blocker, -1 for an impossible fight */
+    int64_t *prices;        /* per blocker then per Steiner node, the chain bound's prices (chain_prices_of);
+                               NULL until first asked */
     set_t free;             /* enemies that cost nothing */
     int64_t stat_key;       /* atk * stride + defence, -1 for an empty slot */
 } CostTable;
@@ -326,6 +328,7 @@ static CostTable *costs_at(Graph *g, int atk, int defense) {
     if (ask_costs(g, atk, defense, costs, &free_mask) < 0) { free(costs); return NULL; }
     CostTable *slot = &g->tables[at];
     slot->costs = costs;
+    slot->prices = NULL;
     slot->free = free_mask;
     slot->stat_key = stat_key;
     g->tables_used++;
@@ -710,6 +713,7 @@ typedef struct SteinerGraph {
     int8_t tails[64 * SET_WORDS][MAX_TAILS];    /* per costly node: the nodes of its arcs in */
     int64_t residual[64 * SET_WORDS][MAX_TAILS], root_residual[64 * SET_WORDS];    /* working space */
     set_t chain_adj[64 * SET_WORDS];    /* per blocker: the blockers it opens (next to it or to its areas) */
+    uint64_t heap[(64 * SET_WORDS + 1) * 64 * SET_WORDS];      /* chain_distances' working space */
 } SteinerGraph;
 
 /* SteinerGraph.for_level in Python, numbered the same way: supernodes by their lowest area, then those
@@ -806,8 +810,12 @@ static set_t grow_rooted(const SteinerGraph *c, set_t live, set_t rooted, set_t 
     return rooted;
 }
 
-/* cost: per costly node, its price (NO_ARC: it cannot be fought); NULL for the least damages. */
-static int64_t steiner_bound_priced(const Graph *g, const State *s, const int64_t *cost) {
+/* cost: per costly node, its price (NO_ARC: it cannot be fought); NULL for the least damages. mandatory:
+   supernodes every route counted must reach, as the goal (the chain bound's pieces), ascended after the
+   goal and before the elixirs, in node order. enough: the ascent stops once the bound is down to it
+   (NO_WIN: never), as the bound only falls from there on. */
+static int64_t steiner_bound_priced(const Graph *g, const State *s, const int64_t *cost, set_t mandatory,
+                                    int64_t enough) {
     SteinerGraph *c = g->steiner;
     if (!cost) cost = c->cost;
     set_t root = {{0, 0}}, live = {{0, 0}};
@@ -828,13 +836,22 @@ static int64_t steiner_bound_priced(const Graph *g, const State *s, const int64_
     })
     set_t rooted = root;
     int64_t lower = 0;
-    for (int terminal = -1; terminal < c->supers; terminal++) {
+    mandatory = set_andnot(mandatory, root);
+    for (int terminal = -2; terminal < c->supers; terminal++) {
         set_t todo;
         int64_t prize_left;
-        if (terminal < 0) {
+        if (terminal == -2) {
             if (s->goal >= 0) continue;
             prize_left = NO_ARC;
             todo = c->goals;
+        } else if (terminal == -1) {
+            if (set_empty(mandatory)) continue;
+            /* one mandatory supernode per round, the lowest first; the round repeats while any is left */
+            int m = set_lowest(mandatory);
+            mandatory = set_without(mandatory, m);
+            if (!set_empty(mandatory)) terminal--;
+            prize_left = NO_ARC;
+            todo = set_with((set_t){{0, 0}}, m);
         } else {
             if (set_has(root, terminal) || c->prize[terminal] <= 0) continue;
             prize_left = c->prize[terminal];
@@ -874,6 +891,7 @@ static int64_t steiner_bound_priced(const Graph *g, const State *s, const int64_
             })
             if (delta == NO_ARC) return NO_WIN;      /* no way to a goal */
             lower += delta;
+            if (s->hp + prizes - lower <= enough) return s->hp + prizes - lower;
             FOR_EACH(m, entered, {
                 if (c->root_residual[m] != NO_ARC) {
                     c->root_residual[m] -= delta;
@@ -903,7 +921,9 @@ static int64_t steiner_bound_priced(const Graph *g, const State *s, const int64_
     return s->hp + prizes - lower;
 }
 
-static int64_t steiner_bound(const Graph *g, const State *s) { return steiner_bound_priced(g, s, NULL); }
+static int64_t steiner_bound(const Graph *g, const State *s) {
+    return steiner_bound_priced(g, s, NULL, (set_t){{0, 0}}, NO_WIN);
+}
 
 /* _Walker.chain_bound: the chain bound (the Python method says why it is admissible). */
 #define CHAIN_PIECES 4
@@ -915,6 +935,20 @@ static inline int64_t chain_price(const Graph *g, const int64_t *costs, int b) {
     if (blocker->is_door) return 0;
     if (costs[b] < 0 || blocker->least < 0) return NO_ARC;
     return costs[b] > blocker->least ? costs[b] : blocker->least;
+}
+
+/* The table's chain prices: per blocker (chain_price), then per costly Steiner node (its blocker's). */
+static const int64_t *chain_prices_of(const Graph *g, CostTable *table) {
+    if (!table->prices) {
+        const SteinerGraph *c = g->steiner;
+        const int B = g->blockers_count;
+        int64_t *prices = malloc(sizeof(int64_t) * (size_t)(B + c->count));
+        if (!prices) { no_memory(); return NULL; }
+        for (int b = 0; b < B; b++) prices[b] = chain_price(g, table->costs, b);
+        for (int m = c->supers; m < c->count; m++) prices[B + m] = prices[c->node_blocker[m]];
+        table->prices = prices;
+    }
+    return table->prices;
 }
 
 static inline void heap_push(uint64_t *heap, int *size, uint64_t item) {
@@ -947,7 +981,7 @@ static inline uint64_t heap_pop(uint64_t *heap, int *size) {
    (weight[b] NO_ARC: not passable); NO_ARC for a target not reached. Blockers of weight 0 (a fight that
    costs the same at both stats, a door) are settled together with the blocker that opens them. */
 static void chain_distances(const Graph *g, const State *s, const int64_t *weight, set_t targets, int64_t *area_dist) {
-    const SteinerGraph *c = g->steiner;
+    SteinerGraph *c = g->steiner;
     int64_t dist[64 * SET_WORDS];
     set_t zero = {{0, 0}}, passable = {{0, 0}};
     FOR_EACH(b, g->allowed, {
@@ -961,7 +995,7 @@ static void chain_distances(const Graph *g, const State *s, const int64_t *weigh
     set_t settled = s->consumed, open = {{0, 0}}, fresh = set_and(s->frontier, passable);
     int64_t at = 0;
     /* A binary heap of (distance << 8 | blocker); a blocker offered again closer leaves a stale entry. */
-    static _Thread_local uint64_t heap[(64 * SET_WORDS + 1) * 64 * SET_WORDS];
+    uint64_t *heap = c->heap;
     int heap_size = 0;
     for (;;) {
         /* fresh: offered from `at` on; those of weight 0 settle now, with what they open */
@@ -1046,7 +1080,7 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
         count = CHAIN_PIECES;
     }
     const int masks = 1 << count;
-    const int64_t *mask_costs[1 << CHAIN_PIECES];
+    const int64_t *price[1 << CHAIN_PIECES];
     int64_t mask_key[1 << CHAIN_PIECES], extra[1 << CHAIN_PIECES];
     set_t all_pieces = {{0, 0}};
     for (int i = 0; i < count; i++) all_pieces = set_with(all_pieces, pieces[i]);
@@ -1058,13 +1092,14 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
                 mask_defense += g->areas[pieces[i]].defense;
             }
         CostTable *table = costs_at(g, mask_atk, mask_defense);
-        if (!table) { *error = 1; return 0; }
-        mask_costs[mask] = table->costs;
+        if (!table || !(price[mask] = chain_prices_of(g, table))) { *error = 1; return 0; }
         mask_key[mask] = (int64_t)mask_atk * g->stride + mask_defense;
     }
-    static _Thread_local int64_t price[1 << CHAIN_PIECES][64 * SET_WORDS];
-    for (int mask = 0; mask < masks; mask++)
-        for (int b = 0; b < B; b++) price[mask][b] = chain_price(g, mask_costs[mask], b);
+    /* The full set's prices are the lowest, so its Steiner bound holds for the routes that end with any
+       subset too: it caps them all. Asked first: when it settles the state, no distance is needed. */
+    int64_t cap = steiner_bound_priced(g, s, price[masks - 1] + B, (set_t){{0, 0}}, floor);
+    if (cap > flat) cap = flat;
+    if (cap <= floor) return cap;       /* (NO_WIN too) */
     /* The distances of one step depend on the stats before and after it only: pieces of the same gain
        share them. */
     int64_t cached_key[CHAIN_PIECES << CHAIN_PIECES][2], cached_dist[CHAIN_PIECES << CHAIN_PIECES][CHAIN_PIECES];
@@ -1096,23 +1131,26 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
             if (step != NO_ARC && extra[prev] + step < extra[mask]) extra[mask] = extra[prev] + step;
         }
     }
-    /* The full set's prices are the lowest, so its Steiner bound holds for the routes that end with any
-       subset too: it caps them all, and a subset's own bound is asked only where that cap is not enough. */
-    int64_t node_cost[64 * SET_WORDS];
-    const int full = masks - 1;
-    for (int m = c->supers; m < c->count; m++) node_cost[m] = price[full][c->node_blocker[m]];
-    int64_t cap = steiner_bound_priced(g, s, node_cost);
-    if (cap > flat) cap = flat;
-    if (cap == NO_WIN) return NO_WIN;
-    int64_t best = NO_WIN;
-    for (int mask = 0; mask < masks; mask++) {
+    /* A set's own bound, with its pieces to reach, is asked in the order of the cap's values, while one
+       can still beat both the largest so far and the floor. */
+    int order[1 << CHAIN_PIECES], open = 0;
+    for (int mask = 0; mask < masks; mask++) {      /* least extra first, then by mask (an insertion sort) */
         if (extra[mask] == NO_ARC) continue;
+        int j = open++;
+        while (j > 0 && extra[order[j - 1]] > extra[mask]) { order[j] = order[j - 1]; j--; }
+        order[j] = mask;
+    }
+    int64_t best = NO_WIN;
+    for (int k = 0; k < open; k++) {
+        int mask = order[k];
         int64_t value = cap - extra[mask];
-        if (mask != full && value > best && value > floor) {
-            for (int m = c->supers; m < c->count; m++) node_cost[m] = price[mask][c->node_blocker[m]];
-            int64_t own = steiner_bound_priced(g, s, node_cost);
-            if (own < cap) value = own == NO_WIN ? NO_WIN : own - extra[mask];
-        }
+        if (value <= best) break;
+        if (value <= floor) { best = value; break; }
+        set_t taken = {{0, 0}};
+        for (int i = 0; i < count; i++)
+            if (mask >> i & 1) taken = set_with(taken, c->area_node[pieces[i]]);
+        int64_t own = steiner_bound_priced(g, s, price[mask] + B, taken, (best > floor ? best : floor) + extra[mask]);
+        if (own < cap) value = own == NO_WIN ? NO_WIN : own - extra[mask];
         if (value > best) best = value;
     }
     return best;
@@ -1336,7 +1374,10 @@ static int init_search(Search *S, PyObject *spec) {
 static void free_search(Search *S) {
     if (S->g.tables) {
         for (int64_t i = 0; i < S->g.tables_capacity; i++)
-            if (S->g.tables[i].stat_key != -1) free(S->g.tables[i].costs);
+            if (S->g.tables[i].stat_key != -1) {
+                free(S->g.tables[i].costs);
+                free(S->g.tables[i].prices);
+            }
     }
     free(S->g.tables); free(S->g.steiner); free(S->g.areas); free(S->g.blockers); free(S->g.positive); free(S->g.goal_extra);
     free(S->records); free(S->keys.slots); free(S->keys.entries);
@@ -1415,7 +1456,7 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
             int64_t tighter = state_bound;
             int64_t steiner = NO_WIN;
             if ((o.steiner || chain) && g->steiner) {
-                steiner = steiner_bound(g, &state);
+                steiner = steiner_bound_priced(g, &state, NULL, (set_t){{0, 0}}, floor);
                 if (steiner < tighter) tighter = steiner;
             }
             if (o.priced && tighter > floor) {

@@ -86,19 +86,23 @@ are at most S(Cj), the state's stats plus the gains of Cj, so a blocker x consum
 cj(x) = max(least damage of x, damage at S(Cj)) (doors 0). Summing by parts, with p(x) the phase of x and
 Rj what the route consumed in phases up to j,
     sum_x c_p(x)(x) = sum_x ck(x) + sum_{j<k} sum_{x in Rj} (cj(x) - cj+1(x)).
-With the elixirs it leaves, the first sum is bounded by the Steiner bound at the prices ck (the argument
-above, with ck in place of the least damages). Rj reaches every piece of Cj+1 (the route took ej+1 at the end
-of phase j), so its term is at least the distance, over blockers weighted cj - cj+1 >= 0, from the state to
-the farthest piece of Cj+1. So the final hp is at most Steiner(F) - extra(F), where extra(F) is the least,
-over the orders of F, of those distances summed: a dynamic program over the subsets of P, one step per
-piece added. The bound is the largest of these over every F in P (F empty: no more equipment, every fight
-at the state's stats). Two relaxations keep it affordable: only the CHAIN_PIECES pieces farthest at the
-state's own stats are followed one by one, the rest counted as taken now (that raises every phase's stats,
-which only lowers prices); and Steiner(P), the Steiner bound at the lowest prices, caps Steiner(F) for
-every F (it relaxes the routes that end with F too), so the bound of a subset is asked only where the cap
-minus extra(F) does not settle the state. It is asked lazily, after the priced bound. It costs a few
-dozen Dijkstras and Steiner ascents per state, about seven expansions' time, so it pays only on long
-searches: the race turns it on after CHAIN_FROM expansions (_race).
+The route's arborescence (above) holds the goal and every piece of F, since the route took them all; so
+with the elixirs it leaves, the first sum is bounded by the Steiner bound at the prices ck with F's pieces
+as terminals every arborescence must hold, like the goal (their supernodes, ascended after the goal).
+Without them the bound missed the whole price of the way to a piece off the way to the goal: on 100
+states of b120-01's queue, 17 stayed above its optimum, against 4 with them. Rj reaches every piece of
+Cj+1 (the route took ej+1 at the end of phase j), so its term is at least the distance, over blockers
+weighted cj - cj+1 >= 0, from the state to the farthest piece of Cj+1. So the final hp is at most
+Steiner(F) - extra(F), where extra(F) is the least, over the orders of F, of those distances summed: a
+dynamic program over the subsets of P, one step per piece added. The bound is the largest of these over
+every F in P (F empty: no more equipment, every fight at the state's stats). Three things keep it
+affordable. Only the CHAIN_PIECES pieces farthest at the state's own stats are followed one by one, the
+rest counted as taken now (that raises every phase's stats, which only lowers prices). Steiner(P)
+without pieces to reach, at the lowest prices, caps Steiner(F) for every F (it relaxes the routes that end
+with F too); it is asked first, and the sets F in the order of the cap minus extra(F), while that can beat
+both the floor and the best so far. And an ascent stops once its bound cannot beat them (every raise
+only lowers it). It is asked lazily, after the priced bound. It costs a few dozen Dijkstras and Steiner
+ascents per state, several expansions' time; the race runs a search with it beside one without (_race).
 
 Order. States are expanded best bound first (A*), ties broken towards more consumed blockers, so the
 first routes found are good ones and the search stops the moment the best remaining bound cannot beat
@@ -618,10 +622,13 @@ class SteinerGraph:
         return cls(supers, count, area_node, node_blocker, cost, prize, goals, out, next_supers, tails,
                    sum(sg.area_hp))
 
-    def bound(self, state: _State, cost: dict[int, int | None] | None = None) -> int:
+    def bound(self, state: _State, cost: dict[int, int | None] | None = None, mandatory: int = 0,
+              enough: int = NO_WIN) -> int:
         """Wong's dual ascent from the state (module docstring, "Steiner bound"): hp + the elixirs not
-        taken - the sum of the raises, or NO_WIN when no goal can be reached. `cost`: each costly node's
-        price instead of its least damage (None: it cannot be fought), for the chain bound."""
+        taken - the sum of the raises, or NO_WIN when no goal can be reached. For the chain bound: `cost`,
+        each costly node's price instead of its least damage (None: it cannot be fought); `mandatory`, a
+        mask of supernodes every route counted reaches, ascended like the goal, after it and before the
+        elixirs. The ascent stops once the bound is down to `enough`, as it only falls from there on."""
         if cost is None:
             cost = self.cost
         root = 0
@@ -646,11 +653,13 @@ class SteinerGraph:
             root_residual[node] = cost[node] if from_root else None
         rooted = root
         lower = 0
-        for terminal in range(-1, self.supers):
-            if terminal < 0:
+        for terminal in (-1, *(-2 - m for m in _bits(mandatory & ~root)), *range(self.supers)):
+            if terminal == -1:
                 if state.goal >= 0:
                     continue
                 prize_left, todo = None, self.goals
+            elif terminal < 0:
+                prize_left, todo = None, 1 << (-2 - terminal)
             else:
                 if root >> terminal & 1 or self.prize[terminal] <= 0:
                     continue
@@ -689,6 +698,8 @@ class SteinerGraph:
                     return NO_WIN       # no way to a goal
                 delta = min(costs_in)
                 lower += delta
+                if state.hp + prizes - lower <= enough:
+                    return state.hp + prizes - lower
                 for m in entered:
                     if root_residual[m] is not None:
                         root_residual[m] -= delta
@@ -1017,10 +1028,10 @@ class _Walker:
             return NO_WIN
         return state.hp + best
 
-    def steiner_bound(self, state: _State) -> int:
+    def steiner_bound(self, state: _State, enough: int = NO_WIN) -> int:
         """A third admissible bound on the final hp, which pays for the ways into areas with more than one
-        (module docstring, "Steiner bound")."""
-        return self._steiner_graph().bound(state)
+        (module docstring, "Steiner bound"); once it is down to `enough` it stops there."""
+        return self._steiner_graph().bound(state, enough=enough)
 
     def _steiner_graph(self) -> SteinerGraph:
         if self._steiner is None:
@@ -1056,6 +1067,11 @@ class _Walker:
             taken = [a for i, a in enumerate(pieces) if mask >> i & 1]
             stats.append((atk + sum(sg.area_atk[a] for a in taken), defense + sum(sg.area_def[a] for a in taken)))
         price = [self._chain_prices(sg.costs_at(*stats[mask])[0]) for mask in range(masks)]
+        # The full set's prices are the lowest, so its Steiner bound holds for the routes that end with any
+        # subset too: it caps them all. Asked first: when it settles the state, no distance is needed.
+        cap = min(flat, steiner.bound(state, self._chain_node_prices(price[masks - 1]), enough=floor))
+        if cap <= floor:
+            return cap      # (NO_WIN too)
         # extra[F]: the least extra damage of taking the pieces of F one at a time, over pricing every
         # fight at F's stats. A step's distances depend on the stats before and after it only.
         steps: dict[tuple[tuple[int, int], tuple[int, int]], dict[int, int]] = {}
@@ -1072,21 +1088,23 @@ class _Walker:
                 far = [steps[pair].get(a, _FAR) for j, a in enumerate(pieces) if mask >> j & 1]
                 if _FAR not in far:
                     extra[mask] = min(extra[mask], extra[prev] + max(far))
-        # The full set's prices are the lowest, so its Steiner bound holds for the routes that end with any
-        # subset too: it caps them all, and a subset's own bound is asked only where that cap is not enough.
-        full = masks - 1
-        cap = min(flat, steiner.bound(state, self._chain_node_prices(price[full])))
-        if cap == NO_WIN:
-            return NO_WIN
+        # A set's own bound, with its pieces to reach, is asked in the order of the cap's values, while one
+        # can still beat both the largest so far and the floor.
         best = NO_WIN
-        for mask in range(masks):
-            if extra[mask] == _FAR:
-                continue
+        for mask in sorted((mask for mask in range(masks) if extra[mask] != _FAR), key=lambda mask: extra[mask]):
             value = cap - extra[mask]
-            if mask != full and value > best and value > floor:
-                own = steiner.bound(state, self._chain_node_prices(price[mask]))
-                if own < cap:
-                    value = NO_WIN if own == NO_WIN else own - extra[mask]
+            if value <= best:
+                break
+            if value <= floor:
+                best = value
+                break
+            taken = 0       # (two pieces may share a supernode)
+            for i, a in enumerate(pieces):
+                if mask >> i & 1:
+                    taken |= 1 << steiner.area_node[a]
+            own = steiner.bound(state, self._chain_node_prices(price[mask]), taken, max(best, floor) + extra[mask])
+            if own < cap:
+                value = NO_WIN if own == NO_WIN else own - extra[mask]
             best = max(best, value)
         return best
 
@@ -1320,7 +1338,7 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             floor = at_least - 1 if best_hp is None else best_hp
             tighter, flat = state_bound, NO_WIN
             if steiner or chain:
-                flat = walker.steiner_bound(state)
+                flat = walker.steiner_bound(state, floor)
                 tighter = min(tighter, flat)
             if priced and tighter > floor:
                 tighter = min(tighter, walker.priced_bound(state, enough=tighter, floor=floor))
@@ -1427,13 +1445,6 @@ def _dominated(walker: _Walker, state: _State, own_key: int, best: dict[int, _St
 # the Steiner bound.
 RACE_BLOCKERS = 40
 
-# The race's Steiner search asks the chain bound too from this many expansions on. The chain bound costs
-# several expansions' time and saves more only on long searches: from the first expansion on, suite level
-# b090-02 took 25.7 s (308,072 expansions) against 15.1 s without it (1,461,749); from 1,000,000 on, 14.7 s.
-# b120-01, never proven before, is proven with it (4,976,382 expansions, 239 s alone on one core).
-CHAIN_FROM = 1_000_000
-
-
 class _RaceDeadline:
     """The deadline of one of two racing searches: the level's own, or the other search's end (a proof,
     or an error or interrupt that ends the race)."""
@@ -1451,26 +1462,27 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
     runs without the GIL); the first proof stops the other. Neither is best everywhere: on suite level
     b060-01 the priced search took 2.2 s and the Steiner search 3.9 s, on b090-02 37 s against 19.5 s, on
     b090-03 3.1 s against 0.4 s (one run, docs/bench-passages.md); one search with both bounds was never
-    much faster than the better of the two, and slower on some. The Steiner search adds the chain bound
-    after CHAIN_FROM expansions, and the priced search stops once the two hold half the memory budget, so
-    that a long search has the rest (b120-01: both filled the budget in 91 s, unproven). The two slow each
-    other down a little, both being memory-bound. Without a proof, the better route found is the answer,
-    unproven."""
+    much faster than the better of the two, and slower on some. The Steiner search asks the chain bound
+    too, from the first expansion on: it costs several expansions' time per state, and the priced search
+    is the faster where the bounds of least damage are close already (alone on one core, b120-00 5.0 s
+    priced against 17.0 s with the chain bound, b120-01 unproven against 70 s). The priced search stops
+    once the two hold half the memory budget, so that a long search has the rest (b120-01: both filled the
+    budget in 91 s, unproven). The two slow each other down a little, both being memory-bound. Without a
+    proof, the better route found is the answer, unproven."""
     stop = threading.Event()
     results: dict[bool, _SearchResult] = {}
     failures: list[BaseException] = []
 
     def run(priced: bool) -> None:
-        """The search with the priced bound, or else with the Steiner bound (and the chain bound once the
-        search is long)."""
+        """The search with the priced bound, or else with the Steiner and chain bounds."""
         own = deadline
         if priced and deadline.memory_bytes is not None:
             # The priced search gives way when the two fill half the memory budget: its memory goes back,
-            # and the Steiner search, the one that turns the chain bound on for long searches, goes on.
+            # and the Steiner search, the one with the chain bound, which proves the long ones, goes on.
             own = Deadline(deadline.remaining(), deadline.memory_bytes // 2)
         try:
             results[priced] = search(sg, start_hp, _RaceDeadline(own, stop), priced=priced,
-                                     steiner=not priced, chain_from=None if priced else CHAIN_FROM)
+                                     steiner=not priced, chain_from=None if priced else 0)
         except BaseException as error:        # handed to the caller below, as if the search ran here
             failures.append(error)
             stop.set()                        # an interrupt (Ctrl-C) must not wait for the other search
