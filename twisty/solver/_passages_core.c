@@ -124,6 +124,14 @@ typedef struct {
     int64_t stat_key;       /* atk * stride + defence, -1 for an empty slot */
 } CostTable;
 
+/* The distances of one weighting of the blockers (piece_distances), under the key the chain bound gives it. */
+typedef struct {
+    int64_t first, second;  /* the key; first == DIST_EMPTY for an empty slot */
+    int64_t *dist;          /* per piece of equipment, then per blocker */
+} DistTable;
+
+#define DIST_EMPTY INT64_MIN
+
 typedef struct {
     int areas_count, blockers_count, nodes_count, stride;
     Area *areas;
@@ -713,7 +721,12 @@ typedef struct SteinerGraph {
     int8_t tails[64 * SET_WORDS][MAX_TAILS];    /* per costly node: the nodes of its arcs in */
     int64_t residual[64 * SET_WORDS][MAX_TAILS], root_residual[64 * SET_WORDS];    /* working space */
     set_t chain_adj[64 * SET_WORDS];    /* per blocker: the blockers it opens (next to it or to its areas) */
-    uint64_t heap[(64 * SET_WORDS + 1) * 64 * SET_WORDS];      /* chain_distances' working space */
+    uint64_t heap[(64 * SET_WORDS + 1) * 64 * SET_WORDS];      /* piece_distances' working space */
+    /* The chain bound's distances (piece_distances): the areas with equipment, numbered, and per weighting
+       met so far the distance from each blocker to each of them, in an open-addressing table. */
+    int piece_count, piece_of_area[64 * SET_WORDS];
+    DistTable *dists;
+    int64_t dists_capacity, dists_used;
 } SteinerGraph;
 
 /* SteinerGraph.for_level in Python, numbered the same way: supernodes by their lowest area, then those
@@ -783,6 +796,13 @@ static int build_steiner_graph(Graph *g) {
         c->chain_adj[b] = g->blockers[b].blockers;
         FOR_EACH(a, g->blockers[b].areas, { c->chain_adj[b] = set_or(c->chain_adj[b], g->areas[a].blockers); })
     }
+    c->piece_count = 0;
+    for (int a = 0; a < A; a++)
+        c->piece_of_area[a] = (g->areas[a].atk || g->areas[a].defense) ? c->piece_count++ : -1;
+    c->dists_capacity = 64;
+    c->dists = malloc(sizeof(DistTable) * (size_t)c->dists_capacity);
+    if (!c->dists) { free(c); no_memory(); return -1; }
+    for (int64_t i = 0; i < c->dists_capacity; i++) c->dists[i].first = DIST_EMPTY;
     g->steiner = c;
     return 0;
 }
@@ -977,67 +997,115 @@ static inline uint64_t heap_pop(uint64_t *heap, int *size) {
     return top;
 }
 
-/* The least weight from the state's reach to each of the target areas, over the allowed blockers
-   (weight[b] NO_ARC: not passable); NO_ARC for a target not reached. Blockers of weight 0 (a fight that
-   costs the same at both stats, a door) are settled together with the blocker that opens them. */
-static void chain_distances(const Graph *g, const State *s, const int64_t *weight, set_t targets, int64_t *area_dist) {
+/* The distances of one weighting of the blockers (weight[b] NO_ARC: not passable; only the allowed ones
+   pass), made once per key: for each piece of equipment and each blocker f, the least weight of a way
+   that enters f first and ends in the piece's area, f included (NO_ARC: none). A reverse Dijkstra per
+   piece. `weight` is asked only when the key is new (fill_weight), since making it costs a pass too.
+   Returns NULL when out of memory. */
+static const int64_t *piece_distances(const Graph *g, int64_t first, int64_t second,
+                                      void (*fill_weight)(const Graph *, const void *, int64_t *), const void *how) {
     SteinerGraph *c = g->steiner;
-    int64_t dist[64 * SET_WORDS];
-    set_t zero = {{0, 0}}, passable = {{0, 0}};
-    FOR_EACH(b, g->allowed, {
-        if (weight[b] != NO_ARC) {
-            passable = set_with(passable, b);
-            if (weight[b] == 0) zero = set_with(zero, b);
-        }
-    })
-    FOR_EACH(a, targets, { area_dist[a] = set_has(s->areas, a) ? 0 : NO_ARC; })
-    targets = set_andnot(targets, s->areas);
-    set_t settled = s->consumed, open = {{0, 0}}, fresh = set_and(s->frontier, passable);
-    int64_t at = 0;
-    /* A binary heap of (distance << 8 | blocker); a blocker offered again closer leaves a stale entry. */
-    uint64_t *heap = c->heap;
-    int heap_size = 0;
-    for (;;) {
-        /* fresh: offered from `at` on; those of weight 0 settle now, with what they open */
-        set_t now = set_and(fresh, zero), reached_areas = {{0, 0}};
-        set_t costly = set_andnot(fresh, zero);
-        while (!set_empty(now)) {
-            settled = set_or(settled, now);
-            open = set_andnot(open, now);
-            set_t next = {{0, 0}};
-            FOR_EACH(b, now, {
-                next = set_or(next, c->chain_adj[b]);
-                reached_areas = set_or(reached_areas, g->blockers[b].areas);
-            })
-            next = set_andnot(set_and(next, passable), settled);
-            now = set_and(next, zero);
-            costly = set_or(costly, set_andnot(next, zero));
-        }
-        FOR_EACH(a, set_and(targets, reached_areas), { area_dist[a] = at; })
-        targets = set_andnot(targets, reached_areas);
-        if (set_empty(targets)) break;
-        FOR_EACH(b, set_andnot(costly, settled), {
-            if (!set_has(open, b) || at + weight[b] < dist[b]) {
-                dist[b] = at + weight[b];
-                open = set_with(open, b);
-                heap_push(heap, &heap_size, (uint64_t)dist[b] << 8 | (uint64_t)b);
-            }
-        })
-        int b = -1;
-        while (heap_size > 0) {     /* (entries of a blocker since settled, or offered again closer, are stale) */
-            uint64_t top = heap_pop(heap, &heap_size);
-            int d = (int)(top & 0xff);
-            if (set_has(open, d) && (int64_t)(top >> 8) == dist[d]) { b = d; break; }
-        }
-        if (b < 0) break;
-        at = dist[b];
-        open = set_without(open, b);
-        settled = set_with(settled, b);
-        FOR_EACH(a, set_and(targets, g->blockers[b].areas), { area_dist[a] = at; })
-        targets = set_andnot(targets, g->blockers[b].areas);
-        if (set_empty(targets)) break;
-        fresh = set_andnot(set_and(c->chain_adj[b], passable), settled);
+    const int B = g->blockers_count;
+    uint64_t mask = (uint64_t)c->dists_capacity - 1;
+    uint64_t at = (((uint64_t)first * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)second * 0xc2b2ae3d27d4eb4fULL)) & mask;
+    while (c->dists[at].first != DIST_EMPTY) {
+        if (c->dists[at].first == first && c->dists[at].second == second) return c->dists[at].dist;
+        at = (at + 1) & mask;
     }
+    if (2 * (c->dists_used + 1) > c->dists_capacity) {
+        int64_t old_capacity = c->dists_capacity;
+        DistTable *old = c->dists, *fresh = malloc(sizeof(DistTable) * (size_t)old_capacity * 2);
+        if (!fresh) { no_memory(); return NULL; }
+        for (int64_t i = 0; i < old_capacity * 2; i++) fresh[i].first = DIST_EMPTY;
+        c->dists = fresh;
+        c->dists_capacity = old_capacity * 2;
+        mask = (uint64_t)c->dists_capacity - 1;
+        for (int64_t i = 0; i < old_capacity; i++) {
+            if (old[i].first == DIST_EMPTY) continue;
+            uint64_t to = (((uint64_t)old[i].first * 0x9e3779b97f4a7c15ULL)
+                           ^ ((uint64_t)old[i].second * 0xc2b2ae3d27d4eb4fULL)) & mask;
+            while (fresh[to].first != DIST_EMPTY) to = (to + 1) & mask;
+            fresh[to] = old[i];
+        }
+        free(old);
+        return piece_distances(g, first, second, fill_weight, how);
+    }
+    int64_t *dist = malloc(sizeof(int64_t) * (size_t)c->piece_count * (size_t)B);
+    if (!dist) { no_memory(); return NULL; }
+    int64_t weight[64 * SET_WORDS];
+    fill_weight(g, how, weight);
+    set_t passable = {{0, 0}};
+    FOR_EACH(b, g->allowed, { if (weight[b] != NO_ARC) passable = set_with(passable, b); })
+    uint64_t *heap = c->heap;
+    for (int a = 0; a < g->areas_count; a++) {
+        int piece = c->piece_of_area[a];
+        if (piece < 0) continue;
+        int64_t *to_piece = dist + (size_t)piece * (size_t)B;
+        int heap_size = 0;
+        for (int b = 0; b < B; b++) to_piece[b] = NO_ARC;
+        FOR_EACH(b, set_and(passable, g->areas[a].blockers), {
+            to_piece[b] = weight[b];
+            heap_push(heap, &heap_size, (uint64_t)weight[b] << 8 | (uint64_t)b);
+        })
+        set_t settled = {{0, 0}};
+        while (heap_size > 0) {
+            uint64_t top = heap_pop(heap, &heap_size);
+            int f = (int)(top & 0xff);
+            if (set_has(settled, f) || (int64_t)(top >> 8) != to_piece[f]) continue;     /* stale */
+            settled = set_with(settled, f);
+            /* a way entering a neighbour h first goes on through f */
+            FOR_EACH(h, set_andnot(set_and(c->chain_adj[f], passable), settled), {
+                if (to_piece[f] + weight[h] < to_piece[h]) {
+                    to_piece[h] = to_piece[f] + weight[h];
+                    heap_push(heap, &heap_size, (uint64_t)to_piece[h] << 8 | (uint64_t)h);
+                }
+            })
+        }
+    }
+    c->dists[at].first = first;
+    c->dists[at].second = second;
+    c->dists[at].dist = dist;
+    c->dists_used++;
+    return dist;
+}
+
+/* The least weight from the state's reach to each of the given pieces' areas, by area (0 for one reached,
+   NO_ARC for none), from the distances of piece_distances. A least way from the reach leaves it for the last
+   time over a frontier blocker and then meets nothing reached, so it weighs what it weighs in the whole
+   graph; and every way from a frontier blocker is a way from the reach, where reached things weigh
+   nothing. So the distance is the least, over the frontier, of the whole graph's distance: the same as a
+   Dijkstra from the reach (as _Walker._chain_distances does; the tests compare the two). */
+static void reach_distances(const Graph *g, const State *s, const int64_t *dist, const int *areas, int count,
+                            int64_t *area_dist) {
+    const SteinerGraph *c = g->steiner;
+    const int B = g->blockers_count;
+    for (int i = 0; i < count; i++) {
+        int a = areas[i];
+        if (set_has(s->areas, a)) { area_dist[a] = 0; continue; }
+        const int64_t *to_piece = dist + (size_t)c->piece_of_area[a] * (size_t)B;
+        int64_t least = NO_ARC;
+        FOR_EACH(f, s->frontier, { if (to_piece[f] < least) least = to_piece[f]; })
+        area_dist[a] = least;
+    }
+}
+
+/* The weightings of the chain bound: passable or not; the price at some stats; the fall of the price
+   from one stats to the next. */
+static void weigh_passable(const Graph *g, const void *how, int64_t *weight) {
+    (void)how;
+    for (int b = 0; b < g->blockers_count; b++)
+        weight[b] = (g->blockers[b].is_door || g->blockers[b].least >= 0) ? 0 : NO_ARC;
+}
+
+static void weigh_price(const Graph *g, const void *how, int64_t *weight) {
+    const int64_t *price = how;
+    for (int b = 0; b < g->blockers_count; b++) weight[b] = price[b];
+}
+
+static void weigh_fall(const Graph *g, const void *how, int64_t *weight) {
+    const int64_t *const *prices = how;      /* before, after */
+    for (int b = 0; b < g->blockers_count; b++)
+        weight[b] = prices[0][b] == NO_ARC ? NO_ARC : prices[0][b] - prices[1][b];
 }
 
 static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor, int *error) {
@@ -1046,28 +1114,27 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
     const int A = g->areas_count, B = g->blockers_count;
     /* The pieces of equipment any route can still take: in the areas reached over blockers that can be
        fought at all. */
-    int64_t weight[64 * SET_WORDS], area_dist[64 * SET_WORDS];
-    for (int b = 0; b < B; b++)
-        weight[b] = (g->blockers[b].is_door || g->blockers[b].least >= 0) ? 0 : NO_ARC;
-    set_t every_area = {{0, 0}};
-    for (int a = 0; a < A; a++) every_area = set_with(every_area, a);
-    chain_distances(g, s, weight, every_area, area_dist);
-    int pieces[64 * SET_WORDS], count = 0;
+    int64_t area_dist[64 * SET_WORDS];
+    int pieces[64 * SET_WORDS] = {0}, count = 0;
     for (int a = 0; a < A; a++)
-        if ((g->areas[a].atk || g->areas[a].defense) && !set_has(s->areas, a) && area_dist[a] != NO_ARC)
-            pieces[count++] = a;
+        if (c->piece_of_area[a] >= 0 && !set_has(s->areas, a)) pieces[count++] = a;
+    const int64_t *dist = piece_distances(g, -1, -1, weigh_passable, NULL);
+    if (!dist) { *error = 1; return 0; }
+    reach_distances(g, s, dist, pieces, count, area_dist);
+    int kept = 0;
+    for (int i = 0; i < count; i++)
+        if (area_dist[pieces[i]] != NO_ARC) pieces[kept++] = pieces[i];
+    count = kept;
     int atk = s->atk, defense = s->defense;
     if (count > CHAIN_PIECES) {
         /* Track the CHAIN_PIECES pieces farthest at the state's own stats; the rest count as taken now,
            which only lowers every price. */
-        const int64_t *costs;
         CostTable *table = costs_at(g, s->atk, s->defense);
-        if (!table) { *error = 1; return 0; }
-        costs = table->costs;
-        set_t targets = {{0, 0}};
-        for (int i = 0; i < count; i++) targets = set_with(targets, pieces[i]);
-        for (int b = 0; b < B; b++) weight[b] = chain_price(g, costs, b);
-        chain_distances(g, s, weight, targets, area_dist);
+        const int64_t *price_now;
+        if (!table || !(price_now = chain_prices_of(g, table))) { *error = 1; return 0; }
+        dist = piece_distances(g, (int64_t)s->atk * g->stride + s->defense, -1, weigh_price, price_now);
+        if (!dist) { *error = 1; return 0; }
+        reach_distances(g, s, dist, pieces, count, area_dist);
         for (int i = 1; i < count; i++) {       /* farthest first, then by area (a stable insertion sort) */
             int a = pieces[i], j = i;
             while (j > 0 && area_dist[pieces[j - 1]] < area_dist[a]) { pieces[j] = pieces[j - 1]; j--; }
@@ -1082,8 +1149,6 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
     const int masks = 1 << count;
     const int64_t *price[1 << CHAIN_PIECES];
     int64_t mask_key[1 << CHAIN_PIECES], extra[1 << CHAIN_PIECES];
-    set_t all_pieces = {{0, 0}};
-    for (int i = 0; i < count; i++) all_pieces = set_with(all_pieces, pieces[i]);
     for (int mask = 0; mask < masks; mask++) {
         int mask_atk = atk, mask_defense = defense;
         for (int i = 0; i < count; i++)
@@ -1117,9 +1182,10 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
             for (int k = 0; k < cached && hit < 0; k++)
                 if (cached_key[k][0] == mask_key[prev] && cached_key[k][1] == mask_key[mask]) hit = k;
             if (hit < 0) {
-                for (int b = 0; b < B; b++)
-                    weight[b] = price[prev][b] == NO_ARC ? NO_ARC : price[prev][b] - price[mask][b];
-                chain_distances(g, s, weight, all_pieces, area_dist);
+                const int64_t *both[2] = {price[prev], price[mask]};
+                const int64_t *fall = piece_distances(g, mask_key[prev], mask_key[mask], weigh_fall, both);
+                if (!fall) { *error = 1; return 0; }
+                reach_distances(g, s, fall, pieces, count, area_dist);
                 hit = cached++;
                 cached_key[hit][0] = mask_key[prev];
                 cached_key[hit][1] = mask_key[mask];
@@ -1378,6 +1444,12 @@ static void free_search(Search *S) {
                 free(S->g.tables[i].costs);
                 free(S->g.tables[i].prices);
             }
+    }
+    if (S->g.steiner) {
+        SteinerGraph *c = S->g.steiner;
+        for (int64_t i = 0; i < c->dists_capacity; i++)
+            if (c->dists[i].first != DIST_EMPTY) free(c->dists[i].dist);
+        free(c->dists);
     }
     free(S->g.tables); free(S->g.steiner); free(S->g.areas); free(S->g.blockers); free(S->g.positive); free(S->g.goal_extra);
     free(S->records); free(S->keys.slots); free(S->keys.entries);
