@@ -149,6 +149,18 @@ typedef struct {
 
 /* -------------------------------------------------------------------------------------------- states */
 
+/* The chain bound follows this many pieces of equipment one by one (chain_bound). */
+#define CHAIN_PIECES 4
+
+/* What a state's chain bound learnt for the states made from it (_Walker.chain_bound's hint): the pieces
+   it followed, and the sets of them (bits of `dead`, as the chain bound's masks) with which no route from
+   it beats the floor. count -1: nothing. */
+typedef struct {
+    int8_t count;
+    int8_t pieces[CHAIN_PIECES];
+    uint16_t dead;
+} ChainHint;
+
 typedef struct {
     set_t consumed, areas, frontier;
     nodes_t boundary;
@@ -158,6 +170,7 @@ typedef struct {
     int key_id;             /* the id of the state's key (KeyTable) */
     int refined;            /* the lazy bounds (priced, Steiner) are in the bound it is queued with */
     int64_t cheap;          /* its own bound (bound_of), which the step test reads */
+    ChainHint hint;         /* its own chain bound's, or else the one it was made with */
 } State;
 
 typedef struct {
@@ -946,7 +959,6 @@ static int64_t steiner_bound(const Graph *g, const State *s) {
 }
 
 /* _Walker.chain_bound: the chain bound (the Python method says why it is admissible). */
-#define CHAIN_PIECES 4
 
 /* A blocker's price at some stats: its damage there, at least its least damage (doors 0; NO_ARC when it
    cannot be fought there). */
@@ -1108,7 +1120,9 @@ static void weigh_fall(const Graph *g, const void *how, int64_t *weight) {
         weight[b] = prices[0][b] == NO_ARC ? NO_ARC : prices[0][b] - prices[1][b];
 }
 
-static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor, int *error) {
+/* `own`, when not NULL, gets the hint for the states made from this one (set only when the bound is above
+   the floor). */
+static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor, ChainHint *own, int *error) {
     if (flat == NO_WIN) return NO_WIN;
     const SteinerGraph *c = g->steiner;
     const int A = g->areas_count, B = g->blockers_count;
@@ -1206,18 +1220,48 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
         while (j > 0 && extra[order[j - 1]] > extra[mask]) { order[j] = order[j - 1]; j--; }
         order[j] = mask;
     }
-    int64_t best = NO_WIN;
+    /* The sets the state it was made from found dead, where it followed the same pieces: every route from
+       here is one from there, so none of them beats the floor (which only rises) with such a set. */
+    unsigned inherited = 0;
+    if (s->hint.count == count) {
+        int same = 1, index[CHAIN_PIECES];
+        for (int i = 0; i < count && same; i++) {
+            index[i] = -1;
+            for (int j = 0; j < count; j++)
+                if (s->hint.pieces[j] == pieces[i]) index[i] = j;
+            same = index[i] >= 0;
+        }
+        for (int mask = 0; same && mask < masks; mask++) {
+            int theirs = 0;
+            for (int i = 0; i < count; i++)
+                if (mask >> i & 1) theirs |= 1 << index[i];
+            if (s->hint.dead >> theirs & 1) inherited |= 1u << mask;
+        }
+    }
+    int64_t best = NO_WIN, value_of[1 << CHAIN_PIECES];
+    for (int mask = 0; mask < masks; mask++) value_of[mask] = extra[mask] == NO_ARC ? NO_WIN : cap - extra[mask];
     for (int k = 0; k < open; k++) {
         int mask = order[k];
         int64_t value = cap - extra[mask];
-        if (value <= best) break;
-        if (value <= floor) { best = value; break; }
+        if (value <= floor) { if (value > best) best = value; break; }
+        if (inherited >> mask & 1) {
+            if (floor > best) best = floor;
+            continue;
+        }
         set_t taken = {{0, 0}};
         for (int i = 0; i < count; i++)
             if (mask >> i & 1) taken = set_with(taken, c->area_node[pieces[i]]);
-        int64_t own = steiner_bound_priced(g, s, price[mask] + B, taken, (best > floor ? best : floor) + extra[mask]);
-        if (own < cap) value = own == NO_WIN ? NO_WIN : own - extra[mask];
+        int64_t own_value = steiner_bound_priced(g, s, price[mask] + B, taken, floor + extra[mask]);
+        if (own_value < cap) value = own_value == NO_WIN ? NO_WIN : own_value - extra[mask];
+        value_of[mask] = value;
         if (value > best) best = value;
+    }
+    if (own && best > floor) {
+        own->count = (int8_t)count;
+        own->dead = 0;
+        for (int i = 0; i < count; i++) own->pieces[i] = (int8_t)pieces[i];
+        for (int mask = 0; mask < masks; mask++)
+            if (extra[mask] == NO_ARC || inherited >> mask & 1 || value_of[mask] <= floor) own->dead |= 1u << mask;
     }
     return best;
 }
@@ -1426,6 +1470,7 @@ static int read_state(PyObject *t, State *s) {
     s->atk = (int)atk; s->defense = (int)defense; s->keys = (int)keys; s->goal = (int)goal;
     s->parent = -1;
     s->step = -1;
+    s->hint.count = -1;
     return 0;
 }
 
@@ -1537,8 +1582,9 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
                 if (priced < tighter) tighter = priced;
             }
             if (chain && g->steiner && tighter > floor) {
-                int64_t chained = chain_bound(g, &state, steiner, floor, &error);
+                int64_t chained = chain_bound(g, &state, steiner, floor, &state.hint, &error);
                 if (error) goto failed;
+                S->records[popped].hint = state.hint;
                 if (chained < tighter) tighter = chained;
             }
             if (tighter < state_bound) {
@@ -1948,7 +1994,7 @@ static PyObject *steiner_bound_py(PyObject *module, PyObject *args) {
         int64_t flat = steiner_bound(&S.g, &state);
         if (!chain) { result = PyLong_FromLongLong(flat); goto done; }
         int error = 0;
-        int64_t value = chain_bound(&S.g, &state, flat, floor, &error);
+        int64_t value = chain_bound(&S.g, &state, flat, floor, NULL, &error);
         if (!error) result = PyLong_FromLongLong(value);
     }
 done:

@@ -757,6 +757,16 @@ class _State:
     gain: int         # the sum of the positive tree values over the boundary
 
 
+@dataclass(frozen=True, slots=True)
+class ChainHint:
+    """What a state's chain bound learnt for the states made from it: the pieces it followed, and the sets
+    of them (bits of `dead`, as the chain bound's masks over `pieces`) with which no route from it beats
+    the floor."""
+
+    pieces: tuple[int, ...]
+    dead: int
+
+
 class _Walker:
     """Steps of the search on one SearchGraph, with one starting hp and one set of allowed blockers."""
 
@@ -1040,10 +1050,17 @@ class _Walker:
 
     def chain_bound(self, state: _State, flat: int, floor: int) -> int:
         """A fourth admissible bound on the final hp, aware of when the equipment comes (module docstring,
-        "Chain bound"); `flat` is the state's Steiner bound. Step for step as the compiled core's
-        chain_bound: the same pieces, folding, order and skips, so that both search alike."""
+        "Chain bound"); `flat` is the state's Steiner bound."""
+        return self.chain_bound_hinted(state, flat, floor, None)[0]
+
+    def chain_bound_hinted(self, state: _State, flat: int, floor: int,
+                           hint: ChainHint | None) -> tuple[int, ChainHint | None]:
+        """The chain bound, skipping the sets of pieces that `hint` (from the state this one was made
+        from) found dead, and the hint for the states made from this one (None when the bound is at most
+        the floor). Step for step as the compiled core's chain_bound: the same pieces, folding, order and
+        skips, so that both search alike."""
         if flat == NO_WIN:
-            return NO_WIN
+            return NO_WIN, None
         sg = self.sg
         steiner = self._steiner_graph()
         # The pieces any route can still take: in the areas reached over blockers that can be fought at all.
@@ -1071,7 +1088,7 @@ class _Walker:
         # subset too: it caps them all. Asked first: when it settles the state, no distance is needed.
         cap = min(flat, steiner.bound(state, self._chain_node_prices(price[masks - 1]), enough=floor))
         if cap <= floor:
-            return cap      # (NO_WIN too)
+            return cap, None        # (NO_WIN too)
         # extra[F]: the least extra damage of taking the pieces of F one at a time, over pricing every
         # fight at F's stats. A step's distances depend on the stats before and after it only.
         steps: dict[tuple[tuple[int, int], tuple[int, int]], dict[int, int]] = {}
@@ -1088,25 +1105,41 @@ class _Walker:
                 far = [steps[pair].get(a, _FAR) for j, a in enumerate(pieces) if mask >> j & 1]
                 if _FAR not in far:
                     extra[mask] = min(extra[mask], extra[prev] + max(far))
+        # The sets the state it was made from found dead, where it followed the same pieces: every route
+        # from here is one from there, so none of them beats the floor (which only rises) with such a set.
+        inherited = 0
+        if hint is not None and sorted(hint.pieces) == sorted(pieces):
+            index = [hint.pieces.index(a) for a in pieces]
+            for mask in range(masks):
+                theirs = sum(1 << index[i] for i in range(len(pieces)) if mask >> i & 1)
+                if hint.dead >> theirs & 1:
+                    inherited |= 1 << mask
         # A set's own bound, with its pieces to reach, is asked in the order of the cap's values, while one
-        # can still beat both the largest so far and the floor.
+        # can beat the floor.
         best = NO_WIN
+        value_of = [NO_WIN if extra[mask] == _FAR else cap - extra[mask] for mask in range(masks)]
         for mask in sorted((mask for mask in range(masks) if extra[mask] != _FAR), key=lambda mask: extra[mask]):
             value = cap - extra[mask]
-            if value <= best:
-                break
             if value <= floor:
-                best = value
+                best = max(best, value)
                 break
+            if inherited >> mask & 1:
+                best = max(best, floor)
+                continue
             taken = 0       # (two pieces may share a supernode)
             for i, a in enumerate(pieces):
                 if mask >> i & 1:
                     taken |= 1 << steiner.area_node[a]
-            own = steiner.bound(state, self._chain_node_prices(price[mask]), taken, max(best, floor) + extra[mask])
+            own = steiner.bound(state, self._chain_node_prices(price[mask]), taken, floor + extra[mask])
             if own < cap:
                 value = NO_WIN if own == NO_WIN else own - extra[mask]
+            value_of[mask] = value
             best = max(best, value)
-        return best
+        if best <= floor:
+            return best, None
+        dead = sum(1 << mask for mask in range(masks)
+                   if extra[mask] == _FAR or inherited >> mask & 1 or value_of[mask] <= floor)
+        return best, ChainHint(tuple(pieces), dead)
 
     def _chain_node_prices(self, prices: dict[int, int]) -> dict[int, int | None]:
         """The Steiner graph's costly nodes priced as their blockers (None: cannot be fought)."""
@@ -1322,6 +1355,7 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
     least = sg.least_damage
     root_bound = walker.bound(root)
     heap = [entry(root, root_bound, root_bound)]
+    hints: dict[int, ChainHint | None] = {}     # per state key, as its state's ChainHint
     while heap:
         _, _, _, state_bound, state, cheap, refined = heapq.heappop(heap)
         if state_bound < at_least or best_hp is not None and state_bound <= best_hp:
@@ -1343,7 +1377,10 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             if priced and tighter > floor:
                 tighter = min(tighter, walker.priced_bound(state, enough=tighter, floor=floor))
             if chain and tighter > floor:
-                tighter = min(tighter, walker.chain_bound(state, flat, floor))
+                chained, own_hint = walker.chain_bound_hinted(state, flat, floor, hints.get(state_key))
+                tighter = min(tighter, chained)
+                if own_hint is not None:
+                    hints[state_key] = own_hint
             if tighter < state_bound:
                 # Queued again under the tighter bound, or dropped if that cannot beat the best.
                 if tighter >= at_least and (best_hp is None or tighter > best_hp):
@@ -1387,6 +1424,7 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             if child_bound <= floor:
                 continue
             best[child_key] = child
+            hints[child_key] = hints.get(state_key)     # (what the chain bound learnt here, or inherited)
             parents[child_key] = (state_key, tuple(steps))
             if child.goal >= 0 and child.hp >= at_least and (best_hp is None or child.hp > best_hp):
                 best_hp, best_state = child.hp, child
