@@ -1571,9 +1571,9 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
             int error = 0;
             int64_t floor = out->have_best ? out->best_hp : o.at_least - 1;
             int64_t tighter = state_bound;
-            int64_t steiner = NO_WIN;
-            if ((o.steiner || chain) && g->steiner) {
-                steiner = steiner_bound_priced(g, &state, NULL, (set_t){{0, 0}}, floor);
+            if (o.steiner && !chain && g->steiner) {
+                /* (the chain bound asks a Steiner bound of its own, at lower prices, first) */
+                int64_t steiner = steiner_bound_priced(g, &state, NULL, (set_t){{0, 0}}, floor);
                 if (steiner < tighter) tighter = steiner;
             }
             if (o.priced && tighter > floor) {
@@ -1582,7 +1582,9 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
                 if (priced < tighter) tighter = priced;
             }
             if (chain && g->steiner && tighter > floor) {
-                int64_t chained = chain_bound(g, &state, steiner, floor, &state.hint, &error);
+                /* (its cap: the state's own bound of least damages, not the one it is queued with, which may
+                   be a chain bound with its extra already taken off) */
+                int64_t chained = chain_bound(g, &state, state.cheap, floor, &state.hint, &error);
                 if (error) goto failed;
                 S->records[popped].hint = state.hint;
                 if (chained < tighter) tighter = chained;

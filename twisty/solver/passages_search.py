@@ -101,8 +101,11 @@ rest counted as taken now (that raises every phase's stats, which only lowers pr
 without pieces to reach, at the lowest prices, caps Steiner(F) for every F (it relaxes the routes that end
 with F too); it is asked first, and the sets F in the order of the cap minus extra(F), while that can beat
 both the floor and the best so far. And an ascent stops once its bound cannot beat them (every raise
-only lowers it). It is asked lazily, after the priced bound. It costs a few dozen Dijkstras and Steiner
-ascents per state, several expansions' time; the race runs a search with it beside one without (_race).
+only lowers it). Where it is on, the plain Steiner bound is not asked: the cap is an ascent of the same
+kind at lower prices, and the state's own bound of least damages caps Steiner(F) in its place. (Not the
+bound the state is queued with, which may be its parent's chain bound, extra already taken off.) It is
+asked lazily, after the priced bound. It costs a few dozen Steiner ascents per state, several
+expansions' time; the race runs a search with it beside one without (_race).
 
 Order. States are expanded best bound first (A*), ties broken towards more consumed blockers, so the
 first routes found are good ones and the search stops the moment the best remaining bound cannot beat
@@ -1050,7 +1053,8 @@ class _Walker:
 
     def chain_bound(self, state: _State, flat: int, floor: int) -> int:
         """A fourth admissible bound on the final hp, aware of when the equipment comes (module docstring,
-        "Chain bound"); `flat` is the state's Steiner bound."""
+        "Chain bound"); `flat` is a bound already known for the state (its Steiner bound, or the search's
+        bound for it), which caps this one, NO_WIN included."""
         return self.chain_bound_hinted(state, flat, floor, None)[0]
 
     def chain_bound_hinted(self, state: _State, flat: int, floor: int,
@@ -1370,14 +1374,15 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             # The lazy bounds, once per state that comes up: the Steiner bound first, then the priced
             # bound and the chain bound, each unless the bounds before it already settle the state.
             floor = at_least - 1 if best_hp is None else best_hp
-            tighter, flat = state_bound, NO_WIN
-            if steiner or chain:
-                flat = walker.steiner_bound(state, floor)
-                tighter = min(tighter, flat)
+            tighter = state_bound
+            if steiner and not chain:       # (the chain bound asks a Steiner bound of its own, at lower prices)
+                tighter = min(tighter, walker.steiner_bound(state, floor))
             if priced and tighter > floor:
                 tighter = min(tighter, walker.priced_bound(state, enough=tighter, floor=floor))
             if chain and tighter > floor:
-                chained, own_hint = walker.chain_bound_hinted(state, flat, floor, hints.get(state_key))
+                # (its cap: the state's own bound of least damages, not the one it is queued with, which may
+                # be a chain bound with its extra already taken off)
+                chained, own_hint = walker.chain_bound_hinted(state, cheap, floor, hints.get(state_key))
                 tighter = min(tighter, chained)
                 if own_hint is not None:
                     hints[state_key] = own_hint
