@@ -223,6 +223,41 @@ def test_the_race_of_two_searches_answers_as_one_search(seed):
             assert replay(tried, raced.decisions).final_hp == raced.final_hp
 
 
+class _NoSpareCore(Deadline):
+    """A deadline that never spares the second core (as the race's, while the priced search runs)."""
+
+    def spare_core(self) -> bool:
+        return False
+
+
+def test_the_search_on_two_cores_answers_as_on_one():
+    """The compiled search with the chain bound, bounding states on a second core too (threads=2): on the
+    suite levels of 40 and 60 blockers and on 80 random levels, the same best final hp, proven, as on one
+    core, no win with one hp more, and the route replays by the plain rules. Its expansions come in a
+    slightly different order, so only the answers are compared. With a deadline that does not spare the
+    second core, it stays on one, and expands exactly the states the one-core search expands."""
+    from twisty.solver import passages_bench
+    levels = list(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (40, 60)))
+    levels += [(seed, level) for seed, level in random_levels(11, 80)]
+    wins = reordered = 0
+    for what, level in levels:
+        hp = level.player.hp
+        sg = SearchGraph(level, hp)
+        options = dict(priced=False, steiner=True, chain_from=0)
+        one = search(sg, hp, Deadline(None), **options)
+        two = search(sg, hp, Deadline(None), threads=2, **options)
+        assert one.complete and two.complete and two.best_hp == one.best_hp, what
+        reordered += two.expanded != one.expanded       # (the sign that the second core took part)
+        held = search(sg, hp, _NoSpareCore(None), threads=2, **options)
+        assert (held.best_hp, held.expanded) == (one.best_hp, one.expanded), what
+        if two.best_hp is not None:
+            wins += 1
+            assert replay(level, two.route).final_hp == two.best_hp, what
+            beyond = search(sg, hp, Deadline(None), threads=2, at_least=two.best_hp + 1, **options)
+            assert beyond.complete and beyond.best_hp is None, what
+    assert wins >= 30 and reordered >= 3, (wins, reordered)
+
+
 def test_compiled_search_turns_the_chain_bound_on_where_the_python_search_does():
     """The chain bound from the 50th expansion on (the race's Steiner search asks it from the first; here
     the switch is tested too): on the suite levels of 20 and 40 blockers that take the Steiner search 60

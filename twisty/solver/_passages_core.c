@@ -9,7 +9,9 @@
    this speed. Everything that is a rule of the
    game stays in Python: the region graph, the dominator tree, the bound's precomputed tables, and each
    fight's damage, which this module asks of a Python callback once per pair of stats it meets. The
-   searches run without the GIL, so two of them can run at once (passages_search._race).
+   searches run without the GIL, so two of them can run at once (passages_search._race); and the search
+   with the chain bound can hand states to be bounded to a helper thread on the other core (Helper), the
+   one place where the order of expansion may differ from the Python search's.
 
    Sets of areas and of blockers are 128-bit masks, sets of dominator-tree nodes 256-bit masks; levels with
    more areas, blockers or nodes stay with the Python search (passages_search.py checks the sizes).
@@ -20,6 +22,9 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +126,7 @@ typedef struct {
     int64_t *prices;        /* per blocker then per Steiner node, the chain bound's prices (chain_prices_of);
                                NULL until first asked */
     set_t free;             /* enemies that cost nothing */
-    int64_t stat_key;       /* atk * stride + defence, -1 for an empty slot */
+    int64_t stat_key;       /* atk * stride + defence */
 } CostTable;
 
 /* The distances of one weighting of the blockers (piece_distances), under the key the chain bound gives it. */
@@ -142,8 +147,10 @@ typedef struct {
     nodes_t goal_ancestors;
     int64_t total_elixirs;
     struct SteinerGraph *steiner;   /* the Steiner bound's graph; NULL when the level does not fit it */
+    struct Scratch *scratch;        /* the searching thread's working space for the Steiner ascents */
+    pthread_spinlock_t *tables_lock;   /* held around the shared tables while two threads bound (NULL: one) */
     PyObject *cost_callback;
-    CostTable *tables;
+    CostTable **tables;     /* an open-addressing table of the cost tables met (NULL: an empty slot) */
     int64_t tables_capacity, tables_used;
 } Graph;
 
@@ -264,6 +271,7 @@ typedef struct {
     int undo_active;
     struct Undo *undo;
     int64_t undo_count, undo_capacity;
+    struct Helper *helper;      /* the thread that bounds states on the second core (NULL: none) */
 } Search;
 
 typedef struct Undo {
@@ -315,45 +323,56 @@ static int ask_costs(Graph *g, int atk, int defense, int64_t *costs, set_t *free
     return status;
 }
 
-static CostTable *costs_at(Graph *g, int atk, int defense) {
+static inline void lock_tables(const Graph *g) { if (g->tables_lock) pthread_spin_lock(g->tables_lock); }
+static inline void unlock_tables(const Graph *g) { if (g->tables_lock) pthread_spin_unlock(g->tables_lock); }
+
+/* costs_at with the tables' lock held. Each table is allocated alone, so that a pointer to it stays good
+   while the table of tables grows (another thread may make it grow). */
+static CostTable *costs_at_locked(Graph *g, int atk, int defense) {
     int64_t stat_key = (int64_t)atk * g->stride + defense;
     uint64_t mask = (uint64_t)g->tables_capacity - 1;
     uint64_t at = ((uint64_t)stat_key * 0x9e3779b97f4a7c15ULL) & mask;
-    while (g->tables[at].stat_key != -1) {
-        if (g->tables[at].stat_key == stat_key) return &g->tables[at];
+    while (g->tables[at]) {
+        if (g->tables[at]->stat_key == stat_key) return g->tables[at];
         at = (at + 1) & mask;
     }
     if (2 * (g->tables_used + 1) > g->tables_capacity) {
         int64_t old_capacity = g->tables_capacity;
-        CostTable *old = g->tables;
-        CostTable *fresh = malloc(sizeof(CostTable) * (size_t)old_capacity * 2);
+        CostTable **old = g->tables, **fresh = calloc((size_t)old_capacity * 2, sizeof(CostTable *));
         if (!fresh) { no_memory(); return NULL; }
-        for (int64_t i = 0; i < old_capacity * 2; i++) fresh[i].stat_key = -1;
         g->tables = fresh;
         g->tables_capacity = old_capacity * 2;
         mask = (uint64_t)g->tables_capacity - 1;
         for (int64_t i = 0; i < old_capacity; i++) {
-            if (old[i].stat_key == -1) continue;
-            uint64_t to = ((uint64_t)old[i].stat_key * 0x9e3779b97f4a7c15ULL) & mask;
-            while (fresh[to].stat_key != -1) to = (to + 1) & mask;
+            if (!old[i]) continue;
+            uint64_t to = ((uint64_t)old[i]->stat_key * 0x9e3779b97f4a7c15ULL) & mask;
+            while (fresh[to]) to = (to + 1) & mask;
             fresh[to] = old[i];
         }
         free(old);
-        return costs_at(g, atk, defense);
+        return costs_at_locked(g, atk, defense);
     }
     /* The damage of every blocker at these stats comes from the rules, through the callback: a sequence of
        ints, -1 for a fight that cannot be won. */
+    CostTable *table = malloc(sizeof(CostTable));
     int64_t *costs = malloc(sizeof(int64_t) * (size_t)g->blockers_count);
-    if (!costs) { no_memory(); return NULL; }
+    if (!table || !costs) { free(table); free(costs); no_memory(); return NULL; }
     set_t free_mask = {{0, 0}};
-    if (ask_costs(g, atk, defense, costs, &free_mask) < 0) { free(costs); return NULL; }
-    CostTable *slot = &g->tables[at];
-    slot->costs = costs;
-    slot->prices = NULL;
-    slot->free = free_mask;
-    slot->stat_key = stat_key;
+    if (ask_costs(g, atk, defense, costs, &free_mask) < 0) { free(table); free(costs); return NULL; }
+    table->costs = costs;
+    table->prices = NULL;
+    table->free = free_mask;
+    table->stat_key = stat_key;
+    g->tables[at] = table;
     g->tables_used++;
-    return slot;
+    return table;
+}
+
+static CostTable *costs_at(Graph *g, int atk, int defense) {
+    lock_tables(g);
+    CostTable *table = costs_at_locked(g, atk, defense);
+    unlock_tables(g);
+    return table;
 }
 
 /* ---------------------------------------------------------------------------------------- tables */
@@ -732,7 +751,6 @@ typedef struct SteinerGraph {
     set_t next_supers[64 * SET_WORDS];  /* per costly node: the supernodes next to it */
     int tails_count[64 * SET_WORDS];
     int8_t tails[64 * SET_WORDS][MAX_TAILS];    /* per costly node: the nodes of its arcs in */
-    int64_t residual[64 * SET_WORDS][MAX_TAILS], root_residual[64 * SET_WORDS];    /* working space */
     set_t chain_adj[64 * SET_WORDS];    /* per blocker: the blockers it opens (next to it or to its areas) */
     uint64_t heap[(64 * SET_WORDS + 1) * 64 * SET_WORDS];      /* piece_distances' working space */
     /* The chain bound's distances (piece_distances): the areas with equipment, numbered, and per weighting
@@ -741,6 +759,11 @@ typedef struct SteinerGraph {
     DistTable *dists;
     int64_t dists_capacity, dists_used;
 } SteinerGraph;
+
+/* The working space of one thread's Steiner ascents. */
+typedef struct Scratch {
+    int64_t residual[64 * SET_WORDS][MAX_TAILS], root_residual[64 * SET_WORDS];
+} Scratch;
 
 /* SteinerGraph.for_level in Python, numbered the same way: supernodes by their lowest area, then those
    of free blockers alone, then the costly blockers in order. Leaves g->steiner NULL on a level with more
@@ -814,7 +837,8 @@ static int build_steiner_graph(Graph *g) {
         c->piece_of_area[a] = (g->areas[a].atk || g->areas[a].defense) ? c->piece_count++ : -1;
     c->dists_capacity = 64;
     c->dists = malloc(sizeof(DistTable) * (size_t)c->dists_capacity);
-    if (!c->dists) { free(c); no_memory(); return -1; }
+    g->scratch = malloc(sizeof(Scratch));
+    if (!c->dists || !g->scratch) { free(c->dists); free(g->scratch); g->scratch = NULL; free(c); no_memory(); return -1; }
     for (int64_t i = 0; i < c->dists_capacity; i++) c->dists[i].first = DIST_EMPTY;
     g->steiner = c;
     return 0;
@@ -822,7 +846,7 @@ static int build_steiner_graph(Graph *g) {
 
 /* Grow `rooted`, the nodes the root reaches along arcs of no residual cost, from `seeds`, which just
    joined it. */
-static set_t grow_rooted(const SteinerGraph *c, set_t live, set_t rooted, set_t seeds) {
+static set_t grow_rooted(const SteinerGraph *c, const Scratch *w, set_t live, set_t rooted, set_t seeds) {
     while (!set_empty(seeds)) {
         int n = set_lowest(seeds);
         seeds = set_without(seeds, n);
@@ -833,7 +857,7 @@ static set_t grow_rooted(const SteinerGraph *c, set_t live, set_t rooted, set_t 
         }
         FOR_EACH(m, set_andnot(set_and(c->out[n], live), rooted), {
             for (int k = 0; k < c->tails_count[m]; k++)
-                if (c->tails[m][k] == n && c->residual[m][k] == 0) {
+                if (c->tails[m][k] == n && w->residual[m][k] == 0) {
                     rooted = set_with(rooted, m);
                     seeds = set_with(seeds, m);
                     break;
@@ -847,8 +871,8 @@ static set_t grow_rooted(const SteinerGraph *c, set_t live, set_t rooted, set_t 
    supernodes every route counted must reach, as the goal (the chain bound's pieces), ascended after the
    goal and before the elixirs, in node order. enough: the ascent stops once the bound is down to it
    (NO_WIN: never), as the bound only falls from there on. */
-static int64_t steiner_bound_priced(const Graph *g, const State *s, const int64_t *cost, set_t mandatory,
-                                    int64_t enough) {
+static int64_t steiner_bound_priced(const Graph *g, Scratch *w, const State *s, const int64_t *cost,
+                                    set_t mandatory, int64_t enough) {
     SteinerGraph *c = g->steiner;
     if (!cost) cost = c->cost;
     set_t root = {{0, 0}}, live = {{0, 0}};
@@ -862,10 +886,10 @@ static int64_t steiner_bound_priced(const Graph *g, const State *s, const int64_
     FOR_EACH(m, live, {
         int from_root = 0;
         for (int k = 0; k < c->tails_count[m]; k++) {
-            if (set_has(root, c->tails[m][k])) { from_root = 1; c->residual[m][k] = NO_ARC; }
-            else c->residual[m][k] = cost[m];
+            if (set_has(root, c->tails[m][k])) { from_root = 1; w->residual[m][k] = NO_ARC; }
+            else w->residual[m][k] = cost[m];
         }
-        c->root_residual[m] = from_root ? cost[m] : NO_ARC;
+        w->root_residual[m] = from_root ? cost[m] : NO_ARC;
     })
     set_t rooted = root;
     int64_t lower = 0;
@@ -904,10 +928,10 @@ static int64_t steiner_bound_priced(const Graph *g, const State *s, const int64_
                     cut_side = set_or(cut_side, fresh);
                     todo = set_or(todo, fresh);
                 } else {
-                    if (c->root_residual[n] == 0) { reached = 1; break; }
+                    if (w->root_residual[n] == 0) { reached = 1; break; }
                     for (int k = 0; k < c->tails_count[n]; k++) {
                         int t = c->tails[n][k];
-                        if (c->residual[n][k] == 0 && !set_has(cut_side, t)) {
+                        if (w->residual[n][k] == 0 && !set_has(cut_side, t)) {
                             cut_side = set_with(cut_side, t);
                             todo = set_with(todo, t);
                         }
@@ -918,23 +942,23 @@ static int64_t steiner_bound_priced(const Graph *g, const State *s, const int64_
             int64_t delta = prize_left;
             set_t entered = set_and(cut_side, live);
             FOR_EACH(m, entered, {
-                if (c->root_residual[m] < delta) delta = c->root_residual[m];
+                if (w->root_residual[m] < delta) delta = w->root_residual[m];
                 for (int k = 0; k < c->tails_count[m]; k++)
-                    if (c->residual[m][k] < delta && !set_has(cut_side, c->tails[m][k])) delta = c->residual[m][k];
+                    if (w->residual[m][k] < delta && !set_has(cut_side, c->tails[m][k])) delta = w->residual[m][k];
             })
             if (delta == NO_ARC) return NO_WIN;      /* no way to a goal */
             lower += delta;
             if (s->hp + prizes - lower <= enough) return s->hp + prizes - lower;
             FOR_EACH(m, entered, {
-                if (c->root_residual[m] != NO_ARC) {
-                    c->root_residual[m] -= delta;
-                    if (c->root_residual[m] == 0) { joined = set_with(joined, m); reached = 1; }
+                if (w->root_residual[m] != NO_ARC) {
+                    w->root_residual[m] -= delta;
+                    if (w->root_residual[m] == 0) { joined = set_with(joined, m); reached = 1; }
                 }
                 for (int k = 0; k < c->tails_count[m]; k++) {
                     int t = c->tails[m][k];
-                    if (c->residual[m][k] != NO_ARC && !set_has(cut_side, t)) {
-                        c->residual[m][k] -= delta;
-                        if (c->residual[m][k] == 0) {
+                    if (w->residual[m][k] != NO_ARC && !set_has(cut_side, t)) {
+                        w->residual[m][k] -= delta;
+                        if (w->residual[m][k] == 0) {
                             todo = set_with(todo, t);
                             if (set_has(rooted, t)) { joined = set_with(joined, m); reached = 1; }
                         }
@@ -949,13 +973,13 @@ static int64_t steiner_bound_priced(const Graph *g, const State *s, const int64_
             cut_side = set_or(cut_side, todo);
         }
         joined = set_andnot(joined, rooted);
-        if (!set_empty(joined)) rooted = grow_rooted(c, live, set_or(rooted, joined), joined);
+        if (!set_empty(joined)) rooted = grow_rooted(c, w, live, set_or(rooted, joined), joined);
     }
     return s->hp + prizes - lower;
 }
 
 static int64_t steiner_bound(const Graph *g, const State *s) {
-    return steiner_bound_priced(g, s, NULL, (set_t){{0, 0}}, NO_WIN);
+    return steiner_bound_priced(g, g->scratch, s, NULL, (set_t){{0, 0}}, NO_WIN);
 }
 
 /* _Walker.chain_bound: the chain bound (the Python method says why it is admissible). */
@@ -1122,7 +1146,27 @@ static void weigh_fall(const Graph *g, const void *how, int64_t *weight) {
 
 /* `own`, when not NULL, gets the hint for the states made from this one (set only when the bound is above
    the floor). */
-static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor, ChainHint *own, int *error) {
+/* The chain prices at some stats, and the distances of a weighting, under the tables' lock. */
+static const int64_t *prices_at(Graph *g, int atk, int defense) {
+    lock_tables(g);
+    CostTable *table = costs_at_locked(g, atk, defense);
+    const int64_t *prices = table ? chain_prices_of(g, table) : NULL;
+    unlock_tables(g);
+    return prices;
+}
+
+static const int64_t *distances_of(const Graph *g, int64_t first, int64_t second,
+                                   void (*fill_weight)(const Graph *, const void *, int64_t *), const void *how) {
+    lock_tables(g);
+    const int64_t *dist = piece_distances(g, first, second, fill_weight, how);
+    unlock_tables(g);
+    return dist;
+}
+
+/* w: the calling thread's working space. Thread-safe against another call on the same graph while
+   g->tables_lock is set: the tables it may add to are only touched under it. */
+static int64_t chain_bound(Graph *g, Scratch *w, const State *s, int64_t flat, int64_t floor, ChainHint *own,
+                           int *error) {
     if (flat == NO_WIN) return NO_WIN;
     const SteinerGraph *c = g->steiner;
     const int A = g->areas_count, B = g->blockers_count;
@@ -1132,7 +1176,7 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
     int pieces[64 * SET_WORDS] = {0}, count = 0;
     for (int a = 0; a < A; a++)
         if (c->piece_of_area[a] >= 0 && !set_has(s->areas, a)) pieces[count++] = a;
-    const int64_t *dist = piece_distances(g, -1, -1, weigh_passable, NULL);
+    const int64_t *dist = distances_of(g, -1, -1, weigh_passable, NULL);
     if (!dist) { *error = 1; return 0; }
     reach_distances(g, s, dist, pieces, count, area_dist);
     int kept = 0;
@@ -1143,10 +1187,9 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
     if (count > CHAIN_PIECES) {
         /* Track the CHAIN_PIECES pieces farthest at the state's own stats; the rest count as taken now,
            which only lowers every price. */
-        CostTable *table = costs_at(g, s->atk, s->defense);
-        const int64_t *price_now;
-        if (!table || !(price_now = chain_prices_of(g, table))) { *error = 1; return 0; }
-        dist = piece_distances(g, (int64_t)s->atk * g->stride + s->defense, -1, weigh_price, price_now);
+        const int64_t *price_now = prices_at(g, s->atk, s->defense);
+        if (!price_now) { *error = 1; return 0; }
+        dist = distances_of(g, (int64_t)s->atk * g->stride + s->defense, -1, weigh_price, price_now);
         if (!dist) { *error = 1; return 0; }
         reach_distances(g, s, dist, pieces, count, area_dist);
         for (int i = 1; i < count; i++) {       /* farthest first, then by area (a stable insertion sort) */
@@ -1170,13 +1213,12 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
                 mask_atk += g->areas[pieces[i]].atk;
                 mask_defense += g->areas[pieces[i]].defense;
             }
-        CostTable *table = costs_at(g, mask_atk, mask_defense);
-        if (!table || !(price[mask] = chain_prices_of(g, table))) { *error = 1; return 0; }
+        if (!(price[mask] = prices_at(g, mask_atk, mask_defense))) { *error = 1; return 0; }
         mask_key[mask] = (int64_t)mask_atk * g->stride + mask_defense;
     }
     /* The full set's prices are the lowest, so its Steiner bound holds for the routes that end with any
        subset too: it caps them all. Asked first: when it settles the state, no distance is needed. */
-    int64_t cap = steiner_bound_priced(g, s, price[masks - 1] + B, (set_t){{0, 0}}, floor);
+    int64_t cap = steiner_bound_priced(g, w, s, price[masks - 1] + B, (set_t){{0, 0}}, floor);
     if (cap > flat) cap = flat;
     if (cap <= floor) return cap;       /* (NO_WIN too) */
     /* The distances of one step depend on the stats before and after it only: pieces of the same gain
@@ -1197,7 +1239,7 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
                 if (cached_key[k][0] == mask_key[prev] && cached_key[k][1] == mask_key[mask]) hit = k;
             if (hit < 0) {
                 const int64_t *both[2] = {price[prev], price[mask]};
-                const int64_t *fall = piece_distances(g, mask_key[prev], mask_key[mask], weigh_fall, both);
+                const int64_t *fall = distances_of(g, mask_key[prev], mask_key[mask], weigh_fall, both);
                 if (!fall) { *error = 1; return 0; }
                 reach_distances(g, s, fall, pieces, count, area_dist);
                 hit = cached++;
@@ -1251,7 +1293,7 @@ static int64_t chain_bound(Graph *g, const State *s, int64_t flat, int64_t floor
         set_t taken = {{0, 0}};
         for (int i = 0; i < count; i++)
             if (mask >> i & 1) taken = set_with(taken, c->area_node[pieces[i]]);
-        int64_t own_value = steiner_bound_priced(g, s, price[mask] + B, taken, floor + extra[mask]);
+        int64_t own_value = steiner_bound_priced(g, w, s, price[mask] + B, taken, floor + extra[mask]);
         if (own_value < cap) value = own_value == NO_WIN ? NO_WIN : own_value - extra[mask];
         value_of[mask] = value;
         if (value > best) best = value;
@@ -1407,9 +1449,8 @@ static int read_graph(PyObject *spec, Graph *g) {
     g->goal_extra = calloc((size_t)g->nodes_count + 1, sizeof(int64_t));
     g->tables_capacity = 64;
     g->tables_used = 0;
-    g->tables = malloc(sizeof(CostTable) * (size_t)g->tables_capacity);
+    g->tables = calloc((size_t)g->tables_capacity, sizeof(CostTable *));
     if (!g->areas || !g->blockers || !g->positive || !g->goal_extra || !g->tables) { no_memory(); return -1; }
-    for (int64_t i = 0; i < g->tables_capacity; i++) g->tables[i].stat_key = -1;
     for (int a = 0; a < g->areas_count; a++) {
         PyObject *item = PyTuple_GET_ITEM(areas, a);
         int64_t atk, defense, keys, hp, goal;
@@ -1485,9 +1526,10 @@ static int init_search(Search *S, PyObject *spec) {
 static void free_search(Search *S) {
     if (S->g.tables) {
         for (int64_t i = 0; i < S->g.tables_capacity; i++)
-            if (S->g.tables[i].stat_key != -1) {
-                free(S->g.tables[i].costs);
-                free(S->g.tables[i].prices);
+            if (S->g.tables[i]) {
+                free(S->g.tables[i]->costs);
+                free(S->g.tables[i]->prices);
+                free(S->g.tables[i]);
             }
     }
     if (S->g.steiner) {
@@ -1496,7 +1538,7 @@ static void free_search(Search *S) {
             if (c->dists[i].first != DIST_EMPTY) free(c->dists[i].dist);
         free(c->dists);
     }
-    free(S->g.tables); free(S->g.steiner); free(S->g.areas); free(S->g.blockers); free(S->g.positive); free(S->g.goal_extra);
+    free(S->g.tables); free(S->g.steiner); free(S->g.scratch); free(S->g.areas); free(S->g.blockers); free(S->g.positive); free(S->g.goal_extra);
     free(S->records); free(S->keys.slots); free(S->keys.entries);
     free(S->steps.slots); queue_free(&S->queue); free(S->undo);
 }
@@ -1516,7 +1558,115 @@ typedef struct {
     int first_win, dive, use_dominance, priced, steiner;
     int64_t at_least;
     int64_t chain_from;     /* the chain bound from this many expansions on; -1: never */
+    int threads;            /* 2: bound states on a second core too, once the deadline spares one (Helper) */
 } Options;
+
+/* ------------------------------------------------------------------------------------------ the helper */
+
+/* A second thread for the chain bound, the search's costliest part: a state that needs it goes into one
+   of HELPER_JOBS slots, out of the queue, and the helper bounds the slots' states in turn while the search
+   thread goes on with the next states (bounding them itself while the slots are full). Each thread has
+   its own working space; the tables both may add to (costs, prices, distances) are shared under a lock.
+   The helper waits for work spinning, as a handover must take well under the few dozen microseconds a
+   bound takes, so it runs only when the core is free (spare_core). */
+#define HELPER_JOBS 4
+
+enum { JOB_EMPTY, JOB_POSTED, JOB_DONE };
+
+typedef struct {
+    atomic_int phase;       /* JOB_EMPTY, JOB_POSTED (a state to bound), JOB_DONE */
+    State state;            /* the state posted, and its hint after */
+    int32_t record;         /* its record */
+    int64_t queued, floor;  /* the bound it was queued with; the floor of the search when posted */
+    int64_t result;
+    int error;
+} Job;
+
+typedef struct Helper {
+    Graph *g;
+    pthread_t thread;
+    pthread_spinlock_t lock;
+    atomic_int quit;
+    Job jobs[HELPER_JOBS];
+    int out;                /* jobs not empty (the search thread's count) */
+    Scratch scratch;
+} Helper;
+
+static void *helper_main(void *arg) {
+    Helper *h = arg;
+    unsigned idle = 0;
+    for (int at = 0; !atomic_load_explicit(&h->quit, memory_order_acquire); at = (at + 1) % HELPER_JOBS) {
+        Job *job = &h->jobs[at];
+        if (atomic_load_explicit(&job->phase, memory_order_acquire) != JOB_POSTED) {
+            if (++idle % 4096 == 0) sched_yield();
+            continue;
+        }
+        job->error = 0;
+        job->result = chain_bound(h->g, &h->scratch, &job->state, job->state.cheap, job->floor, &job->state.hint,
+                                  &job->error);
+        atomic_store_explicit(&job->phase, JOB_DONE, memory_order_release);
+    }
+    return NULL;
+}
+
+/* Starts the helper; 0 when it could not be (the search goes on alone). */
+static int helper_start(Search *S) {
+    Helper *h = calloc(1, sizeof(Helper));
+    if (!h) return 0;
+    h->g = &S->g;
+    atomic_init(&h->quit, 0);
+    for (int i = 0; i < HELPER_JOBS; i++) atomic_init(&h->jobs[i].phase, JOB_EMPTY);
+    if (pthread_spin_init(&h->lock, PTHREAD_PROCESS_PRIVATE) != 0) { free(h); return 0; }
+    S->g.tables_lock = &h->lock;
+    if (pthread_create(&h->thread, NULL, helper_main, h) != 0) {
+        S->g.tables_lock = NULL;
+        pthread_spin_destroy(&h->lock);
+        free(h);
+        return 0;
+    }
+    S->helper = h;
+    return 1;
+}
+
+/* Hands a state to the helper when a slot is free; 0 when none is. */
+static int helper_post(Helper *h, const State *state, int32_t record, int64_t queued, int64_t floor) {
+    for (int i = 0; i < HELPER_JOBS; i++) {
+        Job *job = &h->jobs[i];
+        if (atomic_load_explicit(&job->phase, memory_order_relaxed) != JOB_EMPTY) continue;
+        job->state = *state;
+        job->record = record;
+        job->queued = queued;
+        job->floor = floor;
+        atomic_store_explicit(&job->phase, JOB_POSTED, memory_order_release);
+        h->out++;
+        return 1;
+    }
+    return 0;
+}
+
+static void helper_stop(Search *S) {
+    Helper *h = S->helper;
+    if (!h) return;
+    atomic_store_explicit(&h->quit, 1, memory_order_release);     /* (it finishes the bound it is on) */
+    pthread_join(h->thread, NULL);
+    S->g.tables_lock = NULL;
+    pthread_spin_destroy(&h->lock);
+    free(h);
+    S->helper = NULL;
+}
+
+/* Whether the deadline spares a second core now: its spare_core(), or always when it has none. */
+static int spare_core(PyObject *deadline) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int out = 1;
+    if (PyObject_HasAttrString(deadline, "spare_core")) {
+        PyObject *answer = PyObject_CallMethod(deadline, "spare_core", NULL);
+        out = answer ? PyObject_IsTrue(answer) : -1;
+        Py_XDECREF(answer);
+    }
+    PyGILState_Release(gil);
+    return out;
+}
 
 typedef struct {
     int have_best, complete;
@@ -1536,6 +1686,30 @@ static int set_best(Search *S, int32_t key_id, Best best) {
 
 /* _search from `root_in` on the graph and tables of S: states already stored under keys count as found
    (a decision search's failures). Runs without the GIL. Returns -1 on error, with the exception set. */
+/* The states the helper has bounded back into the queue under their chain bounds, marked refined, or
+   dropped where that cannot beat the best; with `wait`, after waiting for one at least. */
+static int take_back(Search *S, Options o, const Outcome *out, int wait) {
+    Helper *h = S->helper;
+    for (;;) {
+        int taken = 0;
+        for (int i = 0; i < HELPER_JOBS; i++) {
+            Job *job = &h->jobs[i];
+            if (atomic_load_explicit(&job->phase, memory_order_acquire) != JOB_DONE) continue;
+            atomic_store_explicit(&job->phase, JOB_EMPTY, memory_order_relaxed);
+            h->out--;
+            taken++;
+            if (job->error) return -1;
+            State *state = &S->records[job->record];
+            state->hint = job->state.hint;
+            int64_t bound = job->result < job->queued ? job->result : job->queued;
+            if (bound < o.at_least || (out->have_best && bound <= out->best_hp)) continue;
+            state->refined = 1;
+            if (queue_push(&S->queue, -bound, -(int64_t)set_count(state->consumed), job->record) < 0) return -1;
+        }
+        if (taken || !wait) return 0;
+    }
+}
+
 static int run_search(Search *S, const State *root_in, PyObject *deadline, Options o, Outcome *out) {
     Graph *g = &S->g;
     *out = (Outcome){0, 1, 0, 0, -1};
@@ -1554,11 +1728,33 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
         int64_t depth = set_count(root.consumed);
         if (queue_push(&S->queue, o.dive ? -depth : -b0, o.dive ? -b0 : -depth, root_record) < 0) return -1;
     }
-    while (S->queue.size > 0) {
+    /* A helper only where the chain bound is asked from the start, without the priced bound, best bound
+       first. */
+    const int wants_helper = o.threads > 1 && !o.priced && o.chain_from == 0 && g->steiner && !o.dive;
+    if (wants_helper) {
+        int spare = spare_core(deadline);
+        if (spare < 0) return -1;
+        if (spare) helper_start(S);
+    }
+    /* With a helper, a state that needs the chain bound goes to it when it is free, out of the queue, and
+       comes back under its bound, marked refined, while this thread goes on with the next ones; the search
+       ends only with nothing out. The order of expansion is then by bound still but for the states out,
+       and every bound is admissible still. */
+    for (;;) {
+        if (S->helper && S->helper->out && take_back(S, o, out, 0) < 0) goto failed;
+        if (S->queue.size == 0) {
+            if (!S->helper || !S->helper->out) break;
+            if (take_back(S, o, out, 1) < 0) goto failed;
+            continue;
+        }
         int64_t first, second;
         int32_t popped = queue_pop(&S->queue, &first, &second);
         int64_t state_bound = o.dive ? -second : -first;
-        if (state_bound < o.at_least || (out->have_best && state_bound <= out->best_hp)) break;
+        if (state_bound < o.at_least || (out->have_best && state_bound <= out->best_hp)) {
+            if (!S->helper || !S->helper->out) break;
+            if (queue_push(&S->queue, first, second, popped) < 0 || take_back(S, o, out, 1) < 0) goto failed;
+            continue;
+        }
         State state = S->records[popped];
         int32_t state_key = state.key_id;
         if (S->keys.entries[state_key].best.record != popped) continue;     /* a better way to this key came later */
@@ -1573,7 +1769,7 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
             int64_t tighter = state_bound;
             if (o.steiner && !chain && g->steiner) {
                 /* (the chain bound asks a Steiner bound of its own, at lower prices, first) */
-                int64_t steiner = steiner_bound_priced(g, &state, NULL, (set_t){{0, 0}}, floor);
+                int64_t steiner = steiner_bound_priced(g, g->scratch, &state, NULL, (set_t){{0, 0}}, floor);
                 if (steiner < tighter) tighter = steiner;
             }
             if (o.priced && tighter > floor) {
@@ -1582,9 +1778,10 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
                 if (priced < tighter) tighter = priced;
             }
             if (chain && g->steiner && tighter > floor) {
+                if (S->helper && !o.priced && helper_post(S->helper, &state, popped, state_bound, floor)) continue;
                 /* (its cap: the state's own bound of least damages, not the one it is queued with, which may
                    be a chain bound with its extra already taken off) */
-                int64_t chained = chain_bound(g, &state, state.cheap, floor, &state.hint, &error);
+                int64_t chained = chain_bound(g, g->scratch, &state, state.cheap, floor, &state.hint, &error);
                 if (error) goto failed;
                 S->records[popped].hint = state.hint;
                 if (chained < tighter) tighter = chained;
@@ -1603,13 +1800,22 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
         if (state.goal >= 0 && state.hp >= o.at_least && (!out->have_best || state.hp > out->best_hp)) {
             out->have_best = 1; out->best_hp = state.hp; out->best_record = popped;
             if (o.first_win) break;
-            if (state_bound <= out->best_hp) break;
+            if (state_bound <= out->best_hp) {
+                if (!S->helper || !S->helper->out) break;
+                if (take_back(S, o, out, 1) < 0) goto failed;
+                continue;
+            }
         }
         out->expanded++;
         if (out->expanded % CLOCK_EVERY == 0) {
             int over = expired(deadline);
             if (over < 0) goto failed;
             if (over) { out->complete = 0; break; }
+            if (wants_helper && !S->helper) {
+                int spare = spare_core(deadline);
+                if (spare < 0) goto failed;
+                if (spare) helper_start(S);
+            }
         }
         int64_t base_hp = state.hp - state.elixirs;
         int64_t floor = out->have_best ? out->best_hp : o.at_least - 1;
@@ -1673,8 +1879,9 @@ static PyObject *search(PyObject *module, PyObject *args) {
     Options o;
     long long at_least;
     long long chain_from;
-    if (!PyArg_ParseTuple(args, "OOOpppLppL", &spec, &root_spec, &deadline, &o.first_win, &o.dive, &o.use_dominance,
-                          &at_least, &o.priced, &o.steiner, &chain_from))
+    o.threads = 1;
+    if (!PyArg_ParseTuple(args, "OOOpppLppL|i", &spec, &root_spec, &deadline, &o.first_win, &o.dive,
+                          &o.use_dominance, &at_least, &o.priced, &o.steiner, &chain_from, &o.threads))
         return NULL;
     o.at_least = at_least;
     o.chain_from = chain_from;
@@ -1686,6 +1893,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
     if (init_search(&S, spec) < 0 || read_state(root_spec, &root) < 0) goto done;
     PyThreadState *unlocked = PyEval_SaveThread();
     int status = run_search(&S, &root, deadline, o, &out);
+    helper_stop(&S);
     PyEval_RestoreThread(unlocked);
     if (status < 0) goto done;
     {
@@ -1996,7 +2204,7 @@ static PyObject *steiner_bound_py(PyObject *module, PyObject *args) {
         int64_t flat = steiner_bound(&S.g, &state);
         if (!chain) { result = PyLong_FromLongLong(flat); goto done; }
         int error = 0;
-        int64_t value = chain_bound(&S.g, &state, flat, floor, NULL, &error);
+        int64_t value = chain_bound(&S.g, S.g.scratch, &state, flat, floor, NULL, &error);
         if (!error) result = PyLong_FromLongLong(value);
     }
 done:
@@ -2006,7 +2214,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from)\n"
+     "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from, threads=1)\n"
      "-> (best_hp, complete, expanded, steps)\n\n"
      "The passages search engine's best-first search, compiled; see passages_search.py."},
     {"least_need", least_need, METH_VARARGS,

@@ -1233,7 +1233,7 @@ def _route_to(sg: SearchGraph, start_hp: int, parents: dict[int, tuple[int | Non
 def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: bool = False, dive: bool = False,
            use_dominance: bool = True, at_least: int = 1, root: _State | None = None,
            failures: _Failures | None = None, compiled: bool = True, priced: bool | None = None,
-           steiner: bool = False, chain_from: int | None = None) -> _SearchResult:
+           steiner: bool = False, chain_from: int | None = None, threads: int = 1) -> _SearchResult:
     """Best-first branch and bound; with `first_win`, stop at the first winning state (solvability).
     `dive` expands the deepest state first: it finds some win fast when wins are plentiful, but it may
     expand a set several times as better ways to it turn up, so refutations are cheaper best bound first.
@@ -1247,6 +1247,9 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
     search goes without it on a level whose Steiner graph has more than 128 nodes, or a costly blocker with
     more than 24 neighbours (SteinerGraph, build_steiner_graph in the core). `chain_from`: from this many
     expansions on, the chain bound too, after the others (best bound first only; None: never).
+    `threads`: 2 lets the compiled search with the chain bound from the start (and without the priced
+    bound) bound states on a second core too, once the deadline's spare_core() says it may (always when
+    the deadline has none): the same answers, with the expansions in a slightly different order.
     Searches from the start run compiled (_passages_core.c, the same search step for step) when the
     extension is built and the level fits it, unless `compiled` is False."""
     compiled = compiled and root is None and failures is None and sg.fits_compiled()
@@ -1255,7 +1258,7 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
     chain_from = None if dive else chain_from
     if compiled:
         return _search_compiled(sg, start_hp, deadline, first_win, dive, use_dominance, at_least, priced, steiner,
-                                chain_from)
+                                chain_from, threads)
     # The search allocates millions of small objects without reference cycles; the cyclic collector
     # would only rescan them again and again (about 13% of the time on large levels).
     collecting = gc.isenabled()
@@ -1270,7 +1273,7 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: boo
 
 def _search_compiled(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool, dive: bool,
                      use_dominance: bool, at_least: int, priced: bool, steiner: bool,
-                     chain_from: int | None) -> _SearchResult:
+                     chain_from: int | None, threads: int = 1) -> _SearchResult:
     """_search from the level's start, run by the compiled core. It returns the blockers consumed from
     the root to the best state, each step followed by its closure; replaying them here with the same
     walker gives the route's decisions and must end on a goal with the hp the core reported."""
@@ -1278,7 +1281,7 @@ def _search_compiled(sg: SearchGraph, start_hp: int, deadline: Deadline, first_w
     root, decisions = walker.initial()
     best_hp, complete, expanded, steps = _passages_core.search(
         sg.compiled_graph(), sg.compiled_state(root), deadline, first_win, dive, use_dominance, at_least, priced,
-        steiner, -1 if chain_from is None else chain_from)
+        steiner, -1 if chain_from is None else chain_from, threads)
     if best_hp is None:
         return _SearchResult(None, None, complete, expanded)
     state = root
@@ -1488,16 +1491,28 @@ def _dominated(walker: _Walker, state: _State, own_key: int, best: dict[int, _St
 # the Steiner bound.
 RACE_BLOCKERS = 40
 
+# The race's priced search gives way after this many seconds, and the search with the chain bound then
+# bounds states on both cores. The priced search proves the levels it is the better at within a few
+# seconds (alone on one core, b120-00 in 5.0 s against 9.4 s, b120-03 0.4 s against 3.3 s); the long
+# ones (b120-01: 35.6 s on one core, 24.1 s on two) need the second core.
+PRICED_SECONDS = 4.0
+
+
 class _RaceDeadline:
     """The deadline of one of two racing searches: the level's own, or the other search's end (a proof,
-    or an error or interrupt that ends the race)."""
+    or an error or interrupt that ends the race). `spare`, once set, tells the search that the other
+    core is free (spare_core, read by the compiled search)."""
 
-    def __init__(self, deadline: Deadline, stop: threading.Event) -> None:
+    def __init__(self, deadline: Deadline, stop: threading.Event, spare: threading.Event | None = None) -> None:
         self.deadline = deadline
         self.stop = stop
+        self.spare = spare
 
     def expired(self) -> bool:
         return self.stop.is_set() or self.deadline.expired()
+
+    def spare_core(self) -> bool:
+        return self.spare is not None and self.spare.is_set()
 
 
 def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
@@ -1508,30 +1523,35 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
     much faster than the better of the two, and slower on some. The Steiner search asks the chain bound
     too, from the first expansion on: it costs several expansions' time per state, and the priced search
     is the faster where the bounds of least damage are close already (alone on one core, b120-00 5.0 s
-    priced against 17.0 s with the chain bound, b120-01 unproven against 70 s). The priced search stops
-    once the two hold half the memory budget, so that a long search has the rest (b120-01: both filled the
-    budget in 91 s, unproven). The two slow each other down a little, both being memory-bound. Without a
-    proof, the better route found is the answer, unproven."""
-    stop = threading.Event()
+    priced against 9.4 s with the chain bound). The priced search gives way after PRICED_SECONDS, or once
+    the two hold half the memory budget, and the search with the chain bound goes on on both cores
+    (threads=2), which proves the long ones (b120-01 in about 25 s). Without a proof, the better route
+    found is the answer, unproven."""
+    stop, spare = threading.Event(), threading.Event()
     results: dict[bool, _SearchResult] = {}
     failures: list[BaseException] = []
 
     def run(priced: bool) -> None:
         """The search with the priced bound, or else with the Steiner and chain bounds."""
         own = deadline
-        if priced and deadline.memory_bytes is not None:
-            # The priced search gives way when the two fill half the memory budget: its memory goes back,
-            # and the Steiner search, the one with the chain bound, which proves the long ones, goes on.
-            own = Deadline(deadline.remaining(), deadline.memory_bytes // 2)
+        if priced:
+            # Its memory goes back when it gives way, and the search with the chain bound goes on.
+            left = deadline.remaining()
+            memory = None if deadline.memory_bytes is None else deadline.memory_bytes // 2
+            own = Deadline(PRICED_SECONDS if left is None else min(left, PRICED_SECONDS), memory)
         try:
-            results[priced] = search(sg, start_hp, _RaceDeadline(own, stop), priced=priced,
-                                     steiner=not priced, chain_from=None if priced else 0)
+            results[priced] = search(sg, start_hp, _RaceDeadline(own, stop, None if priced else spare),
+                                     priced=priced, steiner=not priced, chain_from=None if priced else 0,
+                                     threads=1 if priced else 2)
         except BaseException as error:        # handed to the caller below, as if the search ran here
             failures.append(error)
             stop.set()                        # an interrupt (Ctrl-C) must not wait for the other search
         else:
             if results[priced].complete:
                 stop.set()
+        finally:
+            if priced:
+                spare.set()                   # its core is free from now on
 
     sg.compiled_graph()             # made once, before two threads could both make it
     other = threading.Thread(target=run, args=(False,), name="passages search with the Steiner bound")
