@@ -6,5 +6,7 @@ goes on without it and the search engine runs its Python search, which gives the
 
 from setuptools import Extension, setup
 
+# -pthread: the search's helper thread (passages_search.search's `threads`).
 setup(ext_modules=[Extension("twisty.solver._passages_core", ["twisty/solver/_passages_core.c"],
-                             extra_compile_args=["-O2"], optional=True)])
+                             extra_compile_args=["-O2", "-pthread"], extra_link_args=["-pthread"],
+                             optional=True)])

@@ -1254,7 +1254,7 @@ static int64_t chain_bound(Graph *g, Scratch *w, const State *s, int64_t flat, i
         }
     }
     /* A set's own bound, with its pieces to reach, is asked in the order of the cap's values, while one
-       can still beat both the largest so far and the floor. */
+       can beat the floor. */
     int order[1 << CHAIN_PIECES], open = 0;
     for (int mask = 0; mask < masks; mask++) {      /* least extra first, then by mask (an insertion sort) */
         if (extra[mask] == NO_ARC) continue;

@@ -95,17 +95,20 @@ Cj+1 (the route took ej+1 at the end of phase j), so its term is at least the di
 weighted cj - cj+1 >= 0, from the state to the farthest piece of Cj+1. So the final hp is at most
 Steiner(F) - extra(F), where extra(F) is the least, over the orders of F, of those distances summed: a
 dynamic program over the subsets of P, one step per piece added. The bound is the largest of these over
-every F in P (F empty: no more equipment, every fight at the state's stats). Three things keep it
+every F in P (F empty: no more equipment, every fight at the state's stats). Several things keep it
 affordable. Only the CHAIN_PIECES pieces farthest at the state's own stats are followed one by one, the
 rest counted as taken now (that raises every phase's stats, which only lowers prices). Steiner(P)
 without pieces to reach, at the lowest prices, caps Steiner(F) for every F (it relaxes the routes that end
-with F too); it is asked first, and the sets F in the order of the cap minus extra(F), while that can beat
-both the floor and the best so far. And an ascent stops once its bound cannot beat them (every raise
-only lowers it). Where it is on, the plain Steiner bound is not asked: the cap is an ascent of the same
-kind at lower prices, and the state's own bound of least damages caps Steiner(F) in its place. (Not the
-bound the state is queued with, which may be its parent's chain bound, extra already taken off.) It is
-asked lazily, after the priced bound. It costs a few dozen Steiner ascents per state, several
-expansions' time; the race runs a search with it beside one without (_race).
+with F too); it is asked first, then each set F in the order of the cap minus extra(F), while that can
+beat the floor. An ascent stops once its bound cannot beat the floor (every raise only lowers it). A state
+passes to the states made from it (ChainHint) the sets F with which no route from it beats the floor; a
+state that follows the same pieces skips them, since its routes are routes of the state it was made from
+and the floor only rises. Where it is on, the plain Steiner bound is not asked: the cap is an ascent of
+the same kind at lower prices, and the state's own bound of least damages caps Steiner(F) in its place
+(not the bound the state is queued with, which may be its parent's chain bound, extra already taken off).
+It is asked lazily, after the priced bound. It costs a few dozen Steiner ascents per state, several
+expansions' time; the race runs a search with it beside one without (_race), and the compiled search can
+bound states on both cores (search's `threads`).
 
 Order. States are expanded best bound first (A*), ties broken towards more consumed blockers, so the
 first routes found are good ones and the search stops the moment the best remaining bound cannot beat
