@@ -286,6 +286,18 @@ def test_steiner_bound_pays_for_one_way_into_each_pocket():
     assert best_from(level, initial_state(level)[0]) == 24
 
 
+def bounds_at_the_start(text: str) -> tuple[int, int, int, int, int]:
+    """A level's bounds at its start, (tree, Steiner, priced, chain), and its best final hp by the plain
+    rules' exhaustive search."""
+    level = level_from_toml(text)
+    graph = SearchGraph(level)
+    walker = _Walker(graph, level.player.hp, graph.useful_mask, closure=True)
+    start, _ = walker.initial()
+    steiner = walker.steiner_bound(start)
+    return (walker.bound(start), steiner, walker.priced_bound(start), walker.chain_bound(start, steiner, NO_WIN),
+            best_from(level, initial_state(level)[0]))
+
+
 SWORD_BEHIND_EITHER_GUARD = """
 game = "passages"
 map = '''
@@ -314,14 +326,7 @@ def test_chain_bound_charges_the_fight_before_the_sword():
     guards at 0 and the boss at 8: tree and Steiner bounds 12. The chain bound: taking no equipment, the
     boss at 16 (4); taking the sword, the boss at 8 plus the extra of the way to it, 5 - 0 over a guard
     (7): 7, the optimum (as the priced bound, whose Dijkstra finds the same)."""
-    level = level_from_toml(SWORD_BEHIND_EITHER_GUARD)
-    graph = SearchGraph(level)
-    walker = _Walker(graph, level.player.hp, graph.useful_mask, closure=True)
-    start, _ = walker.initial()
-    steiner = walker.steiner_bound(start)
-    assert (walker.bound(start), steiner, walker.priced_bound(start)) == (12, 12, 7)
-    assert walker.chain_bound(start, steiner, NO_WIN) == 7
-    assert best_from(level, initial_state(level)[0]) == 7
+    assert bounds_at_the_start(SWORD_BEHIND_EITHER_GUARD) == (12, 12, 7, 7, 7)
 
 
 SWORD_BEHIND_A_TOUGH_GUARD = """
@@ -353,14 +358,7 @@ def test_chain_bound_pays_for_the_way_to_a_piece_off_the_way_to_the_goal():
     need not reach the sword pays nothing for it: 12 again. A route that takes the sword reaches it, so
     the chain bound's Steiner bound for that set holds the sword's area as a terminal: 5 + 8, hence 7, the
     optimum (as the priced bound)."""
-    level = level_from_toml(SWORD_BEHIND_A_TOUGH_GUARD)
-    graph = SearchGraph(level)
-    walker = _Walker(graph, level.player.hp, graph.useful_mask, closure=True)
-    start, _ = walker.initial()
-    steiner = walker.steiner_bound(start)
-    assert (walker.bound(start), steiner, walker.priced_bound(start)) == (12, 12, 7)
-    assert walker.chain_bound(start, steiner, NO_WIN) == 7
-    assert best_from(level, initial_state(level)[0]) == 7
+    assert bounds_at_the_start(SWORD_BEHIND_A_TOUGH_GUARD) == (12, 12, 7, 7, 7)
 
 
 def test_chain_bound_is_admissible_along_random_routes():

@@ -838,7 +838,11 @@ static int build_steiner_graph(Graph *g) {
     c->dists_capacity = 64;
     c->dists = malloc(sizeof(DistTable) * (size_t)c->dists_capacity);
     g->scratch = malloc(sizeof(Scratch));
-    if (!c->dists || !g->scratch) { free(c->dists); free(g->scratch); g->scratch = NULL; free(c); no_memory(); return -1; }
+    if (!c->dists || !g->scratch) {
+        free(c->dists); free(g->scratch); g->scratch = NULL; free(c);
+        no_memory();
+        return -1;
+    }
     for (int64_t i = 0; i < c->dists_capacity; i++) c->dists[i].first = DIST_EMPTY;
     g->steiner = c;
     return 0;
@@ -873,7 +877,7 @@ static set_t grow_rooted(const SteinerGraph *c, const Scratch *w, set_t live, se
    (NO_WIN: never), as the bound only falls from there on. */
 static int64_t steiner_bound_priced(const Graph *g, Scratch *w, const State *s, const int64_t *cost,
                                     set_t mandatory, int64_t enough) {
-    SteinerGraph *c = g->steiner;
+    const SteinerGraph *c = g->steiner;
     if (!cost) cost = c->cost;
     set_t root = {{0, 0}}, live = {{0, 0}};
     int64_t prizes = c->elixirs - s->elixirs;       /* the elixirs not taken yet */
@@ -1538,7 +1542,8 @@ static void free_search(Search *S) {
             if (c->dists[i].first != DIST_EMPTY) free(c->dists[i].dist);
         free(c->dists);
     }
-    free(S->g.tables); free(S->g.steiner); free(S->g.scratch); free(S->g.areas); free(S->g.blockers); free(S->g.positive); free(S->g.goal_extra);
+    free(S->g.tables); free(S->g.steiner); free(S->g.scratch);
+    free(S->g.areas); free(S->g.blockers); free(S->g.positive); free(S->g.goal_extra);
     free(S->records); free(S->keys.slots); free(S->keys.entries);
     free(S->steps.slots); queue_free(&S->queue); free(S->undo);
 }

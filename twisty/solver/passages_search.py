@@ -1435,7 +1435,8 @@ def _search(sg: SearchGraph, start_hp: int, deadline: Deadline, first_win: bool,
             if child_bound <= floor:
                 continue
             best[child_key] = child
-            hints[child_key] = hints.get(state_key)     # (what the chain bound learnt here, or inherited)
+            if chain_from is not None:
+                hints[child_key] = hints.get(state_key)     # (what the chain bound learnt here, or inherited)
             parents[child_key] = (state_key, tuple(steps))
             if child.goal >= 0 and child.hp >= at_least and (best_hp is None or child.hp > best_hp):
                 best_hp, best_state = child.hp, child
@@ -1497,7 +1498,7 @@ RACE_BLOCKERS = 40
 # The race's priced search gives way after this many seconds, and the search with the chain bound then
 # bounds states on both cores. The priced search proves the levels it is the better at within a few
 # seconds (alone on one core, b120-00 in 5.0 s against 9.4 s, b120-03 0.4 s against 3.3 s); the long
-# ones (b120-01: 35.6 s on one core, 24.1 s on two) need the second core.
+# ones (b120-01: 35.6 s on one core, 20.3 s on two) need the second core.
 PRICED_SECONDS = 4.0
 
 
@@ -1528,7 +1529,7 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
     is the faster where the bounds of least damage are close already (alone on one core, b120-00 5.0 s
     priced against 9.4 s with the chain bound). The priced search gives way after PRICED_SECONDS, or once
     the two hold half the memory budget, and the search with the chain bound goes on on both cores
-    (threads=2), which proves the long ones (b120-01 in about 25 s). Without a proof, the better route
+    (threads=2), which proves the long ones (b120-01 in about 22 s). Without a proof, the better route
     found is the answer, unproven."""
     stop, spare = threading.Event(), threading.Event()
     results: dict[bool, _SearchResult] = {}
