@@ -136,6 +136,7 @@ from __future__ import annotations
 
 import gc
 import heapq
+import os
 import threading
 from dataclasses import dataclass, replace
 
@@ -1502,6 +1503,14 @@ RACE_BLOCKERS = 40
 PRICED_SECONDS = 4.0
 
 
+def _cores() -> int:
+    """The cores this process may run on (its affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:      # (not on every system)
+        return os.cpu_count() or 1
+
+
 class _RaceDeadline:
     """The deadline of one of two racing searches: the level's own, or the other search's end (a proof,
     or an error or interrupt that ends the race). `spare`, once set, tells the search that the other
@@ -1546,7 +1555,7 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> _SearchResult:
         try:
             results[priced] = search(sg, start_hp, _RaceDeadline(own, stop, None if priced else spare),
                                      priced=priced, steiner=not priced, chain_from=None if priced else 0,
-                                     threads=1 if priced else 2)
+                                     threads=1 if priced or _cores() < 2 else 2)
         except BaseException as error:        # handed to the caller below, as if the search ran here
             failures.append(error)
             stop.set()                        # an interrupt (Ctrl-C) must not wait for the other search
