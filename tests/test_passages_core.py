@@ -274,12 +274,17 @@ def test_compiled_search_turns_the_chain_bound_on_where_the_python_search_does()
         assert chained.best_hp == plain.best_hp, name
 
 
+def long_race_level():
+    """Suite level b060-01: 17,618 expansions for the search with the Steiner and chain bounds, far more
+    than the 256 between two looks at the clock, so that a racing search sees the other's end in time."""
+    from twisty.solver import passages_bench
+    return dict(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (60,)))["b060-01.toml"]
+
+
 def test_an_error_in_the_other_racing_search_reaches_the_caller(monkeypatch):
     """When no search proves an answer, an error in the search on the other thread is raised to the caller
     (a deadline already passed stops the search that does not fail)."""
-    from twisty.solver import passages_bench
-    level = dict(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (60,)))["b060-01.toml"]
-    # (17,618 expansions for the Steiner search, far more than the 256 between two looks at the clock)
+    level = long_race_level()
     real_search = passages_search.search
 
     def failing_with_the_steiner_bound(*args, steiner=False, **options):
@@ -331,9 +336,7 @@ def test_the_priced_search_gives_way_at_half_the_memory_budget(monkeypatch):
 def test_an_interrupt_in_one_racing_search_stops_the_other(monkeypatch):
     """Ctrl-C reaches one thread only: the race must stop the other search too (at its next look at the
     clock) instead of waiting for it, and raise the interrupt even if the other had found something."""
-    from twisty.solver import passages_bench
-    level = dict(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (60,)))["b060-01.toml"]
-    # (17,618 expansions for the Steiner search, far more than the 256 between two looks at the clock)
+    level = long_race_level()
     real_search = passages_search.search
     finished = []
 

@@ -1148,8 +1148,6 @@ static void weigh_fall(const Graph *g, const void *how, int64_t *weight) {
         weight[b] = prices[0][b] == NO_ARC ? NO_ARC : prices[0][b] - prices[1][b];
 }
 
-/* `own`, when not NULL, gets the hint for the states made from this one (set only when the bound is above
-   the floor). */
 /* The chain prices at some stats, and the distances of a weighting, under the tables' lock. */
 static const int64_t *prices_at(Graph *g, int atk, int defense) {
     lock_tables(g);
@@ -1167,8 +1165,9 @@ static const int64_t *distances_of(const Graph *g, int64_t first, int64_t second
     return dist;
 }
 
-/* w: the calling thread's working space. Thread-safe against another call on the same graph while
-   g->tables_lock is set: the tables it may add to are only touched under it. */
+/* w: the calling thread's working space. `own`, when not NULL, gets the hint for the states made from this
+   one (set only when the bound is above the floor). Thread-safe against another call on the same graph
+   while g->tables_lock is set: the tables it may add to are only touched under it. */
 static int64_t chain_bound(Graph *g, Scratch *w, const State *s, int64_t flat, int64_t floor, ChainHint *own,
                            int *error) {
     if (flat == NO_WIN) return NO_WIN;
