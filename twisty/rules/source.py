@@ -7,43 +7,23 @@ exit code 2; nothing that passes through here may raise anything else.
 
 from __future__ import annotations
 
+import difflib
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
-# A level is a page of text; anything larger is a mistake (a wrong file), not a level.
-MAX_LEVEL_BYTES = 1 << 20
+from twisty.errors import LevelError
+from twisty.limits import MAX_KEY_LENGTH, MAX_KEY_PARTS, MAX_LEVEL_BYTES, MAX_NESTING, MAX_NUMBER
+
+__all__ = ["LevelError", "LevelSource", "read_level", "parse_level_bytes", "expect_int", "unknown_key_error",
+           "MAX_LEVEL_BYTES"]
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _TOML_END_OF_DOCUMENT = re.compile(r"\s*\(at end of document\)\s*$")
-
-
-class LevelError(Exception):
-    """A problem with a level file, positioned where possible (line and column count from 1)."""
-
-    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
-                 column: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.path = path
-        self.line = line
-        self.column = column
-
-    def located(self) -> str:
-        parts = [self.path or "<level>"]
-        if self.line is not None:
-            parts.append(str(self.line))
-            if self.column is not None:
-                parts.append(str(self.column))
-        return ":".join(parts)
-
-    def __str__(self) -> str:
-        return f"{self.located()}: {self.message}"
-
-    def as_json(self) -> dict[str, Any]:
-        return {"line": self.line, "column": self.column, "message": self.message}
 
 
 @dataclass
@@ -119,22 +99,50 @@ class LevelSource:
         return line
 
 
+_FILE_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
 def read_level(path: str | Path) -> LevelSource:
-    """Read and parse a level file; raise LevelError for anything that is not a readable TOML level."""
+    """Read and parse a level file; raise LevelError for anything that is not a readable TOML level.
+
+    Only regular files are levels: a FIFO would block for ever and a device would never end, so the file
+    is opened without blocking and its kind is checked on the open file before a byte is read; at most
+    MAX_LEVEL_BYTES are read."""
     shown = str(path)
-    file = Path(path)
     try:
-        size = file.stat().st_size
-        if size > MAX_LEVEL_BYTES:
-            raise LevelError(f"file is {size} bytes; a level file may hold at most {MAX_LEVEL_BYTES} bytes",
-                             path=shown)
-        raw = file.read_bytes()
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise LevelError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
-    return parse_level_bytes(raw, shown)
+    try:
+        mode = os.fstat(handle).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
+            raise LevelError(f"this is {kind}, not a level file (only regular files are read)", path=shown)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_LEVEL_BYTES:
+            chunk = os.read(handle, MAX_LEVEL_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise LevelError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+    finally:
+        os.close(handle)
+    if size > MAX_LEVEL_BYTES:
+        raise LevelError(f"the file holds more than {MAX_LEVEL_BYTES} bytes; a level file may hold at most "
+                         f"{MAX_LEVEL_BYTES} (a level is a page of text: is this the right file?)", path=shown)
+    return parse_level_bytes(b"".join(chunks), shown)
 
 
 def parse_level_bytes(raw: bytes, shown: str) -> LevelSource:
+    """Parse a level's bytes (as read from `shown`): UTF-8 TOML within the input limits, with a string
+    `game`. Every problem is one positioned LevelError."""
+    if len(raw) > MAX_LEVEL_BYTES:
+        raise LevelError(f"the text holds {len(raw)} bytes; a level may hold at most {MAX_LEVEL_BYTES}",
+                         path=shown)
     if b"\x00" in raw:
         line, column = _position_of(raw, raw.index(b"\x00"))
         raise LevelError("binary data (a NUL byte) where a TOML level was expected", path=shown,
@@ -147,6 +155,7 @@ def parse_level_bytes(raw: bytes, shown: str) -> LevelSource:
                          line=line, column=column) from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    _check_structure(text, shown)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -160,13 +169,124 @@ def parse_level_bytes(raw: bytes, shown: str) -> LevelSource:
             raise LevelError(f"broken TOML: {_TOML_END_OF_DOCUMENT.sub('', message)} (at end of file)",
                              path=shown, line=len(last), column=len(last[-1]) + 1) from None
         raise LevelError(f"broken TOML: {message}", path=shown) from None
+    except RecursionError:      # (the structure check keeps nesting far below this; a safety net)
+        raise LevelError(f"values nested too deeply (at most {MAX_NESTING} levels)", path=shown) from None
     source = LevelSource(shown, text, data)
+    _check_numbers(source)
     game = data.get("game")
     if game is None:
         raise LevelError('missing key "game" (for example game = "passages")', path=shown, line=1, column=1)
     if not isinstance(game, str):
         raise source.error('"game" must be a string such as "passages"', key="game")
     return source
+
+
+def _check_structure(text: str, shown: str) -> None:
+    """Refuse, before the TOML reader sees it, text nested deeper than MAX_NESTING or with keys longer
+    than MAX_KEY_LENGTH or of more than MAX_KEY_PARTS parts (module twisty.limits says why). A light scan
+    in one pass: it skips strings and comments, counts the brackets of values, and reads each key where a
+    key may stand (at the start of a line outside brackets, in a [table] header, after `{` or `,` inside an
+    inline table). Text it misreads is broken TOML, which the reader then reports."""
+    length = len(text)
+    stack: list[str] = []
+    at = 0
+    line_start = True          # nothing but blanks since the last newline (outside brackets)
+    key_expected = True
+
+    def fail(message: str, offset: int) -> None:
+        line = text.count("\n", 0, offset) + 1
+        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        raise LevelError(message, path=shown, line=line, column=column)
+
+    def skip_string(offset: int) -> int:
+        """The offset just past the string that starts at `offset` (or the end of the line if unclosed)."""
+        quote = text[offset]
+        if text.startswith(quote * 3, offset):
+            end = offset + 3
+            while True:
+                end = text.find(quote * 3, end)
+                if end < 0:
+                    return length
+                if quote == "'" or not _escaped(text, end):
+                    end += 3
+                    while end < length and text[end] == quote:      # up to two quotes may end the string
+                        end += 1
+                    return end
+                end += 1
+        end = offset + 1
+        while end < length and text[end] != "\n":
+            if text[end] == "\\" and quote == '"':
+                end += 2
+                continue
+            if text[end] == quote:
+                return end + 1
+            end += 1
+        return end
+
+    def read_key(offset: int) -> int:
+        """Check the key (or the name in a header) that starts at `offset`; return where it ends."""
+        parts = 0
+        while True:
+            while offset < length and text[offset] in " \t":
+                offset += 1
+            begin = offset
+            if offset < length and text[offset] in "\"'":
+                offset = skip_string(offset)
+                size = offset - begin - 2
+            else:
+                while offset < length and (text[offset].isalnum() or text[offset] in "_-"):
+                    offset += 1
+                size = offset - begin
+            parts += 1
+            if size > MAX_KEY_LENGTH:
+                fail(f"a key of {size} characters; keys may hold at most {MAX_KEY_LENGTH}", begin)
+            if parts > MAX_KEY_PARTS:
+                fail(f"a dotted key of more than {MAX_KEY_PARTS} parts (at most {MAX_KEY_PARTS})", begin)
+            while offset < length and text[offset] in " \t":
+                offset += 1
+            if offset < length and text[offset] == "." and size > 0:
+                offset += 1
+                continue
+            return offset
+
+    while at < length:
+        char = text[at]
+        if char == "\n":
+            at += 1
+            line_start = not stack
+            key_expected = line_start
+            continue
+        if char in " \t\r":
+            at += 1
+            continue
+        if char == "#":
+            newline = text.find("\n", at)
+            at = length if newline < 0 else newline
+            continue
+        if key_expected and char not in "[]{}":
+            at = read_key(at)
+            key_expected = False
+            line_start = False
+            continue
+        if char == "[" and line_start and not stack:
+            at = read_key(at + (2 if text.startswith("[[", at) else 1))
+            line_start = key_expected = False
+            continue
+        line_start = key_expected = False
+        if char in "\"'":
+            at = skip_string(at)
+            continue
+        if char in "[{":
+            stack.append(char)
+            if len(stack) > MAX_NESTING:
+                fail(f"values nested more than {MAX_NESTING} deep (at most {MAX_NESTING})", at)
+            key_expected = char == "{"
+        elif char in "]}":
+            if stack:
+                stack.pop()
+        elif char == "," and stack and stack[-1] == "{":
+            key_expected = True
+        at += 1
 
 
 def _position_of(raw: bytes, offset: int) -> tuple[int, int]:
@@ -176,11 +296,55 @@ def _position_of(raw: bytes, offset: int) -> tuple[int, int]:
     return line, column
 
 
+def _escaped(text: str, offset: int) -> bool:
+    """Whether the character at `offset` follows an odd number of backslashes."""
+    count = 0
+    while offset - count - 1 >= 0 and text[offset - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
+
+
+def _check_numbers(source: LevelSource) -> None:
+    """Every whole number in a level lies within +-MAX_NUMBER (twisty.limits says why). A walk without
+    recursion, so that it holds for any nesting the reader accepted."""
+    pending: list[tuple[str | None, str, Any]] = [(None, key, value) for key, value in source.data.items()]
+    while pending:
+        table, key, value = pending.pop()
+        if isinstance(value, dict):
+            inner = key if table is None else f"{table}.{key}"
+            pending.extend((inner, k, v) for k, v in value.items())
+        elif isinstance(value, list):
+            pending.extend((table, key, item) for item in value)
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+            raise source.error(f"the number {value} is out of range: numbers in a level lie within "
+                               f"-{MAX_NUMBER:,} to {MAX_NUMBER:,}", table=table, key=key)
+
+
 def expect_int(source: LevelSource, value: Any, what: str, *, table: str | None, key: str,
-               minimum: int | None = None) -> int:
+               minimum: int | None = None, maximum: int = MAX_NUMBER) -> int:
     """A whole number from the level (booleans are not numbers here), with a positioned error."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise source.error(f"{what} must be a whole number, not {value!r}", table=table, key=key)
+        raise source.error(f"{what} must be a whole number, not {_shown(value)}", table=table, key=key)
     if minimum is not None and value < minimum:
         raise source.error(f"{what} must be at least {minimum}, not {value}", table=table, key=key)
+    if value > maximum:
+        raise source.error(f"{what} must be at most {maximum:,}, not {value}", table=table, key=key)
     return value
+
+
+def _shown(value: Any) -> str:
+    """A value as a message shows it: short, whatever its size."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def unknown_key_error(source: LevelSource, key: str, allowed: Iterable[str], *, table: str | None = None,
+                      what: str = "key") -> LevelError:
+    """The positioned error for a key a format does not know: it names the key, the keys expected and,
+    when one is close, the one probably meant."""
+    expected = sorted(allowed)
+    close = difflib.get_close_matches(key, expected, n=1, cutoff=0.6)
+    hint = f' (did you mean "{close[0]}"?)' if close else ""
+    where = f" in [{table}]" if table else ""
+    return source.error(f'unknown {what} "{key}"{where}{hint}; expected one of: {", ".join(expected)}',
+                        table=table, key=key)
