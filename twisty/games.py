@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import importlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from twisty.limits import Deadline
 from twisty.rules.source import LevelError, LevelSource, read_level
 
 GAME_HANDLERS = {
@@ -35,6 +36,9 @@ class CheckOptions:
     max_solutions: int = 10
     # Told the name of each phase of a long answer as it starts ("best route", ...), for a status line.
     progress: Callable[[str], None] | None = None
+    # The one deadline of the level being checked, made before it is read: loading, every question, every
+    # reading and every engine share it (check_file and solve_file set it; a handler never makes its own).
+    deadline: Deadline = field(default_factory=Deadline)
 
 
 @dataclass
@@ -87,6 +91,7 @@ def invalid_outcome(path: str, error: LevelError, game: str | None = None) -> Ch
 
 def check_file(path: str, options: CheckOptions) -> CheckOutcome:
     started = time.perf_counter()
+    options = replace(options, deadline=Deadline(options.timeout))
     game = None
     try:
         source = read_level(path)
@@ -101,5 +106,6 @@ def check_file(path: str, options: CheckOptions) -> CheckOutcome:
 
 
 def solve_file(path: str, options: CheckOptions) -> SolveOutcome:
+    options = replace(options, deadline=Deadline(options.timeout))
     source = read_level(path)
     return handler_for(source).solve(source, options)
