@@ -3,7 +3,7 @@
 import random
 
 from tests.book_levels import book_text
-from twisty.games import CheckOptions
+from twisty.checking import CheckOptions
 from twisty.rules.book.contents import CONTENTS
 from twisty.rules.source import LevelError, parse_level_bytes
 from twisty.solver.book_check import check

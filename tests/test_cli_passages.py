@@ -67,11 +67,12 @@ def test_a_count_cut_short_says_so_with_what_it_found(tmp_path):
     from twisty.rules.passages_format import load_passages
     from twisty.rules.source import read_level
     from twisty.solver.passages import analyse
+    from twisty.limits import Deadline
     from twisty.solver.passages_check import report, summary_line
 
     source = read_level(write(tmp_path, VALID))
     level = load_passages(source)
-    verdict = analyse(level, engine="brute")
+    verdict = analyse(level, Deadline(), engine="brute")
     assert verdict.count.complete and verdict.count.solutions == 1
     cut_short = replace(verdict, count=replace(verdict.count, complete=False))
     data = report(source, level, cut_short)
@@ -87,11 +88,12 @@ def test_analyse_tells_each_question_as_it_starts_and_a_pipe_gets_no_status_line
     line only on a terminal, so captured output carries no cursor codes."""
     from twisty.rules.passages_format import load_passages
     from twisty.rules.source import read_level
+    from twisty.limits import Deadline
     from twisty.solver.passages import analyse
 
     path = write(tmp_path, VALID)
     phases: list[str] = []
-    analyse(load_passages(read_level(path)), engine="brute", progress=phases.append)
+    analyse(load_passages(read_level(path)), Deadline(), engine="brute", progress=phases.append)
     assert phases == ["best route", "least starting hp", "counting solutions"]
     result = run("check", path)
     assert result.exit_code == 0 and "\033[K" not in result.output and "best route..." not in result.output
@@ -175,7 +177,7 @@ def test_hand_made_puzzles_pass_with_the_reference_engine():
 def test_every_shipped_puzzle_passes_the_main_job():
     result = run("check", str(PUZZLES.parent))
     assert result.exit_code == 0, result.output
-    assert "0 failed expectations, 0 invalid" in result.output
+    assert "0 failed expectations, 0 unsolvable, 0 unknown, 0 invalid" in result.output
 
 
 def test_a_search_past_the_memory_budget_stops_with_unknown_and_says_so():

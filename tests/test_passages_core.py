@@ -314,7 +314,7 @@ def test_the_priced_search_gives_way_at_half_the_memory_budget(monkeypatch):
     """With this process already holding more than half the budget (and less than all of it), the priced
     search stops at its first look at the memory and the Steiner search goes on alone to the proof, the
     same optimum as without a budget."""
-    from twisty.solver.passages_verdict import _resident_bytes
+    from twisty.limits import _resident_bytes
     level = load_suite_builder().build_level(40004, 40, 21, 15).with_start_hp(90)      # > 256 expansions
     expected = passages_search.best_route(level, Deadline(None, memory_bytes=None))
     real_search = passages_search.search

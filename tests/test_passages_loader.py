@@ -2,7 +2,7 @@
 
 import pytest
 
-from twisty.games import handler_for
+from twisty.api import checker_for
 from twisty.rules.source import MAX_LEVEL_BYTES, LevelError, parse_level_bytes, read_level
 from tests.passages_helpers import level_from_toml
 
@@ -94,7 +94,7 @@ def test_printed_table_against_stats():
 def test_unknown_game_and_missing_game():
     source = parse_level_bytes(GOOD.replace('"passages"', '"chess"').encode(), "x.toml")
     with pytest.raises(LevelError) as caught:
-        handler_for(source)
+        checker_for(source)
     assert 'unknown game "chess"' in caught.value.message and caught.value.line == 1
     with pytest.raises(LevelError, match='missing key "game"'):
         parse_level_bytes(GOOD.replace('game = "passages"\n', "").encode(), "x.toml")

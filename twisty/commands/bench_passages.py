@@ -9,12 +9,12 @@ from pathlib import Path
 
 import click
 
-from twisty.cli import EXIT_FAILED, EXIT_INVALID, bench
+from twisty.commands.common import EXIT_FAILED, EXIT_INVALID
 from twisty.rules.source import LevelError
 from twisty.solver import passages_bench
 
 
-@bench.command("passages")
+@click.command("passages")
 @click.option("--suite", "suite", type=click.Path(file_okay=False, path_type=Path),
               default=passages_bench.DEFAULT_SUITE, show_default="benchmarks/passages/suite",
               help="Folder of suite levels (*.toml).")

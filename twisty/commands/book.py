@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from twisty.cli import EXIT_INVALID, bench, fail_invalid, main
+from twisty.commands.common import EXIT_INVALID, fail_invalid
 from twisty.rules.book.loader import load_book
 from twisty.rules.book.static import STATUS_NAMES
 from twisty.rules.source import LevelError, read_level
@@ -17,7 +17,7 @@ from twisty.solver.book import solve_book
 BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "book" / "bench.py"
 
 
-@main.command()
+@click.command()
 @click.argument("book_file", metavar="BOOK", type=click.Path())
 @click.argument("page", type=int)
 @click.argument("row", type=int)
@@ -58,7 +58,7 @@ def explain(book_file: str, page: int, row: int, col: int) -> None:
         click.echo(f"the walk passes here (step {verdict.walk.index(cell)} of {len(verdict.walk) - 1})")
 
 
-@bench.command("book")
+@click.command("book")
 @click.option("--pages", type=click.IntRange(2, 400), default=90, show_default=True)
 @click.option("--rows", type=click.IntRange(3, 64), default=12, show_default=True)
 @click.option("--cols", type=click.IntRange(3, 64), default=16, show_default=True)

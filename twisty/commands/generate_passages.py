@@ -12,7 +12,6 @@ from pathlib import Path
 
 import click
 
-from twisty.cli import generate
 from twisty.generator.passages import DIFFICULTIES, GenerationError, PassagesParams, generate_level
 
 ENGINE_CHOICES = ("auto", "search", "cpsat", "brute")
@@ -42,7 +41,7 @@ def generate_one(job: tuple[PassagesParams, int, str]) -> tuple[int, str | None,
     return seed, made.text, summary
 
 
-@generate.command("passages")
+@click.command("passages")
 @click.option("--size", "size", default="6x5", show_default=True, help="Maze cells, WxH.")
 @click.option("--blockers", type=int, default=10, show_default=True,
               help="Doors and enemies to place, the boss included (repairs may wall up a few doors).")

@@ -13,7 +13,6 @@ from typing import Any
 
 import click
 
-from twisty.cli import bench, generate, main
 from twisty.generator.tunnels import EncounterChoice, MonsterCandidate, find_monster
 from twisty.rules.tunnels import (MAX_POOL_DICE, ClashOdds, ClashSide, Delver, FightChain, FightOdds, FightRules,
                                   Monster, clash, difficulty_for_level, saving_roll_success)
@@ -169,7 +168,7 @@ def _with_difficulty(command):
     return command
 
 
-@main.group()
+@click.group()
 def odds() -> None:
     """Twisted Tunnels: exact odds of Saving Rolls, Clashes and whole fights."""
 
@@ -369,7 +368,7 @@ def _probability(text: str, option: str) -> Fraction:
     return value
 
 
-@generate.command(name="tunnels")
+@click.command(name="tunnels")
 @click.option("--delver", "delver_spec", type=DELVER_SPEC, required=True,
               help="combat=N,con=N[,luck=N,armour=N,shield]")
 @click.option("--target", default=None, help="Wanted chance that the delver wins (0.7 or 7/10).")
@@ -425,7 +424,7 @@ def generate_tunnels(delver_spec: dict[str, int], target: str | None, survival: 
                       ("", "rating", "dice", "win", "survival", "perished", "clashes")))
 
 
-@bench.command(name="tunnels")
+@click.command(name="tunnels")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--repeat", type=click.IntRange(1, 100), default=5, show_default=True,
               help="Timed runs per case; the fastest counts.")

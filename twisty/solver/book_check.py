@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from twisty.games import CheckOptions, CheckOutcome, SolveOutcome
+from twisty.checking import CheckOptions, CheckOutcome, SolveOutcome
 from twisty.render.book import MARK_LEGEND, spread_lines
 from twisty.rules.book.contents import RULE_NAMES
 from twisty.rules.book.loader import load_book

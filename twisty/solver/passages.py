@@ -7,45 +7,40 @@ or whose replayed hp differs from the engine's claim, raises EngineBug and is ne
 
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Callable
 
+from twisty.errors import EngineBug
+from twisty.games import GAMES
 from twisty.rules.passages import Decision, PassagesLevel, Replay, RouteError, replay
 from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
                                             SolutionCount)
 
-ENGINE_MODULES = {
-    "cpsat": "twisty.solver.passages_cpsat",
-    "search": "twisty.solver.passages_search",
-    "brute": "twisty.solver.passages_brute",
-}
-
-
-class EngineBug(RuntimeError):
-    """An engine reported something the plain rules refute."""
+GAME = GAMES["passages"]
 
 
 def engine_module(name: str) -> ModuleType:
-    return importlib.import_module(ENGINE_MODULES[name])
+    """The module of the passages engine called `name` in the registry ("auto": the one auto picks)."""
+    return GAME.chosen_engine(name).load()
 
 
 def choose_engines(level: PassagesLevel, requested: str) -> dict[str, ModuleType]:
     """Which engine answers which question.
 
-    `auto` is the search engine for all three questions: on the shipped puzzles and the benchmark suite it
-    is the fastest at every size (docs/bench-passages.md), and its counting walk, which enters only states
-    its own search finds still winning, took 0.01 s where CP-SAT's solve-and-block took 17.7 s (suite level
-    b020-03, 9 solutions; on b020-04 CP-SAT did not finish counting in 20 s); it counts up to 10 solutions
-    on most suite levels of 40 to 90 blockers within 0.02 to 1.1 s (docs/passages.md). CP-SAT stays the
-    independent second engine: `--engine cpsat`, and the differential tests that hold the two to the
-    same answers. An explicit engine answers everything. By level features, the search engine itself picks
-    how to find the best route: from 40 blockers on it races two configurations of its compiled search,
-    one per core (passages_search.best_route, docs/passages.md).
+    `auto` is the first available engine of the registry's `auto` list, the search engine, for all three
+    questions: on the shipped puzzles and the benchmark suite it is the fastest at every size
+    (docs/bench-passages.md), and its counting walk, which enters only states its own search finds still
+    winning, took 0.01 s where CP-SAT's solve-and-block took 17.7 s (suite level b020-03, 9 solutions; on
+    b020-04 CP-SAT did not finish counting in 20 s); it counts up to 10 solutions on most suite levels of
+    40 to 90 blockers within 0.02 to 1.1 s (docs/passages.md). CP-SAT stays the independent second engine:
+    `--engine cpsat`, and the differential tests that hold the two to the same answers. An explicit engine
+    answers everything. By level features, the search engine itself picks how to find the best route:
+    from 40 blockers on it races two configurations of its compiled search, one per core
+    (passages_search.best_route, docs/passages.md).
     """
-    module = engine_module("search" if requested == "auto" else requested)
+    module = engine_module(requested if requested in GAME.engine_names() else "auto")
     return {"best": module, "min_start": module, "count": module}
 
 
@@ -59,6 +54,7 @@ class PassagesVerdict:
     engines: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     out_of_memory: bool = False     # the memory budget, not the time limit, stopped an unfinished answer
+    questions: frozenset[str] = frozenset({"route", "min-hp", "count"})
 
     @property
     def solvable(self) -> bool | None:
@@ -88,28 +84,34 @@ def checked_replay(level: PassagesLevel, decisions: tuple[Decision, ...], engine
     return result
 
 
-def analyse(level: PassagesLevel, *, engine: str = "auto", timeout: float | None = None,
-            max_solutions: int = 10, count: bool = True,
+def analyse(level: PassagesLevel, deadline: Deadline, *, engine: str = "auto", max_solutions: int = 10,
+            questions: frozenset[str] | None = None,
             progress: Callable[[str], None] | None = None) -> PassagesVerdict:
-    """Solvability, the best route, the smallest starting hp and the solution count of one level.
-    `progress` is told each question as its work starts ("best route", "least starting hp", "counting
-    solutions"): on large levels each can take minutes."""
+    """Solvability, the best route, the smallest starting hp and the solution count of one level, within
+    the level's one deadline. `questions` (None: all) picks among "route", "min-hp" and "count"; counting
+    needs the proven best hp, so it answers "route" too. `progress` is told each question as its work
+    starts ("best route", "least starting hp", "counting solutions"): on large levels each can take
+    minutes."""
     started = time.perf_counter()
-    deadline = Deadline(timeout)
     engines = choose_engines(level, engine)
+    asked = frozenset(GAME.question_names) if questions is None else questions & set(GAME.question_names)
     tell = progress or (lambda phase: None)
-    tell("best route")
-    best = engines["best"].best_route(level, deadline)
+    best = BestRoute(UNKNOWN)
     route = None
-    if best.decisions is not None:
-        route = checked_replay(level, best.decisions, engines["best"].NAME, best.final_hp)
-    tell("least starting hp")
-    min_start = engines["min_start"].min_start_hp(level, deadline)
-    if min_start.status == "proved" and min_start.value is not None:
-        _confirm_min_start(level, min_start.value, engines["min_start"].NAME, deadline)
+    if "route" in asked or "count" in asked:
+        tell("best route")
+        best = engines["best"].best_route(level, deadline)
+        if best.decisions is not None:
+            route = checked_replay(level, best.decisions, engines["best"].NAME, best.final_hp)
+    min_start = MinStartHp(UNKNOWN)
+    if "min-hp" in asked:
+        tell("least starting hp")
+        min_start = engines["min_start"].min_start_hp(level, deadline)
+        if min_start.status == "proved" and min_start.value is not None:
+            _confirm_min_start(level, min_start.value, engines["min_start"].NAME, deadline)
     tally = None
     witnesses: list[Replay] = []
-    if count and best.status == SOLVABLE and best.proved:
+    if "count" in asked and best.status == SOLVABLE and best.proved:
         tell("counting solutions")
         tally = engines["count"].count_solutions(level, deadline, max_solutions, best.final_hp)
         witnesses = [checked_replay(level, decisions, engines["count"].NAME) for decisions in tally.witnesses[:2]]
@@ -118,7 +120,7 @@ def analyse(level: PassagesLevel, *, engine: str = "auto", timeout: float | None
             raise EngineBug(f"engine {engines['count'].NAME} gave two witnesses with one signature")
     used = {question: module.NAME for question, module in engines.items()}
     return PassagesVerdict(best, min_start, tally, route, witnesses, used, time.perf_counter() - started,
-                           deadline.out_of_memory)
+                           deadline.out_of_memory, asked)
 
 
 def _confirm_min_start(level: PassagesLevel, value: int, engine: str, deadline: Deadline) -> None:

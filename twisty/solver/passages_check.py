@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from twisty.games import CheckOptions, CheckOutcome, SolveOutcome
+from twisty.checking import CheckOptions, CheckOutcome, SolveOutcome, status_word
 from twisty.render.passages import legend_lines, route_map, walkthrough
 from twisty.rules.passages import Expectations, PassagesLevel
 from twisty.rules.passages_format import load_passages
@@ -27,7 +27,7 @@ def report(source: LevelSource, level: PassagesLevel, verdict: PassagesVerdict) 
         "final_hp": verdict.best.final_hp,
         "proved": verdict.best.proved,
         "min_start_hp": verdict.min_start.value if verdict.min_start.status == "proved" else None,
-        "min_start_hp_status": verdict.min_start.status,
+        "min_start_hp_status": verdict.min_start.status if "min-hp" in verdict.questions else "not asked",
         "solutions": (count.solutions if exact_count else None) if solvable else (0 if solvable is False else None),
         "solutions_capped": bool(count.capped) if exact_count else False,
         "optimal_solutions": (count.optimal if exact_count else None) if solvable else (0 if solvable is False else None),
@@ -38,16 +38,26 @@ def report(source: LevelSource, level: PassagesLevel, verdict: PassagesVerdict) 
         "engine": verdict.engines,
         "seconds": round(verdict.seconds, 3),
         "limit": "memory" if verdict.out_of_memory else "time",    # what an undecided answer ran into
+        "questions": sorted(verdict.questions),
     }
     second = verdict.second_solution
     data["second_route"] = [step.as_json() for step in second.steps] if second else None
+    data["expected_solvable"] = level.expect.solvable
     data["expect_failures"] = expectation_failures(level.expect, data)
     return data
 
 
+# The question that decides each [expect] claim: a claim whose question was not asked is not checked.
+CLAIM_QUESTIONS = {"solvable": "route", "final_hp": "route", "min_start_hp": "min-hp", "unique": "count",
+                   "solutions": "count", "optimal_solutions": "count"}
+
+
 def expectation_failures(expect: Expectations, data: dict[str, Any]) -> list[str]:
     """One line per [expect] claim that does not hold; an undecided answer fails its claim too."""
-    failures = []
+    failures: list[str] = []
+    asked = set(data["questions"]) | ({"route"} if "count" in data["questions"] else set())
+    expect = Expectations(**{key: value if CLAIM_QUESTIONS[key] in asked else None
+                             for key, value in vars(expect).items()})
 
     def compare(key: str, claimed, actual, undecided: bool) -> None:
         if claimed is None:
@@ -87,20 +97,21 @@ def _toml(value) -> str:
 
 
 def summary_line(data: dict[str, Any]) -> str:
-    status = "FAILED" if data["expect_failures"] else "ok"
-    if data["solvable"] is None:
-        verdict = f"unknown ({data['limit']} limit)"
-    elif not data["solvable"]:
-        verdict = "unsolvable (proved)"
-    else:
-        proof = "proved optimal" if data["proved"] else "not proved optimal"
-        verdict = f"solvable, final hp {data['final_hp']} ({proof})"
-    parts = [verdict]
+    """The one line `check` prints for a level, after its status word (twisty.checking.level_status)."""
+    parts = []
+    if "route" in data["questions"] or "count" in data["questions"]:
+        if data["solvable"] is None:
+            parts.append(f"unknown ({data['limit']} limit)")
+        elif not data["solvable"]:
+            parts.append("unsolvable (proved)")
+        else:
+            proof = "proved optimal" if data["proved"] else "not proved optimal"
+            parts.append(f"solvable, final hp {data['final_hp']} ({proof})")
     if data["min_start_hp_status"] == "proved":
         parts.append(f"min start hp {data['min_start_hp']}")
     elif data["min_start_hp_status"] == "unknown":
-        parts.append("min start hp unknown")
-    else:
+        parts.append(f"min start hp unknown ({data['limit']} limit)")
+    elif data["min_start_hp_status"] == "none":
         parts.append("no starting hp suffices")
     if data["solutions"] is not None and data["solvable"]:
         more = "+" if data["solutions_capped"] else ""
@@ -111,13 +122,13 @@ def summary_line(data: dict[str, Any]) -> str:
         parts.append(f"solution count unknown ({data['limit']} limit"
                      + (f", {found} found so far)" if found else ")"))
     engines = "/".join(sorted(set(data["engine"].values())))
-    return f"{status:<7}{data['level']}: {', '.join(parts)}  [{engines}, {data['seconds']:.2f}s]"
+    return f"{status_word(data):<11}{data['level']}: {', '.join(parts)}  [{engines}, {data['seconds']:.2f}s]"
 
 
 def _analyse(source: LevelSource, options: CheckOptions) -> tuple[PassagesLevel, PassagesVerdict]:
     level = load_passages(source)
-    verdict = analyse(level, engine=options.engine, timeout=options.timeout, max_solutions=options.max_solutions,
-                      progress=options.progress)
+    verdict = analyse(level, options.deadline, engine=options.engine, max_solutions=options.max_solutions,
+                      questions=options.questions, progress=options.progress)
     return level, verdict
 
 

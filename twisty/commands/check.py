@@ -1,0 +1,120 @@
+"""`twisty check` and `twisty solve`: parse options, call the checker of each level's game, print."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from typing import Any, Callable
+
+import click
+
+from twisty.api import check_entry, level_files, solve_file
+from twisty.checking import FAILED, INVALID, OK, UNKNOWN, UNSOLVABLE, CheckOptions
+from twisty.commands.common import (EXIT_CODES_HELP, EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, timeout_option)
+from twisty.errors import TwistyError, UsageError
+from twisty.games import level_games
+
+QUESTIONS_HELP = "; ".join(f"{game.name}: {', '.join(game.question_names)}" for game in level_games())
+ENGINES_HELP = "; ".join(f"{game.name}: auto, {', '.join(game.engine_names())}" for game in level_games())
+
+
+def _engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    command = click.option("--max-solutions", type=click.IntRange(1, 1_000_000), default=10, show_default=True,
+                           help="Stop counting distinct solutions at this many.")(command)
+    command = click.option("--questions", default=None, metavar="LIST",
+                           help=f"Comma-separated questions to answer (default: all). {QUESTIONS_HELP}. "
+                                "Counting solutions needs the best route, so it answers that too.")(command)
+    command = timeout_option("Seconds per level, covering everything: reading, every question, every "
+                             "engine and reading of the rules. When they run out, what is undecided is "
+                             "reported as unknown.")(command)
+    command = click.option("--engine", default="auto", show_default=True,
+                           help=f"Solver engine ({ENGINES_HELP}). auto picks the fastest available; a game "
+                                "without the engine named stays on auto.")(command)
+    return command
+
+
+def _options(engine: str, timeout: float | None, max_solutions: int, questions: str | None) -> CheckOptions:
+    """The options of a run; --engine and --questions must name an engine or question of some game (a
+    game that lacks the engine named stays on auto; each game answers the questions of its own named)."""
+    games = level_games()
+    if engine != "auto" and all(engine not in game.engine_names() for game in games):
+        raise UsageError(f'no engine "{engine}" ({ENGINES_HELP})')
+    known = {name for game in games for name in game.question_names}
+    chosen = None if questions is None or questions.strip() in ("", "all") else \
+        frozenset(part.strip() for part in questions.split(",") if part.strip())
+    if chosen is not None and chosen - known:
+        raise UsageError(f"unknown question {', '.join(sorted(chosen - known))} ({QUESTIONS_HELP})")
+    return CheckOptions(engine=engine, timeout=timeout, max_solutions=max_solutions, questions=chosen)
+
+
+@click.command(epilog=EXIT_CODES_HELP)
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per level, one per line.")
+@_engine_options
+def check(paths: tuple[str, ...], as_json: bool, engine: str, timeout: float | None, questions: str | None,
+          max_solutions: int) -> None:
+    """Check level files (or folders, searched for *.toml): validity, verdict, and every [expect] claim.
+
+    Every level is read within input limits (docs/limits.md): a file is at most 1 MiB, numbers lie
+    within +-10^9, and anything else wrong is one message with its file, line and column.
+    """
+    run_options = _options(engine, timeout, max_solutions, questions)
+    counts = {status: 0 for status in (OK, FAILED, UNSOLVABLE, UNKNOWN, INVALID)}
+    entries = list(level_files(paths))
+    if not entries:
+        fail(UsageError(f"no level files (*.toml) under {' '.join(paths)}"))
+    for entry in entries:
+        status = _status_line(entry.path)
+        try:
+            outcome = check_entry(entry, replace(run_options, progress=status))
+        finally:
+            _clear_status_line(status)
+        counts[outcome.status] += 1
+        if as_json:
+            click.echo(json.dumps(outcome.data, sort_keys=True))
+        else:
+            click.echo(outcome.summary)
+            for line in outcome.details:
+                click.echo(f"    {line}")
+    if not as_json:
+        click.echo(f"{len(entries)} levels: {counts[OK]} ok, {counts[FAILED]} failed expectations, "
+                   f"{counts[UNSOLVABLE]} unsolvable, {counts[UNKNOWN]} unknown, {counts[INVALID]} invalid")
+    if counts[INVALID]:
+        sys.exit(EXIT_INVALID)
+    sys.exit(EXIT_FAILED if counts[FAILED] + counts[UNSOLVABLE] + counts[UNKNOWN] else EXIT_OK)
+
+
+def _status_line(path: str) -> Callable[[str], None] | None:
+    """On a terminal, a line on stderr naming the question a level's check is working on (each can take
+    minutes on a large level); nothing in a pipe or a log."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(phase: str) -> None:
+        click.echo(f"\r\033[K{path}: {phase}...", nl=False, err=True)
+    return show
+
+
+def _clear_status_line(status: Callable[[str], None] | None) -> None:
+    if status is not None:
+        click.echo("\r\033[K", nl=False, err=True)
+
+
+@click.command(epilog=EXIT_CODES_HELP)
+@click.argument("level", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict and route as JSON.")
+@_engine_options
+def solve(level: str, as_json: bool, engine: str, timeout: float | None, questions: str | None,
+          max_solutions: int) -> None:
+    """Solve one level and print the walkthrough with the map."""
+    options = replace(_options(engine, timeout, max_solutions, questions), progress=_status_line(level))
+    try:
+        try:
+            outcome = solve_file(level, options)
+        finally:
+            _clear_status_line(options.progress)
+    except TwistyError as error:
+        fail(error)
+    click.echo(json.dumps(outcome.data, sort_keys=True) if as_json else outcome.text)
+

@@ -1,0 +1,32 @@
+"""Twisty Little Passages: grid dungeons with life, attack, defence, keys, doors, elixirs, equipment and
+enemies fought with exact combat."""
+
+from twisty.games.entry import Engine, Game, Question
+
+_ALL = frozenset({"route", "min-hp", "count"})
+
+GAME = Game(
+    name="passages",
+    title="Twisty Little Passages",
+    rulebook="Twisty Little Passages",
+    questions=(
+        Question("route", "solvable or not, and the best route (the most life left at the goal), proved"),
+        Question("min-hp", "the smallest starting life with which the level can be won"),
+        Question("count", "distinct solutions up to --max-solutions, and whether the best one is unique"),
+    ),
+    engines=(
+        Engine("search", "twisty.solver.passages_search", _ALL,
+               "exact best-first search over consumed blockers (compiled core)"),
+        Engine("cpsat", "twisty.solver.passages_cpsat", _ALL,
+               "CP-SAT model of the order in which blockers are consumed"),
+        Engine("brute", "twisty.solver.passages_brute", _ALL,
+               "reference enumeration of every order (tiny levels only)"),
+    ),
+    auto=("search",),
+    loader="twisty.rules.passages_format:load_passages",
+    checker="twisty.solver.passages_check",
+    generator="twisty.generator.passages:generate_level",
+    bench="twisty.solver.passages_bench",
+    solving=frozenset({"route", "count"}),
+    docs="docs/passages.md",
+)
