@@ -64,23 +64,23 @@ def test_a_count_cut_short_says_so_with_what_it_found(tmp_path):
     the count is unknown and how many solutions were found (the corridor has exactly one)."""
     from dataclasses import replace
 
+    from twisty.limits import Deadline
+    from twisty.report.passages import verdict_of
     from twisty.rules.passages_format import load_passages
     from twisty.rules.source import read_level
     from twisty.solver.passages import analyse
-    from twisty.limits import Deadline
-    from twisty.solver.passages_check import report, summary_line
 
-    source = read_level(write(tmp_path, VALID))
-    level = load_passages(source)
-    verdict = analyse(level, Deadline(), engine="brute")
-    assert verdict.count.complete and verdict.count.solutions == 1
-    cut_short = replace(verdict, count=replace(verdict.count, complete=False))
-    data = report(source, level, cut_short)
-    assert (data["solutions"], data["optimal_solutions"], data["unique"], data["solutions_at_least"]) == \
+    path = write(tmp_path, VALID)
+    level = load_passages(read_level(path))
+    analysis = analyse(level, Deadline(), engine="brute")
+    assert analysis.count.complete and analysis.count.solutions == 1
+    cut_short = verdict_of(level, path, replace(analysis, count=replace(analysis.count, complete=False)))
+    assert (cut_short.solutions, cut_short.optimal_solutions, cut_short.unique, cut_short.solutions_at_least) == \
         (None, None, None, 1)
-    assert "solution count unknown (time limit, 1 found so far)" in summary_line(data)
-    assert report(source, level, verdict)["solutions_at_least"] is None
-    assert "1 solution (unique)" in summary_line(report(source, level, verdict))
+    assert "solution count unknown (time limit, 1 found so far)" in cut_short.summary()
+    complete = verdict_of(level, path, analysis)
+    assert complete.solutions_at_least is None
+    assert "1 solution (unique)" in complete.summary()
 
 
 def test_analyse_tells_each_question_as_it_starts_and_a_pipe_gets_no_status_line(tmp_path):

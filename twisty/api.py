@@ -18,12 +18,16 @@ import os
 import time
 from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import Iterable, Iterator
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
 
-from twisty.checking import CheckOptions, CheckOutcome, SolveOutcome, level_status
-from twisty.errors import LevelError
-from twisty.games import GAMES, level_games, resolve
+from twisty.checking import CheckOptions, CheckOutcome, SolveOutcome
+from twisty.errors import LevelError, UsageError
+from twisty.games import GAMES, game_named, level_games, resolve
 from twisty.limits import Deadline
+from twisty.report import tunnels
+from twisty.rules.level import Level, load_level, model_of
+from twisty.rules.tunnels import ClashSide, Delver, FightRules, Monster
 from twisty.rules.source import LevelSource, read_level
 
 def checker_for(source: LevelSource) -> ModuleType:
@@ -34,6 +38,15 @@ def checker_for(source: LevelSource) -> ModuleType:
     checker = resolve(game.checker)
     assert isinstance(checker, ModuleType)
     return checker
+
+
+def _run_checker(source: LevelSource, options: CheckOptions) -> tuple[ModuleType, Any]:
+    """The game's checker and its verdict on the level (loading included, within options.deadline)."""
+    checker = checker_for(source)
+    if not hasattr(checker, "solve_text"):          # a checker that loads the level itself
+        return checker, checker.check(source, options)
+    level = Level(source.game, source.path, source, model_of(source, options.deadline))
+    return checker, checker.check(level, options)
 
 
 @dataclass(frozen=True)
@@ -82,7 +95,9 @@ def check_file(path: str, options: CheckOptions) -> CheckOutcome:
     try:
         source = read_level(path)
         game = source.game
-        outcome: CheckOutcome = checker_for(source).check(source, options)
+        _, verdict = _run_checker(source, options)
+        outcome = verdict if isinstance(verdict, CheckOutcome) else \
+            CheckOutcome(verdict.to_json(), verdict.summary(), verdict.details())
     except LevelError as error:
         if error.path is None:
             error.path = path
@@ -100,5 +115,99 @@ def check_entry(entry: LevelFile, options: CheckOptions) -> CheckOutcome:
 def solve_file(path: str, options: CheckOptions) -> SolveOutcome:
     options = replace(options, deadline=Deadline(options.timeout))
     source = read_level(path)
-    outcome: SolveOutcome = checker_for(source).solve(source, options)
-    return outcome
+    checker, verdict = _run_checker(source, options) if hasattr(checker_for(source), "solve_text") else \
+        (None, checker_for(source).solve(source, options))
+    if checker is None:
+        return verdict
+    return SolveOutcome(verdict.to_json(), checker.solve_text(verdict))
+
+
+# The public API (re-exported by the package, twisty/__init__.py). -----------------------------------------
+
+
+def load(path_or_text: str | Path | Level, *, timeout: float | None = None) -> Level:
+    """A level from a file path or from TOML text, loaded by its game's rules within the input limits.
+
+    Raises LevelError (with file, line and column) for anything invalid."""
+    if isinstance(path_or_text, Level):
+        return path_or_text
+    return load_level(path_or_text, Deadline(timeout))
+
+
+def check(level: str | Path | Level, *, questions: Iterable[str] | str | None = None, engine: str = "auto",
+          timeout: float | None = None, max_solutions: int = 10,
+          progress: Callable[[str], None] | None = None) -> Any:
+    """The verdict on a level (a Level, a path or TOML text): every question of its game unless
+    `questions` names some, answered by `engine` within `timeout` seconds, which cover everything,
+    loading included. The verdict is the game's (twisty.report.passages.PassagesVerdict, ...): its
+    `outcome` is an Outcome, and `to_json()` gives what `twisty check --json` prints."""
+    deadline = Deadline(timeout)
+    loaded = path_or_text_level(level, deadline)
+    game = game_named(loaded.game)
+    if engine != "auto":
+        game.engine(engine)             # a UsageError naming the game's engines
+    options = CheckOptions(engine=engine, timeout=timeout, max_solutions=max_solutions,
+                           questions=game.parse_questions(questions if isinstance(questions, str) or questions is None
+                                                          else ",".join(questions)),
+                           progress=progress, deadline=deadline)
+    checker = resolve(game.checker) if game.checker else None
+    if checker is None or not hasattr(checker, "solve_text"):
+        raise UsageError(f"the {game.name} game has no checker with verdicts yet")
+    return checker.check(loaded, options)
+
+
+def solve(level: str | Path | Level, **options: Any) -> Any:
+    """Like check(), and the verdict carries the route (or walk, or plan) to show; `solve_text(verdict)`
+    of the game's checker is what `twisty solve` prints."""
+    return check(level, **options)
+
+
+def path_or_text_level(level: str | Path | Level, deadline: Deadline) -> Level:
+    if isinstance(level, Level):
+        return level
+    return load_level(level, deadline)
+
+
+def odds(kind: str, **params: Any) -> Any:
+    """Exact Twisted Tunnels odds (twisty.report.tunnels.Odds, with to_json()):
+
+    - odds("save", rating=4, level=3) (or difficulty=D): a Saving Roll;
+    - odds("clash", a=5, b=4, upper_hand="a", armour_b=2, flat_footed=None, luck=0, shield=False): one
+      Clash of A dice against B;
+    - odds("fight", delver=dict(combat=4, constitution=12), monster=dict(rating=10, dice=3), level=1,
+      upper_hand=None, flat_footed=None, armour_use="absorb"): a whole fight.
+    """
+    def take(*names: str) -> dict[str, Any]:
+        return {name: params.pop(name) for name in names if name in params}
+
+    if kind == "save":
+        chosen = take("rating", "level", "difficulty")
+        if "rating" not in chosen:
+            raise UsageError('odds("save") needs rating=')
+        result = tunnels.save_odds(**chosen)
+    elif kind == "clash":
+        chosen = take("a", "b", "upper_hand", "armour_a", "armour_b", "flat_footed", "luck", "shield")
+        if "a" not in chosen or "b" not in chosen:
+            raise UsageError('odds("clash") needs a= and b= (the dice of each side)')
+        upper, flat = chosen.get("upper_hand"), chosen.get("flat_footed")
+        sides = [ClashSide(dice=chosen[name], upper_hand=upper == name, flat_footed=flat == name,
+                           luck=chosen.get("luck", 0) if flat == name else 0,
+                           shield=bool(chosen.get("shield")) and flat == name,
+                           armour=chosen.get(f"armour_{name}", 0)) for name in ("a", "b")]
+        result = tunnels.clash_odds(*sides)
+    elif kind == "fight":
+        chosen = take("delver", "monster", "level", "difficulty", "upper_hand", "flat_footed", "armour_use")
+        if "delver" not in chosen or "monster" not in chosen:
+            raise UsageError('odds("fight") needs delver= and monster=')
+        delver, monster = chosen["delver"], chosen["monster"]
+        delver = delver if isinstance(delver, Delver) else Delver(**delver)
+        monster = monster if isinstance(monster, Monster) else Monster(**monster)
+        rules = FightRules(difficulty=tunnels.difficulty_of(chosen.get("level"), chosen.get("difficulty"), 1),
+                           upper_hand=chosen.get("upper_hand"), flat_footed=chosen.get("flat_footed"),
+                           armour_use=chosen.get("armour_use", "absorb"))
+        result = tunnels.fight_odds(delver, monster, rules)
+    else:
+        raise UsageError(f'no odds of kind "{kind}" (kinds: save, clash, fight)')
+    if params:
+        raise UsageError(f"odds({kind!r}) takes no {', '.join(sorted(params))}")
+    return result

@@ -13,46 +13,15 @@ from typing import Any
 
 import click
 
+from twisty.errors import UsageError
 from twisty.generator.tunnels import EncounterChoice, MonsterCandidate, find_monster
-from twisty.rules.tunnels import (MAX_POOL_DICE, ClashOdds, ClashSide, Delver, FightChain, FightOdds, FightRules,
-                                  Monster, clash, difficulty_for_level, saving_roll_success)
-
-# Bounds that keep every answer within seconds; the rules never call for more.
-MAX_FIGHT_DICE = 20
-MAX_CONSTITUTION = 100
-MAX_RATING = 200
-MAX_ARMOUR = 50
-MAX_LUCK = 100
-# A fight's exact fractions grow with its length and with the dice thrown per Clash (denominators are
-# powers of 6 per Clash), so its cost is measured as states x dice per Clash; these bounds keep a command
-# to about ten seconds.
-MAX_FIGHT_WORK = 100_000
-MAX_GENERATOR_WORK = 150_000
-
+from twisty.report.tunnels import (MAX_ARMOUR, MAX_CONSTITUTION, MAX_DIFFICULTY, MAX_FIGHT_DICE, MAX_FIGHT_WORK,
+                                   MAX_GENERATOR_WORK, MAX_LEVEL, MAX_LUCK, MAX_RATING, clash_data, difficulty_of,
+                                   fight_data, fight_work, fraction_text, save_data)
+from twisty.rules.tunnels import (MAX_POOL_DICE, ClashSide, Delver, FightChain, FightRules, Monster, clash,
+                                  saving_roll_success)
 
 BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tunnels" / "bench.py"
-
-
-def fight_work(chain: FightChain) -> int:
-    return chain.estimated_states() * (chain.delver.combat + chain.monster.dice + 2)
-
-
-def fraction_text(value: Fraction) -> str:
-    """Always "p/q", so scripts parse one shape; exact odds of long fights run to thousands of digits."""
-    digit_limit = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        return f"{value.numerator}/{value.denominator}"
-    finally:
-        sys.set_int_max_str_digits(digit_limit)
-
-
-def _distribution(values: dict[int, Fraction]) -> dict[str, str]:
-    return {str(k): fraction_text(p) for k, p in sorted(values.items())}
-
-
-def _distribution_float(values: dict[int, Fraction]) -> dict[str, float]:
-    return {str(k): float(p) for k, p in sorted(values.items())}
 
 
 def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
@@ -134,25 +103,15 @@ def _monster(spec: dict[str, int]) -> Monster:
 
 
 def _difficulty(level: int | None, difficulty: int | None, default_level: int | None = None) -> int:
-    if level is not None and difficulty is not None:
-        raise click.UsageError("give --level or --difficulty, not both")
-    if difficulty is not None:
-        return difficulty
-    if level is None:
-        if default_level is None:
-            raise click.UsageError("give --level L or --difficulty D")
-        level = default_level
-    return difficulty_for_level(level)
+    try:
+        return difficulty_of(level, difficulty, default_level)
+    except UsageError as error:
+        raise click.UsageError(str(error).replace("a dungeon level", "--level").replace("a difficulty", "--difficulty"))
 
 
 def _echo_json(data: dict[str, Any]) -> None:
     click.echo(json.dumps(data, sort_keys=True))
 
-
-# The exploding sum makes every shortfall exact, with fractions that grow about 1.5 digits per point:
-# these bounds keep a Saving Roll under a second.
-MAX_DIFFICULTY = 1000
-MAX_LEVEL = (MAX_DIFFICULTY - 6) // 3
 
 _difficulty_options = [
     click.option("--level", type=click.IntRange(1, MAX_LEVEL), default=None,
@@ -183,8 +142,7 @@ def save(level: int | None, difficulty: int | None, rating: int, as_json: bool) 
     target = _difficulty(level, difficulty)
     success = saving_roll_success(target, rating)
     if as_json:
-        _echo_json({"difficulty": target, "rating": rating, "success": fraction_text(success),
-                    "success_float": float(success)})
+        _echo_json(save_data(target, rating, success))
         return
     where = f" (dungeon level {level})" if level is not None else ""
     click.echo(f"Saving Roll: difficulty {target}{where}, rating {rating}")
@@ -204,20 +162,6 @@ def _armour_pairs(values: tuple[str, ...]) -> dict[str, int]:
         if armour[side] > MAX_ARMOUR:
             raise click.BadParameter(f"armour is 0..{MAX_ARMOUR}, got {armour[side]}", param_hint="--armour")
     return armour
-
-
-def clash_data(a: ClashSide, b: ClashSide, result: ClashOdds) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "a": {"dice": a.dice, "upper_hand": a.upper_hand, "flat_footed": a.flat_footed, "armour": a.armour},
-        "b": {"dice": b.dice, "upper_hand": b.upper_hand, "flat_footed": b.flat_footed, "armour": b.armour},
-        "wounds": {"a": _distribution(result.wounds_to_a), "b": _distribution(result.wounds_to_b)},
-        "wounds_float": {"a": _distribution_float(result.wounds_to_a),
-                         "b": _distribution_float(result.wounds_to_b)},
-    }
-    for key, value in (("a_wins", result.a_wins), ("b_wins", result.b_wins), ("indecisive", result.indecisive)):
-        data[key] = fraction_text(value)
-        data[f"{key}_float"] = float(value)
-    return data
 
 
 @odds.command(name="clash")
@@ -269,17 +213,6 @@ def clash_command(a_dice: int, b_dice: int, upper_hand: str | None, armour: tupl
     click.echo(_table([(str(w), f"{float(result.wounds_to_a.get(w, 0)):.6f}",
                         f"{float(result.wounds_to_b.get(w, 0)):.6f}") for w in wounds],
                       ("wounds taken", "by a", "by b")))
-
-
-def fight_data(result: FightOdds) -> dict[str, Any]:
-    data: dict[str, Any] = {"constitution": _distribution(result.constitution),
-                            "constitution_float": _distribution_float(result.constitution),
-                            "states": result.states}
-    for key, value in (("win", result.win), ("disabled", result.disabled), ("perished", result.perished),
-                       ("survival", result.survival), ("expected_clashes", result.expected_clashes)):
-        data[key] = fraction_text(value)
-        data[f"{key}_float"] = float(value)
-    return data
 
 
 _fight_options = [

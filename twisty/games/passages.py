@@ -24,7 +24,7 @@ GAME = Game(
     ),
     auto=("search",),
     loader="twisty.rules.passages_format:load_passages",
-    checker="twisty.solver.passages_check",
+    checker="twisty.report.passages",
     generator="twisty.generator.passages:generate_level",
     bench="twisty.solver.passages_bench",
     solving=frozenset({"route", "count"}),

@@ -45,7 +45,7 @@ def choose_engines(level: PassagesLevel, requested: str) -> dict[str, ModuleType
 
 
 @dataclass
-class PassagesVerdict:
+class PassagesAnalysis:
     best: BestRoute
     min_start: MinStartHp
     count: SolutionCount | None
@@ -86,7 +86,7 @@ def checked_replay(level: PassagesLevel, decisions: tuple[Decision, ...], engine
 
 def analyse(level: PassagesLevel, deadline: Deadline, *, engine: str = "auto", max_solutions: int = 10,
             questions: frozenset[str] | None = None,
-            progress: Callable[[str], None] | None = None) -> PassagesVerdict:
+            progress: Callable[[str], None] | None = None) -> PassagesAnalysis:
     """Solvability, the best route, the smallest starting hp and the solution count of one level, within
     the level's one deadline. `questions` (None: all) picks among "route", "min-hp" and "count"; counting
     needs the proven best hp, so it answers "route" too. `progress` is told each question as its work
@@ -119,7 +119,7 @@ def analyse(level: PassagesLevel, deadline: Deadline, *, engine: str = "auto", m
         if len(signatures) != len(witnesses):
             raise EngineBug(f"engine {engines['count'].NAME} gave two witnesses with one signature")
     used = {question: module.NAME for question, module in engines.items()}
-    return PassagesVerdict(best, min_start, tally, route, witnesses, used, time.perf_counter() - started,
+    return PassagesAnalysis(best, min_start, tally, route, witnesses, used, time.perf_counter() - started,
                            deadline.out_of_memory, asked)
 
 

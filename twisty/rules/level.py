@@ -1,0 +1,59 @@
+"""A level of any game as loaded: its file (or text), its game, and the game's model of it.
+
+The registry (twisty.games) names each game's loader; `load_level` reads the file within the input limits
+(twisty.rules.source) and hands the parsed TOML to that loader, within the level's deadline.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from twisty.errors import LevelError
+from twisty.games import GAMES, level_games, resolve
+from twisty.limits import Deadline
+from twisty.rules.source import LevelSource, parse_level_bytes, read_level
+
+
+@dataclass(frozen=True)
+class Level:
+    """A loaded level: `model` is the game's own (a PassagesLevel, a Book, ...); `source` keeps the text,
+    so that later messages can point into it."""
+
+    game: str
+    path: str
+    source: LevelSource
+    model: Any
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self.model, "name", "") or getattr(self.model, "title", "") or "")
+
+
+def model_of(source: LevelSource, deadline: Deadline | None = None) -> Any:
+    """The game's model of a parsed level file (LevelError for a game without level files)."""
+    game = GAMES.get(source.game)
+    if game is None or game.loader is None:
+        known = ", ".join(sorted(game.name for game in level_games()))
+        raise source.error(f'unknown game "{source.game}" (games with level files: {known})', key="game")
+    loader = resolve(game.loader)
+    if deadline is not None and "deadline" in inspect.signature(loader).parameters:
+        return loader(source, deadline=deadline)
+    return loader(source)
+
+
+def load_level(path_or_text: str | Path, deadline: Deadline | None = None) -> Level:
+    """A level from a file path, or from TOML text (a string holding a newline or starting with a key)."""
+    if isinstance(path_or_text, str) and ("\n" in path_or_text or path_or_text.lstrip().startswith("game")):
+        source = parse_level_bytes(path_or_text.encode("utf-8"), "<text>")
+    else:
+        source = read_level(path_or_text)
+    try:
+        model = model_of(source, deadline)
+    except LevelError as error:
+        if error.path is None:
+            error.path = source.path
+        raise
+    return Level(source.game, source.path, source, model)
