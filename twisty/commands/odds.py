@@ -4,15 +4,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import click
 
+from twisty.bench import tunnels as tunnels_bench
 from twisty.errors import UsageError
 from twisty.generator.tunnels import EncounterChoice, MonsterCandidate, find_monster
 from twisty.report.tunnels import (MAX_ARMOUR, MAX_CONSTITUTION, MAX_DIFFICULTY, MAX_FIGHT_DICE, MAX_FIGHT_WORK,
@@ -20,9 +19,6 @@ from twisty.report.tunnels import (MAX_ARMOUR, MAX_CONSTITUTION, MAX_DIFFICULTY,
                                    fight_data, fight_work, fraction_text, save_data)
 from twisty.rules.tunnels import (MAX_POOL_DICE, ClashSide, Delver, FightChain, FightRules, Monster, clash,
                                   saving_roll_success)
-
-BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tunnels" / "bench.py"
-
 
 def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
@@ -363,9 +359,13 @@ def generate_tunnels(delver_spec: dict[str, int], target: str | None, survival: 
               help="Timed runs per case; the fastest counts.")
 def bench_tunnels(as_json: bool, repeat: int) -> None:
     """Twisted Tunnels: twisty's exact Clash odds against icepool's, agreement and time ratio."""
-    if not BENCH_SCRIPT.is_file():
-        raise click.UsageError(f"the benchmark script is not here: {BENCH_SCRIPT} (run from a source checkout)")
-    spec = importlib.util.spec_from_file_location("twisty_bench_tunnels", BENCH_SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    sys.exit(module.main(["--repeat", str(repeat)] + (["--json"] if as_json else [])))
+    version = tunnels_bench.icepool_version()
+    if version is None:
+        raise click.UsageError("icepool is not installed; it is a benchmark-only dependency: pip install icepool")
+    rows = tunnels_bench.run(repeat)
+    if as_json:
+        click.echo(json.dumps({"icepool_version": version, "repeat": repeat, "cases": rows}, indent=2))
+        return
+    click.echo(f"Clash odds, exact, cold caches, best of {repeat} (icepool {version}); "
+               f"every pool's (score, hits) distribution also matched exactly")
+    click.echo(tunnels_bench.table(rows))

@@ -6,16 +6,13 @@ reads a pool of d6 face by face and keeps the best (face x count, fewest dice) p
 pool's (score, hits) distribution and every Clash's outcome distribution (winner and wounds) must match
 exactly, or the run stops. Both sides are timed cold (twisty's caches cleared, a fresh icepool evaluator), best of --repeat runs.
 
-    python benchmarks/tunnels/bench.py [--json] [--repeat N]      (or: twisty bench tunnels)
+    twisty bench tunnels [--json] [--repeat N]
 
-icepool is a benchmark-only dependency: pip install icepool.
+icepool is a benchmark-only dependency: pip install icepool (or the extra: pip install 'twisty[bench]').
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 import time
 from fractions import Fraction
 from typing import Callable
@@ -123,27 +120,10 @@ def table(rows: list[dict[str, object]]) -> str:
     return "\n".join(out)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
-    parser.add_argument("--repeat", type=int, default=5, help="timed runs per case; the fastest counts")
-    args = parser.parse_args(argv)
+def icepool_version() -> str | None:
+    """icepool's version, or None when it is not installed."""
     try:
         import icepool
     except ImportError:
-        print("twisty bench tunnels: icepool is not installed; it is a benchmark-only dependency, "
-              "install it with: pip install icepool", file=sys.stderr)
-        return 2
-    rows = run(max(1, args.repeat))
-    if args.json:
-        print(json.dumps({"icepool_version": icepool.__version__, "repeat": args.repeat, "cases": rows},
-                         indent=2))
-    else:
-        print(f"Clash odds, exact, cold caches, best of {args.repeat} (icepool {icepool.__version__}); "
-              f"every pool's (score, hits) distribution also matched exactly")
-        print(table(rows))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        return None
+    return str(icepool.__version__)
