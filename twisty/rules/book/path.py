@@ -26,8 +26,8 @@ class PathState:
     """What the walk has changed so far."""
 
     removed: frozenset[tuple[int, int, str]] = frozenset()   # (cell index, rule, why)
-    used: frozenset[int] = frozenset()                         # Bows and Molotovs already set off
-    sword: int = NO_SWORD                                      # the Sword's page while it is held
+    used: frozenset[int] = frozenset()                         # Bows and Molotovs set off, Swords taken
+    sword: int = NO_SWORD                                      # the held Sword's page (or NO_SWORD/SWORD_LOST)
     items: frozenset[str] = frozenset()                        # Boss weapons picked up
 
 
@@ -90,13 +90,17 @@ class PathRules:
             if sword == state.sword:
                 return Walker(index, None, state), ()
             return Walker(index, None, PathState(state.removed, state.used, sword, state.items)), ()
-        if what == "Sword" and sword == NO_SWORD:
-            sword = self.page_of(index)
         items = state.items
         if what in self.boss_items and what not in items:
             items = items | {what}
         removed = set(state.removed)
         used = state.used
+        if what == "Sword" and index not in used:
+            # Rule 23, the Sword: "When you step onto the Sword cell, you take it with you." Each Sword cell is
+            # its own Sword (book.md): taking one after losing another, or while holding one, makes the new
+            # Sword's three pages the ones that count from now on.
+            used = used | {index}
+            sword = self.page_of(index)
         if what == "Bow" and index not in used:
             used = used | {index}
             hits = self.bow_targets(index, evaluation)
@@ -191,13 +195,24 @@ class PathRules:
             beyond = self.steps[target][heading]
             if beyond is not None and evaluation.status[beyond[0]] == PASSABLE:
                 self._enter(beyond[0], state, (15,), moves)
-        # Rule 23, the Sword: "While you remain on the Sword's page or either adjacent page, it eliminates
-        # every Dragon on your path."
-        if what == "Dragon" and state.sword >= 0 and abs(self.page_of(target) - state.sword) <= 1:
-            slain = PathState(state.removed | {(target, 23, "Dragon slain by the Sword")}, state.used,
-                              state.sword, state.items)
-            if self.evaluation(slain).passable(target):
-                self._enter(target, slain, (23,), moves)
+            elif beyond is not None:
+                # A landing on a Dragon is a step onto it (book.md): the Sword may slay it there.
+                self._slay_dragon(beyond[0], state, evaluation, (15,), moves)
+        self._slay_dragon(target, state, evaluation, (), moves)
+
+    def _slay_dragon(self, target: int, state: PathState, evaluation: Evaluation, rules: tuple[int, ...],
+                     moves: list[Move]) -> None:
+        """Rule 23, the Sword: "While you remain on the Sword's page or either adjacent page, it eliminates
+        every Dragon on your path." A Dragon the walker steps onto (or lands on from a Bridge) within the held
+        Sword's three pages is removed, the book re-evaluated, and the step allowed when the cell is then
+        passable (a Dragon inside a Reaper's reach still kills)."""
+        if evaluation.identity[target] != "Dragon" or state.sword < 0 \
+                or abs(self.page_of(target) - state.sword) > 1:
+            return
+        slain = PathState(state.removed | {(target, 23, "Dragon slain by the Sword")}, state.used,
+                          state.sword, state.items)
+        if self.evaluation(slain).passable(target):
+            self._enter(target, slain, rules + (23,), moves)
 
     def _enter(self, target: int, state: PathState, rules: tuple[int, ...], moves: list[Move]) -> None:
         cells: tuple[int, ...] = (target,)

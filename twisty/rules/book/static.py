@@ -597,24 +597,36 @@ def rule_chuck(ctx: _Context) -> list[Decision]:
     return decisions
 
 
-def rule_oracle(ctx: _Context) -> list[Decision]:
+def oracle_threats(ctx: _Context) -> dict[int, list[int]]:
+    """Rule 10, the Oracle's count: "If at least four of the eight cells around her contain deadly monsters".
+
+    Counted as the cells stand after phase 5, before any override (book.md, phase 6): Chuck's page does not
+    change whether the Oracle protects, so a Troll on Chuck's own page still counts. "Deadly monsters" are
+    creatures whose cell is deadly; Titan-band cells are Walls, not deadly, and do not count.
+    """
+    return {oracle: [index for index in ctx.king[oracle]
+                     if ctx.identity[index] in CREATURES and ctx.status[index] == DEADLY]
+            for oracle in ctx.cells_of("Oracle")}
+
+
+def rule_oracle(ctx: _Context, threats: Mapping[int, list[int]]) -> list[Decision]:
     """Rule 10, the Oracle: "She is always safe, passable, and immune to all effects. No rule can make her
     deadly. If at least four of the eight cells around her contain deadly monsters, all eight neighboring
     cells become safe and passable except Wall cells."
 
-    "Deadly monsters" = creatures deadly after phase 5 (book.md); Titan-band cells count as Walls.
+    `threats` are her deadly neighbours counted before any override (oracle_threats).
     """
     decisions = []
     for oracle in ctx.cells_of("Oracle"):
         decisions.append(Decision(oracle, PASSABLE, "the Oracle is immune to all effects"))
         around = ctx.king[oracle]
-        threats = [index for index in around if ctx.identity[index] in CREATURES and ctx.status[index] == DEADLY]
-        if len(threats) < 4:
+        count = len(threats.get(oracle, ()))
+        if count < 4:
             continue
         for index in around:
             if index not in ctx.wall_like:
                 decisions.append(Decision(index, PASSABLE, f"protected by the Oracle at {where(ctx.book, oracle)} "
-                                                           f"({len(threats)} deadly creatures around her)"))
+                                                           f"({count} deadly creatures around her)"))
     return decisions
 
 
@@ -686,7 +698,8 @@ def evaluate(book: Book, removed: Mapping[int, tuple[int, str]] | None = None,
     for rule, decisions in rule_passable_creatures(ctx):
         ctx.record(rule, decisions)
 
+    threats = oracle_threats(ctx)      # before Chuck's override (book.md, phase 6)
     ctx.record(13, rule_chuck(ctx), override=True)
-    ctx.record(10, rule_oracle(ctx), override=True)
+    ctx.record(10, rule_oracle(ctx, threats), override=True)
     ctx.record(MEDUSA_RULE, rule_medusa(ctx), override=True)
     return Evaluation(book, ctx.removed, ctx.identity, ctx.status, ctx.reasons, ctx.fired)
