@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 import sys
 from pathlib import Path
 
 import click
 
-from twisty.cli import EXIT_INVALID, bench, fail_invalid, main
+from twisty.cli import EXIT_FAILED, EXIT_INVALID, bench, fail_invalid, main
+from twisty.errors import LimitReached
+from twisty.limits import MAX_TIMEOUT, Deadline
 from twisty.rules.book.loader import load_book
 from twisty.rules.book.static import STATUS_NAMES
 from twisty.rules.source import LevelError, read_level
@@ -17,20 +20,50 @@ from twisty.solver.book import solve_book
 BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "book" / "bench.py"
 
 
+class Seconds(click.ParamType):
+    """A time limit: a positive, finite number of seconds, at most MAX_TIMEOUT (nan and inf are refused)."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx) -> float:
+        if isinstance(value, float):
+            seconds = value
+        else:
+            try:
+                seconds = float(value)
+            except (TypeError, ValueError):
+                self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIMEOUT):
+            self.fail(f"{value} is not a positive, finite number of seconds (at most {MAX_TIMEOUT:g})", param, ctx)
+        return seconds
+
+
 @main.command()
 @click.argument("book_file", metavar="BOOK", type=click.Path())
 @click.argument("page", type=int)
 @click.argument("row", type=int)
 @click.argument("col", type=int)
-def explain(book_file: str, page: int, row: int, col: int) -> None:
-    """Say why one cell of a book is deadly, impassable or passable: the chain of rules that decided it."""
+@click.option("--timeout", type=Seconds(), default=None,
+              help="Seconds for the whole question (reading, evaluating the book, finding the walk); what is "
+                   "not decided by then is reported as unknown.")
+def explain(book_file: str, page: int, row: int, col: int, timeout: float | None) -> None:
+    """Say why one cell of a book is deadly, impassable or passable: the chain of rules that decided it.
+
+    Exit 0 with the explanation (a part the time limit left undecided says so), 1 when the book could not
+    even be evaluated within the limit, 2 for bad input.
+    """
+    deadline = Deadline(timeout)
     try:
         source = read_level(book_file)
         if source.game != "book":
             raise source.error(f'explain reads books (game = "book"), not game = "{source.game}"', key="game")
-        book = load_book(source)
+        book = load_book(source, deadline)
     except LevelError as error:
         fail_invalid(error)
+    except LimitReached as reached:
+        click.echo(f"twisty: {book_file}: unknown: the book could not be evaluated within the {reached.cap}",
+                   err=True)
+        sys.exit(EXIT_FAILED)
     cell = (page, row, col)
     if not book.shape.contains(cell):
         shape = book.shape
@@ -38,7 +71,7 @@ def explain(book_file: str, page: int, row: int, col: int) -> None:
                    f"{shape.first_page}-{shape.last_page}, rows 0-{shape.height - 1}, cols 0-{shape.width - 1})",
                    err=True)
         sys.exit(EXIT_INVALID)
-    verdict = solve_book(book)
+    verdict = solve_book(book, deadline=deadline)
     index = book.shape.index(cell)
     content = book.contents[index] or "nothing (an empty cell)"
     click.echo(f"page {page}, row {row}, col {col} holds {content}")
@@ -54,6 +87,8 @@ def explain(book_file: str, page: int, row: int, col: int) -> None:
             click.echo("  no rule decides it: an empty cell is safe")
         for line in chain:
             click.echo(f"  {line}")
+    if verdict.final is None and verdict.status == "unknown":
+        click.echo(f"when the walk reaches the exit: unknown (no walk found within the {verdict.cap})")
     if cell in verdict.walk:
         click.echo(f"the walk passes here (step {verdict.walk.index(cell)} of {len(verdict.walk) - 1})")
 

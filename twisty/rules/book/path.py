@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from twisty.limits import Deadline
 from twisty.rules.book.contents import BOSS_RULE, CREATURES, ITEMS
 from twisty.rules.book.model import Book
 from twisty.rules.book.static import DEADLY, IMMUNE, PASSABLE, Evaluation, evaluate, where
@@ -44,9 +45,13 @@ class Move(NamedTuple):
 
 
 class PathRules:
-    def __init__(self, book: Book, reading: frozenset[str] = frozenset()) -> None:
+    """The moves of the walk under one reading. `deadline` (the level's) is handed to every evaluation, which
+    raises LimitReached past it."""
+
+    def __init__(self, book: Book, reading: frozenset[str] = frozenset(), deadline: Deadline | None = None) -> None:
         self.book = book
         self.reading = reading
+        self.deadline = deadline
         self.shape = book.shape
         self.steps = book.shape.step_table()
         self.evaluations: dict[frozenset, Evaluation] = {}
@@ -61,7 +66,7 @@ class PathRules:
         found = self.evaluations.get(state.removed)
         if found is None:
             removed = {index: (rule, why) for index, rule, why in state.removed}
-            found = evaluate(self.book, removed, self.reading)
+            found = evaluate(self.book, removed, self.reading, self.deadline)
             self.evaluations[state.removed] = found
         return found
 
@@ -226,3 +231,19 @@ class PathRules:
         if arrived is not None:
             walker, fired = arrived
             moves.append(Move(walker, cells, rules + fired))
+
+
+def replay_walk(rules: PathRules, moves: list[tuple[int, ...]]) -> list[Walker]:
+    """Replay a walk, given as the cells each move enters, by the path rules alone: the walkers that can stand
+    at its end (several when two legal moves enter the same cells with different states, e.g. under the
+    Mask or not). Empty when a move is not legal, or the walk passes the exit before its end (the exit ends
+    the walk); a walk that does not end on the exit ends nowhere either."""
+    begun = rules.start()
+    if begun is None:
+        return []
+    exit_index = rules.shape.index(rules.book.exit)
+    walkers = {begun[0]}
+    for entered in moves:
+        walkers = {move.walker for walker in walkers if walker.position != exit_index
+                   for move in rules.moves(walker) if move.cells == entered}
+    return sorted((walker for walker in walkers if walker.position == exit_index), key=repr)

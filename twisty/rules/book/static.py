@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from twisty.limits import Deadline
 from twisty.rules.book.contents import (BOSS_RULE, CONTENTS, CREATURES, DEADLY_TERRAIN, ITEMS, MEDUSA_RULE,
                                         MONSTER, NUMBERS, PREY, RULE_NAMES, SAFE_TERRAIN, WEAKLING)
 from twisty.rules.book.model import Book
@@ -99,7 +100,12 @@ def where(book: Book, index: int) -> str:
 class _Context:
     """The evaluation under way: what each cell is now and the status decided so far."""
 
-    def __init__(self, book: Book, removed: Mapping[int, tuple[int, str]], reading: frozenset[str]) -> None:
+    def __init__(self, book: Book, removed: Mapping[int, tuple[int, str]], reading: frozenset[str],
+                 deadline: Deadline | None = None) -> None:
+        # Called after every rule (and once per page while the tables are built): the level's deadline
+        # raises LimitReached there, so one evaluation of a large book never overruns it by much.
+        self.poll = deadline.check if deadline is not None else None
+        book.shape.build_tables(self.poll)
         self.reading = reading
         self.removed_identity: dict[int, str] = {}
         self.book = book
@@ -121,6 +127,8 @@ class _Context:
         return index // self.shape.page_size + self.shape.first_page
 
     def record(self, rule: int, decisions: list[Decision], *, override: bool = False) -> None:
+        if self.poll is not None:
+            self.poll()
         for index, verdict, why in decisions:
             self.reasons.setdefault(index, []).append((rule, verdict, why))
             self.fired.add(rule)
@@ -657,12 +665,13 @@ def rule_medusa(ctx: _Context) -> list[Decision]:
 # --- the phases in order ----------------------------------------------------------------------------
 
 def evaluate(book: Book, removed: Mapping[int, tuple[int, str]] | None = None,
-             reading: frozenset[str] = frozenset()) -> Evaluation:
+             reading: frozenset[str] = frozenset(), deadline: Deadline | None = None) -> Evaluation:
     """Decide every cell of the book, given what the walk has removed so far.
 
     `reading` names the other readings (READINGS) to apply instead of book.md's; empty for the contract.
+    `deadline` (the level's) is polled between rules: past it, LimitReached is raised.
     """
-    ctx = _Context(book, removed or {}, reading)
+    ctx = _Context(book, removed or {}, reading, deadline)
     ctx.record(5, rule_mimic(ctx))
     apply_path_removals(ctx)
     if CONVERSION_BEFORE_CRUSH in reading:
