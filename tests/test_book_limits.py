@@ -67,6 +67,7 @@ def _pages(count: int, grid: str = "Ru") -> str:
     return "[pages]\n" + "".join(f'{page} = "{grid}"\n' for page in range(1, count + 1))
 
 
+MEDUSA_ENTRY = '{rule = "medusa", page = 1}'
 OUT_OF_RANGE = {
     "rows over 40": (HEAD.format(rows=41, cols=1) + _pages(1), "2:1",
                      '"rows" (rows per page) must be at most 40, not 41'),
@@ -82,9 +83,9 @@ OUT_OF_RANGE = {
     "a list of 10,001": (HEAD.format(rows=1, cols=2) + _pages(1, "Ru Ru") + "[expect]\nrules = ["
                          + ", ".join(["1"] * 10_001) + "]\n", "9:1",
                          "[expect] rules lists 10,001 entries; a list may hold at most 10,000"),
-    "10,001 local rules": (HEAD.format(rows=1, cols=2) + "local = [" + ", ".join(['{rule = "medusa", page = 1}']
-                                                                                   * 10_001) + "]\n" + _pages(1, "Ru Ru"),
-                           "6:1", "10,001 [[local]] entries; a book level may hold at most 10,000"),
+    "10,001 local rules": (HEAD.format(rows=1, cols=2) + "local = [" + ", ".join([MEDUSA_ENTRY] * 10_001) + "]\n"
+                           + _pages(1, "Ru Ru"), "6:1",
+                           "10,001 [[local]] entries; a book level may hold at most 10,000"),
     "a title that is not text": (HEAD.format(rows=1, cols=2) + "title = 3\n" + _pages(1, "Ru Ru"), "6:1",
                                  '"title" must be a string, not 3'),
 }

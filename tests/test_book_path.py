@@ -1,6 +1,7 @@
 """The path rules and the walk's verdict on micro books (walks worked out by hand)."""
 
 from tests.book_levels import make_book
+from twisty.rules.book.path import PathRules, replay_walk
 from twisty.rules.book.static import DEADLY, PASSABLE
 from twisty.solver.book import solve_book
 
@@ -218,3 +219,15 @@ def test_a_bridge_jump_that_lands_on_a_dragon_slays_it_with_the_sword():
                         entrance=[1, 1, 0], exit=[1, 1, 4])
     verdict = solve_book(unarmed)
     assert verdict.status == "unsolvable" and verdict.corridor == [(1, 1, 0), (1, 1, 1)]
+
+
+def test_a_walk_is_replayed_by_the_path_rules_and_a_made_up_one_is_refused():
+    # Rubble, Bridge, Spikes, Goblin: (1,0,0) -> (1,0,1), then the jump over the Spikes to (1,0,3).
+    book = make_book({1: "Ru Br Si Go"}, rows=1, cols=4, entrance=[1, 0, 0], exit=[1, 0, 3])
+    rules = PathRules(book)
+    cell = book.shape.index
+    finals = replay_walk(rules, [(cell((1, 0, 1)),), (cell((1, 0, 3)),)])
+    assert [book.shape.cell(walker.position) for walker in finals] == [(1, 0, 3)]
+    # Stepping onto the Spikes is no legal move; a walk that stops short of the exit ends nowhere.
+    assert replay_walk(rules, [(cell((1, 0, 1)),), (cell((1, 0, 2)),), (cell((1, 0, 3)),)]) == []
+    assert replay_walk(rules, [(cell((1, 0, 1)),)]) == []

@@ -259,12 +259,12 @@ def test_medusa_without_the_local_rule_is_just_a_bad_guy():
     assert deadly(book) == {(1, 1, 3)}
 
 
-# The other readings book.md names under "Ambiguity" -----------------------------------------------
+# The other readings docs/book.md names under "Ambiguity" -----------------------------------------------
 
 def test_conversion_before_crush_lets_the_chain_pass_the_crushed_thief():
     from twisty.rules.book.static import CONVERSION_BEFORE_CRUSH
     book = make_book({1: ". Va .\nGi Th Gi\n. Cu ."}, rows=3, cols=3)
-    # book.md: the Giants crush the Thief first, so the Vampire has no prey and the Cultist stays safe.
+    # docs/book.md: the Giants crush the Thief first, so the Vampire has no prey and the Cultist stays safe.
     assert deadly(book) == {(1, 0, 1), (1, 1, 0), (1, 1, 2)}
     other = evaluate(book, reading=frozenset({CONVERSION_BEFORE_CRUSH}))
     assert other.status_of((1, 2, 1)) == DEADLY and other.status_of((1, 1, 1)) == PASSABLE

@@ -256,7 +256,7 @@ def border(verdict: BookVerdict) -> list[tuple[Cell, str, list[str]]]:
 @dataclass
 class ReadingDifference:
     reading: str
-    cells: list[Cell] | None     # cells whose status before the walk differs from book.md's; None: not known
+    cells: list[Cell] | None     # cells whose status before the walk differs from docs/book.md's; None: not known
     solvable: bool | None
     moves: int | None
     cap: str | None = None       # the cap that left this comparison unfinished (None: it is complete)

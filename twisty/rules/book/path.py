@@ -102,7 +102,7 @@ class PathRules:
         used = state.used
         if what == "Sword" and index not in used:
             # Rule 23, the Sword: "When you step onto the Sword cell, you take it with you." Each Sword cell is
-            # its own Sword (book.md): taking one after losing another, or while holding one, makes the new
+            # its own Sword (docs/book.md): taking one after losing another, or while holding one, makes the new
             # Sword's three pages the ones that count from now on.
             used = used | {index}
             sword = self.page_of(index)
@@ -157,7 +157,8 @@ class PathRules:
                 zombie = self.shape.index(cell)
                 if evaluation.identity[zombie] != "Zombie":
                     continue
-                why = f"burnt with the Zombie at {where(self.book, zombie)} by the Molotov at {where(self.book, molotov)}"
+                why = (f"burnt with the Zombie at {where(self.book, zombie)} "
+                       f"by the Molotov at {where(self.book, molotov)}")
                 for index in (zombie, *king[zombie]):
                     what = evaluation.identity[index]
                     if (what in CREATURES or what in ITEMS) and what not in IMMUNE and index != molotov:
@@ -201,7 +202,7 @@ class PathRules:
             if beyond is not None and evaluation.status[beyond[0]] == PASSABLE:
                 self._enter(beyond[0], state, (15,), moves)
             elif beyond is not None:
-                # A landing on a Dragon is a step onto it (book.md): the Sword may slay it there.
+                # A landing on a Dragon is a step onto it (docs/book.md): the Sword may slay it there.
                 self._slay_dragon(beyond[0], state, evaluation, (15,), moves)
         self._slay_dragon(target, state, evaluation, (), moves)
 

@@ -1,7 +1,7 @@
-"""The static rules: which cells are deadly, passable or impassable, phase by phase as in book.md.
+"""The static rules: which cells are deadly, passable or impassable, phase by phase as in docs/book.md.
 
 Each rule is one function: its docstring quotes the rulebook, and it returns the cells it decides and why
-(`Decision`s). `evaluate` runs the phases in book.md's order, each phase reading the ones before it:
+(`Decision`s). `evaluate` runs the phases in docs/book.md's order, each phase reading the ones before it:
 
 1. identity (Mimic), 2. removal (by the path, then Giant crush), 3. conversion (Vampire),
 4. groups (Wolf, Orcs and Dwarves, Rat), 5. intrinsic and area effects, 6. overrides (Chuck, Oracle,
@@ -39,7 +39,7 @@ _WEAKLINGS = frozenset(name for name, content in CONTENTS.items() if content.fam
 MAX_PACK = 6
 
 
-# Other reasonable readings of the rulebook (book.md, "Ambiguity"); the default reading is book.md's.
+# Other reasonable readings of the rulebook (docs/book.md, "Ambiguity"); the default reading is docs/book.md's.
 CONVERSION_BEFORE_CRUSH = "conversion-before-crush"   # phase 3 (Vampire) before the Giant crush of phase 2
 CHUCK_KEEPS_WALLS = "chuck-keeps-walls"               # Walls on Chuck's page stay impassable
 REMOVED_MAGE_CALMS = "removed-mage-calms"             # a removed Mage still calms his page's Wraiths
@@ -208,7 +208,7 @@ def rule_mimic(ctx: _Context) -> list[Decision]:
     remains harmless and passable. If several Mimics copy one another, follow the chain back to the first
     non-Mimic cell."
 
-    Never beyond the spread; a chain that loops back across the gutter copies nothing (book.md, phase 1).
+    Never beyond the spread; a chain that loops back across the gutter copies nothing (docs/book.md, phase 1).
     """
     decisions = []
     contents = ctx.book.contents
@@ -249,7 +249,7 @@ def rule_giant_crush(ctx: _Context) -> list[Decision]:
     creature strictly between them is crushed and their cells become passable. Careful! Terrain and items
     remain unchanged. The Giants themselves stay deadly."
 
-    A row runs across the gutter; a column is one page's column (book.md, phase 2).
+    A row runs across the gutter; a column is one page's column (docs/book.md, phase 2).
     """
     decisions = []
     lines = list(ctx.spread_rows()) + list(ctx.page_columns())
@@ -345,7 +345,7 @@ def rule_orcs_and_dwarves(ctx: _Context) -> list[Decision]:
     remains thoroughly deadly. On a tie, they slaughter each other to the last man: all the cells then become
     passable. Outside a melee, an Orc or a Dwarf stays deadly."
 
-    A melee is a connected set of Orc and Dwarf cells holding both kinds (book.md, phase 4).
+    A melee is a connected set of Orc and Dwarf cells holding both kinds (docs/book.md, phase 4).
     """
     decisions = []
     fighters = set(ctx.cells_of_any(("Orc", "Dwarf")))
@@ -472,7 +472,7 @@ def rule_giant(ctx: _Context) -> list[Decision]:
 def rule_reaper(ctx: _Context) -> list[Decision]:
     """Rule 11, the Reaper: "Every cell within two cells of the Reaper becomes deadly, diagonals included."
 
-    Within two cells = within two king moves through `step` (book.md).
+    Within two cells = within two king moves through `step` (docs/book.md).
     """
     decisions = []
     for reaper in ctx.cells_of("Reaper"):
@@ -544,7 +544,8 @@ def rule_safe_items(ctx: _Context, mage_cells: set[int]) -> list[Decision]:
         if what in ("Gold", "Gem"):
             thieves = [other for other in ctx.orthogonal[index] if ctx.identity[other] == "Thief"]
             if thieves:
-                decisions.append(Decision(index, DEADLY, f"{what} guarded by the Thief at {where(ctx.book, thieves[0])}"))
+                decisions.append(Decision(index, DEADLY,
+                                          f"{what} guarded by the Thief at {where(ctx.book, thieves[0])}"))
                 continue
         if what == "Scroll":
             mages = [other for other in ctx.king[index] if other in mage_cells]
@@ -569,7 +570,8 @@ def rule_torches_and_shadows(ctx: _Context) -> list[Decision]:
                 lit_by.setdefault(index, torch)
     for shadow in ctx.cells_of("Shadow"):
         if shadow in lit_by:
-            decisions.append(Decision(shadow, PASSABLE, f"a Shadow lit by the Torch at {where(ctx.book, lit_by[shadow])}"))
+            decisions.append(Decision(shadow, PASSABLE,
+                                      f"a Shadow lit by the Torch at {where(ctx.book, lit_by[shadow])}"))
         else:
             decisions.append(Decision(shadow, DEADLY, "a Shadow no Torch lights"))
     return decisions
@@ -593,7 +595,7 @@ def rule_passable_creatures(ctx: _Context) -> list[tuple[int, list[Decision]]]:
 def rule_chuck(ctx: _Context) -> list[Decision]:
     """Rule 13, Chuck: "A Chuck cell makes its entire page passable: monsters, terrain, and items included."
 
-    Walls and Titan-band cells on his page become passable too, but still stop light (book.md, phase 6).
+    Walls and Titan-band cells on his page become passable too, but still stop light (docs/book.md, phase 6).
     """
     decisions = []
     for page in sorted({ctx.page_of(index) for index in ctx.cells_of("Chuck")}):
@@ -608,7 +610,7 @@ def rule_chuck(ctx: _Context) -> list[Decision]:
 def oracle_threats(ctx: _Context) -> dict[int, list[int]]:
     """Rule 10, the Oracle's count: "If at least four of the eight cells around her contain deadly monsters".
 
-    Counted as the cells stand after phase 5, before any override (book.md, phase 6): Chuck's page does not
+    Counted as the cells stand after phase 5, before any override (docs/book.md, phase 6): Chuck's page does not
     change whether the Oracle protects, so a Troll on Chuck's own page still counts. "Deadly monsters" are
     creatures whose cell is deadly; Titan-band cells are Walls, not deadly, and do not count.
     """
@@ -653,12 +655,14 @@ def rule_medusa(ctx: _Context) -> list[Decision]:
         seen = [index for direction in DIRECTIONS for index in ctx.light_ray(medusa, direction)]
         mirrors = [index for index in seen if ctx.identity[index] == "Mirror"]
         if mirrors:
-            decisions.append(Decision(medusa, PASSABLE, f"a Medusa petrified by the Mirror at {where(ctx.book, mirrors[0])}"))
+            decisions.append(Decision(medusa, PASSABLE,
+                                      f"a Medusa petrified by the Mirror at {where(ctx.book, mirrors[0])}"))
             continue
         for index in seen:
             what = ctx.identity[index]
             if what in CREATURES and what != "Medusa" and what not in IMMUNE:
-                decisions.append(Decision(index, PETRIFIED, f"{what} petrified by the Medusa at {where(ctx.book, medusa)}"))
+                decisions.append(Decision(index, PETRIFIED,
+                                          f"{what} petrified by the Medusa at {where(ctx.book, medusa)}"))
     return decisions
 
 
@@ -668,7 +672,7 @@ def evaluate(book: Book, removed: Mapping[int, tuple[int, str]] | None = None,
              reading: frozenset[str] = frozenset(), deadline: Deadline | None = None) -> Evaluation:
     """Decide every cell of the book, given what the walk has removed so far.
 
-    `reading` names the other readings (READINGS) to apply instead of book.md's; empty for the contract.
+    `reading` names the other readings (READINGS) to apply instead of docs/book.md's; empty for the contract.
     `deadline` (the level's) is polled between rules: past it, LimitReached is raised.
     """
     ctx = _Context(book, removed or {}, reading, deadline)
@@ -707,7 +711,7 @@ def evaluate(book: Book, removed: Mapping[int, tuple[int, str]] | None = None,
     for rule, decisions in rule_passable_creatures(ctx):
         ctx.record(rule, decisions)
 
-    threats = oracle_threats(ctx)      # before Chuck's override (book.md, phase 6)
+    threats = oracle_threats(ctx)      # before Chuck's override (docs/book.md, phase 6)
     ctx.record(13, rule_chuck(ctx), override=True)
     ctx.record(10, rule_oracle(ctx, threats), override=True)
     ctx.record(MEDUSA_RULE, rule_medusa(ctx), override=True)

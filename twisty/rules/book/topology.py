@@ -1,7 +1,7 @@
 """Where cells are in the book: `step`, the eight neighbours, rays, spreads and leaves.
 
 "Effects do not stop at a page edge or at the gutter unless a rule explicitly says otherwise." Every rule
-finds its cells through `step`, so the page boundaries are handled in this one place (book.md, Adjacency):
+finds its cells through `step`, so the page boundaries are handled in this one place (docs/book.md, Adjacency):
 
 - gutter: left page (2k, r, W-1) <-> right page (2k+1, r, 0), direction unchanged;
 - outer side edge: recto (p odd, r, W-1) stepping right -> verso (p+1, r, 0), still moving right, and
