@@ -194,23 +194,25 @@ def test_the_deadline_stops_the_first_evaluation_inside_loading(tmp_path):
 
 
 def test_three_readings_share_one_timeout_of_two_seconds(tmp_path):
-    # Ten Bows: without a limit the walk search alone takes well over ten seconds (2^10 sets of removals),
-    # and the ambiguity lint repeats it for three readings. With --timeout 2 the whole check (reading the
+    # Twelve Bows: without a limit the walk search alone takes over ten seconds (2^12 sets of removals, a
+    # quarter of a million walkers), and the ambiguity lint repeats it for three readings. With --timeout 2 the whole check (reading the
     # file, the first evaluation, the search, the three readings) ends within half a second of the limit.
-    text = bow_field_text(10, reachable_exit=False)
+    # The claim cannot be decided, so it fails, naming the limit.
+    text = bow_field_text(12, reachable_exit=False, extra="[expect]\nsolvable = false\n")
     started = time.perf_counter()
     result, path = run(tmp_path, text, "check", "--timeout", "2")
     elapsed = time.perf_counter() - started
     assert elapsed < 2.5
-    assert result.exit_code == 0
+    assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[0].startswith(f"ok     {path}: unknown (time limit reached before a walk was found);")
-    assert lines[1:4] == [f"    note: the reading {reading} could not be compared within the time limit"
-                          for reading in ("conversion-before-crush", "chuck-keeps-walls", "removed-mage-calms")]
+    assert lines[0].startswith(f"FAILED {path}: unknown (time limit reached before a walk was found);")
+    assert lines[1:5] == ["    solvable: claimed false, but it could not be decided within the time limit"] + [
+        f"    note: the reading {reading} could not be compared within the time limit"
+        for reading in ("conversion-before-crush", "chuck-keeps-walls", "removed-mage-calms")]
 
 
 def test_explain_takes_a_timeout(tmp_path):
-    text = bow_field_text(10, reachable_exit=False)
+    text = bow_field_text(12, reachable_exit=False)
     result, _ = run(tmp_path, text, "explain", "1", "5", "0", "--timeout", "1")
     assert result.exit_code == 0
     assert result.output.splitlines() == [
