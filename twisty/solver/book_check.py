@@ -241,7 +241,8 @@ def summary_line(data: dict[str, Any]) -> str:
             f"[{data['seconds']:.2f}s]")
 
 
-def _analyse(source: LevelSource, options: CheckOptions):
+def _analyse(source: LevelSource,
+             options: CheckOptions) -> tuple[Book | None, BookVerdict | None, dict[str, Any]]:
     """The book, its verdict and the report, all within the level's one deadline. When the deadline passes
     while the book is first evaluated, book and verdict are None and every answer is unknown."""
     deadline = options.deadline
