@@ -34,22 +34,22 @@ def run(tmp_path, text: str, *arguments: str, name: str = "book.toml"):
 
 UNKNOWN_KEYS = {
     "top level": (HEAD.format(rows=1, cols=2).replace("entrance", "entrence") + '[pages]\n1 = "Ru Ru"\n', "4:1",
-                  'unknown key "entrence" (did you mean "entrance"?); expected one of: cols, entrance, exit, '
-                  "expect, game, local, pages, rows, title, tunnel"),
-    "[[tunnel]] entry": (HEAD.format(rows=1, cols=2) + '[pages]\n1 = "Tu Ru"\n2 = "Tu Ru"\n\n[[tunnel]]\n'
-                         "cells = [[1, 0, 0], [2, 0, 0]]\n\n[[tunnel]]\n  cels = [[1, 0, 0], [2, 0, 0]]\n", "14:3",
+                  ('unknown key "entrence" (did you mean "entrance"?); expected one of: cols, entrance, exit, '
+                   "expect, game, local, pages, rows, title, tunnel")),
+    "[[tunnel]] entry": (HEAD.format(rows=1, cols=2) + ('[pages]\n1 = "Tu Ru"\n2 = "Tu Ru"\n\n[[tunnel]]\n'
+                         "cells = [[1, 0, 0], [2, 0, 0]]\n\n[[tunnel]]\n  cels = [[1, 0, 0], [2, 0, 0]]\n"), "14:3",
                          'unknown key "cels" in [[tunnel]] (did you mean "cells"?); expected one of: cells'),
     "inline [[local]] entry": (HEAD.format(rows=1, cols=2) + 'local = [{rule = "medusa", page = 1}, '
                                '{rule = "boss", paeg = 1}]\n[pages]\n1 = "Ru Ru"\n', "6:55",
-                               'unknown key "paeg" in [[local]] (did you mean "page"?); expected one of: items, '
-                               "page, rule"),
+                               ('unknown key "paeg" in [[local]] (did you mean "page"?); expected one of: '
+                                "items, page, rule")),
     "items on a medusa rule": (HEAD.format(rows=1, cols=2) + '[pages]\n1 = "Ru Ru"\n[[local]]\nrule = "medusa"\n'
                                'page = 1\nitems = ["Bazooka"]\n', "11:1",
                                'unknown key "items" in [[local]]; expected one of: page, rule'),
     "[expect]": (HEAD.format(rows=1, cols=2) + '[pages]\n1 = "Ru Ru"\n[expect]\nsolvabel = true\n', "9:1",
-                 'unknown key "solvabel" in [expect] (did you mean "solvable"?); expected one of: deadly, '
-                 "final_deadly, final_passable, impassable, moves, passable, rules, simple_corridor, solvable, "
-                 "unique"),
+                 ('unknown key "solvabel" in [expect] (did you mean "solvable"?); expected one of: deadly, '
+                  "final_deadly, final_passable, impassable, moves, passable, rules, simple_corridor, solvable, "
+                  "unique")),
 }
 
 
@@ -195,9 +195,9 @@ def test_the_deadline_stops_the_first_evaluation_inside_loading(tmp_path):
 
 def test_three_readings_share_one_timeout_of_two_seconds(tmp_path):
     # Twelve Bows: without a limit the walk search alone takes over ten seconds (2^12 sets of removals, a
-    # quarter of a million walkers), and the ambiguity lint repeats it for three readings. With --timeout 2 the whole check (reading the
-    # file, the first evaluation, the search, the three readings) ends within half a second of the limit.
-    # The claim cannot be decided, so it fails, naming the limit.
+    # quarter of a million walkers), and the ambiguity lint repeats it for three readings. With --timeout 2
+    # the whole check (reading the file, the first evaluation, the search, the three readings) ends within
+    # half a second of the limit. The claim cannot be decided, so it fails, naming the limit.
     text = bow_field_text(12, reachable_exit=False, extra="[expect]\nsolvable = false\n")
     started = time.perf_counter()
     result, path = run(tmp_path, text, "check", "--timeout", "2")
