@@ -12,7 +12,7 @@ import click
 from twisty.cli import EXIT_FAILED, EXIT_INVALID, bench, fail_invalid, main
 from twisty.errors import LimitReached
 from twisty.limits import MAX_TIMEOUT, Deadline
-from twisty.rules.book.loader import load_book
+from twisty.rules.book.loader import MAX_COLS, MAX_PAGES, MAX_ROWS, load_book
 from twisty.rules.book.static import STATUS_NAMES
 from twisty.rules.source import LevelError, read_level
 from twisty.solver.book import solve_book
@@ -94,17 +94,21 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
 
 
 @bench.command("book")
-@click.option("--pages", type=click.IntRange(2, 400), default=90, show_default=True)
-@click.option("--rows", type=click.IntRange(3, 64), default=12, show_default=True)
-@click.option("--cols", type=click.IntRange(3, 64), default=16, show_default=True)
+@click.option("--pages", type=click.IntRange(2, MAX_PAGES), default=90, show_default=True)
+@click.option("--rows", type=click.IntRange(3, MAX_ROWS), default=12, show_default=True)
+@click.option("--cols", type=click.IntRange(3, MAX_COLS), default=16, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--repeat", type=click.IntRange(1, 100), default=3, show_default=True)
 def bench_book(pages: int, rows: int, cols: int, seed: int, repeat: int) -> None:
-    """Time evaluating a generated book and finding its walk (benchmarks/book/bench.py)."""
+    """Time evaluating a generated book and finding its walk (benchmarks/book/bench.py). The book is held to
+    the input limits like any level (at most 250,000 cells and 1 MiB of text)."""
     spec = importlib.util.spec_from_file_location("twisty_book_bench", BENCH_SCRIPT)
     if spec is None or spec.loader is None:
         click.echo(f"twisty: benchmark script not found: {BENCH_SCRIPT}", err=True)
         sys.exit(EXIT_INVALID)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.run(pages=pages, rows=rows, cols=cols, seed=seed, repeat=repeat)
+    try:
+        module.run(pages=pages, rows=rows, cols=cols, seed=seed, repeat=repeat)
+    except LevelError as error:
+        fail_invalid(error)
