@@ -26,3 +26,20 @@ def make_book(pages: dict[int, str], *, rows: int, cols: int, **keywords):
 
 def blank(rows: int, cols: int) -> str:
     return "\n".join(" ".join(["."] * cols) for _ in range(rows))
+
+
+def bow_field_text(bows: int, *, reachable_exit: bool = True, extra: str = "") -> str:
+    """One page of 6 rows: a Bow on each column of row 0, a Troll five cells below each (row 5), open ground
+    between. Each Bow the walk reaches shoots its own Troll, so the walk search meets 2^bows sets of removals
+    (a full evaluation each) and its states grow with them: a book whose check takes long on purpose.
+    With `reachable_exit` False the exit sits in a walled cell of two extra columns: the search must
+    exhaust every state to prove that no walk exists."""
+    top, middle, bottom = ["Bw"] * bows, ["."] * bows, ["Tr"] * bows
+    rows = [top, *([middle] * 4), bottom]
+    cols = bows
+    exit_cell = [1, 4, bows - 1]
+    if not reachable_exit:
+        rows = [row + ["##", "." if number == 2 else "##"] for number, row in enumerate(rows)]
+        cols, exit_cell = bows + 2, [1, 2, bows + 1]
+    grid = "\n".join(" ".join(row) for row in rows)
+    return book_text({1: grid}, rows=6, cols=cols, entrance=[1, 2, 0], exit=exit_cell, extra=extra)

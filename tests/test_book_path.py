@@ -1,6 +1,7 @@
 """The path rules and the walk's verdict on micro books (walks worked out by hand)."""
 
 from tests.book_levels import make_book
+from twisty.rules.book.path import PathRules, replay_walk
 from twisty.rules.book.static import DEADLY, PASSABLE
 from twisty.solver.book import solve_book
 
@@ -159,3 +160,74 @@ def test_the_bows_upward_arrow_circles_the_leaf_and_hits_the_cell_below_it():
     verdict = solve_book(book)
     assert verdict.initial.status_of((1, 2, 1)) == DEADLY
     assert verdict.walk == [(1, 1, 1), (1, 2, 1)]
+
+
+def _road(*middles: str) -> dict[int, str]:
+    """Pages 1.. of 3x3 with Walls on rows 0 and 2: the walk keeps to row 1, page after page."""
+    return {page: f"## ## ##\n{middle}\n## ## ##" for page, middle in enumerate(middles, start=1)}
+
+
+def test_a_second_sword_is_picked_up_after_the_first_is_lost():
+    # Sword A at (1,1,1) reaches pages 1-2: it slays the Dragon at (2,1,1). Arriving on page 3 loses it.
+    # Sword B at (4,1,1) is its own Sword: taken there, it reaches pages 3-5 and slays the Dragon at (5,1,0).
+    # The walk is the whole middle row, 15 cells, 14 moves, the only one (every other cell is a Wall).
+    # Once the walk reaches the exit both Dragons are gone: (2,1,1) and (5,1,0) are passable.
+    book = make_book(_road("Ru Sd Ru", "Ru Dr Ru", "Ru Ru Ru", "Ru Sd Ru", "Dr Ru Ru"), rows=3, cols=3,
+                     entrance=[1, 1, 0], exit=[5, 1, 2])
+    verdict = solve_book(book)
+    assert verdict.walk == [(page, 1, col) for page in range(1, 6) for col in range(3)]
+    assert verdict.moves == 14 and verdict.unique
+    assert verdict.initial.status_of((2, 1, 1)) == DEADLY and verdict.initial.status_of((5, 1, 0)) == DEADLY
+    assert verdict.final.status_of((2, 1, 1)) == PASSABLE and verdict.final.status_of((5, 1, 0)) == PASSABLE
+    assert 23 in verdict.walk_rules
+    # Without Sword B the Dragon on page 5 stops the walk at (4,1,2): A was lost on page 3.
+    unarmed = make_book(_road("Ru Sd Ru", "Ru Dr Ru", "Ru Ru Ru", "Ru Ru Ru", "Dr Ru Ru"), rows=3, cols=3,
+                        entrance=[1, 1, 0], exit=[5, 1, 2])
+    verdict = solve_book(unarmed)
+    assert verdict.status == "unsolvable"
+    assert verdict.corridor == [(page, 1, col) for page in range(1, 5) for col in range(3)]
+
+
+def test_a_second_sword_taken_while_holding_the_first_brings_its_own_pages():
+    # Pages 2-4. Sword A at (2,1,1) reaches pages 1-3; the walker still holds it on page 3 and there takes
+    # Sword B at (3,1,1), whose pages 2-4 count from then on: the Dragon at (4,1,0) is slain (A alone would
+    # have been lost on page 4). The walk: the middle row of pages 2, 3, 4, 9 cells, 8 moves.
+    pages = dict(zip((2, 3, 4), _road("Ru Sd Ru", "Ru Sd Ru", "Dr Ru Ru").values()))
+    verdict = solve_book(make_book(pages, rows=3, cols=3, entrance=[2, 1, 0], exit=[4, 1, 2]))
+    assert verdict.walk == [(page, 1, col) for page in (2, 3, 4) for col in range(3)]
+    assert verdict.moves == 8 and verdict.unique
+    assert verdict.final.status_of((4, 1, 0)) == PASSABLE
+    only_a = dict(zip((2, 3, 4), _road("Ru Sd Ru", "Ru Ru Ru", "Dr Ru Ru").values()))
+    assert solve_book(make_book(only_a, rows=3, cols=3, entrance=[2, 1, 0], exit=[4, 1, 2])).status \
+        == "unsolvable"
+
+
+def test_a_bridge_jump_that_lands_on_a_dragon_slays_it_with_the_sword():
+    # Row 1: Sword (the entrance: taken at the start), Bridge, Spikes, Dragon, exit. From the Bridge the walker
+    # jumps the Spikes and lands on the Dragon, which the Sword (same page) slays: removed, the book
+    # re-evaluated, the cell passable, so the landing stands. Walk (1,1,0) (1,1,1) (1,1,3) (1,1,4): 3 moves.
+    # The Spikes stay deadly; the Dragon's cell is passable once the walk reaches the exit.
+    book = make_book({1: "## ## ## ## ##\nSd Br Si Dr Ru\n## ## ## ## ##"}, rows=3, cols=5,
+                     entrance=[1, 1, 0], exit=[1, 1, 4])
+    verdict = solve_book(book)
+    assert verdict.walk == [(1, 1, 0), (1, 1, 1), (1, 1, 3), (1, 1, 4)]
+    assert verdict.moves == 3 and verdict.unique
+    assert {15, 23} <= verdict.walk_rules
+    assert verdict.final.status_of((1, 1, 3)) == PASSABLE and verdict.final.status_of((1, 1, 2)) == DEADLY
+    # Without the Sword the landing cell is a deadly Dragon: no jump, no walk; the corridor is the first two.
+    unarmed = make_book({1: "## ## ## ## ##\nRu Br Si Dr Ru\n## ## ## ## ##"}, rows=3, cols=5,
+                        entrance=[1, 1, 0], exit=[1, 1, 4])
+    verdict = solve_book(unarmed)
+    assert verdict.status == "unsolvable" and verdict.corridor == [(1, 1, 0), (1, 1, 1)]
+
+
+def test_a_walk_is_replayed_by_the_path_rules_and_a_made_up_one_is_refused():
+    # Rubble, Bridge, Spikes, Goblin: (1,0,0) -> (1,0,1), then the jump over the Spikes to (1,0,3).
+    book = make_book({1: "Ru Br Si Go"}, rows=1, cols=4, entrance=[1, 0, 0], exit=[1, 0, 3])
+    rules = PathRules(book)
+    cell = book.shape.index
+    finals = replay_walk(rules, [(cell((1, 0, 1)),), (cell((1, 0, 3)),)])
+    assert [book.shape.cell(walker.position) for walker in finals] == [(1, 0, 3)]
+    # Stepping onto the Spikes is no legal move; a walk that stops short of the exit ends nowhere.
+    assert replay_walk(rules, [(cell((1, 0, 1)),), (cell((1, 0, 2)),), (cell((1, 0, 3)),)]) == []
+    assert replay_walk(rules, [(cell((1, 0, 1)),)]) == []

@@ -1,7 +1,9 @@
 """One micro book per static rule, mostly the rulebook's own examples, asserting the exact cells decided."""
 
 from tests.book_levels import blank, make_book
+from twisty.encodings.book_cnf import solve_cnf
 from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, evaluate
+from twisty.solver.book import solve_book
 
 
 def statuses(book, status):
@@ -257,12 +259,12 @@ def test_medusa_without_the_local_rule_is_just_a_bad_guy():
     assert deadly(book) == {(1, 1, 3)}
 
 
-# The other readings book.md names under "Ambiguity" -----------------------------------------------
+# The other readings docs/book.md names under "Ambiguity" -----------------------------------------------
 
 def test_conversion_before_crush_lets_the_chain_pass_the_crushed_thief():
     from twisty.rules.book.static import CONVERSION_BEFORE_CRUSH
     book = make_book({1: ". Va .\nGi Th Gi\n. Cu ."}, rows=3, cols=3)
-    # book.md: the Giants crush the Thief first, so the Vampire has no prey and the Cultist stays safe.
+    # docs/book.md: the Giants crush the Thief first, so the Vampire has no prey and the Cultist stays safe.
     assert deadly(book) == {(1, 0, 1), (1, 1, 0), (1, 1, 2)}
     other = evaluate(book, reading=frozenset({CONVERSION_BEFORE_CRUSH}))
     assert other.status_of((1, 2, 1)) == DEADLY and other.status_of((1, 1, 1)) == PASSABLE
@@ -282,3 +284,29 @@ def test_walls_on_chucks_page_under_both_readings():
     assert statuses(book, WALL) == set() and deadly(book) == set()
     other = evaluate(book, reading=frozenset({CHUCK_KEEPS_WALLS}))
     assert other.status_of((1, 0, 1)) == WALL and other.status_of((1, 0, 2)) == PASSABLE
+
+
+def test_the_oracles_four_are_counted_before_chucks_override():
+    # Spread 1: left page 2, right page 3 (3x3). The Oracle stands at (3,1,0), against the gutter. Her eight
+    # neighbours (through `step`): on page 3 (3,0,0) (3,2,0) (3,0,1) (3,1,1) (3,2,1); across the gutter on
+    # page 2 (2,0,2) (2,1,2) (2,2,2). After phase 5 four of them are deadly creatures: the Troll (3,1,1) and
+    # the three Ogres of page 2's last column. Chuck (3,2,2) then makes page 3 passable, the Troll too, but
+    # the count was taken before any override, so she protects: the three Ogres of page 2 turn passable.
+    # (Had Chuck's override come first, she would see three and page 2's Ogres would stay deadly.)
+    # Statuses: page 2 -> the four Walls impassable, everything else passable; page 3 -> all passable.
+    # The walk: (2,1,0) (2,1,1) (2,1,2) over the gutter to (3,1,0) (3,1,1) (3,1,2), five moves, the only
+    # walk of five (three moves from (2,1,2) to (3,1,2) must follow the row).
+    pages = {2: "## ## Og\nRu Ru Og\n## ## Og", 3: ". . .\nOc Tr Ru\n. . Ch"}
+    book = make_book(pages, rows=3, cols=3, entrance=[2, 1, 0], exit=[3, 1, 2])
+    assert statuses(book, DEADLY) == set()
+    assert statuses(book, WALL) == {(2, 0, 0), (2, 0, 1), (2, 2, 0), (2, 2, 1)}
+    evaluation = evaluate(book)
+    assert "4 deadly creatures around her" in " ".join(evaluation.chain(book.shape.index((2, 1, 2))))
+    verdict = solve_book(book)
+    assert verdict.walk == [(2, 1, 0), (2, 1, 1), (2, 1, 2), (3, 1, 0), (3, 1, 1), (3, 1, 2)]
+    assert verdict.moves == 5 and verdict.unique
+    # The CNF engine (the second engine) reads the same statuses and the same shortest walk.
+    cnf = solve_cnf(book)
+    assert {cell for cell, status in cnf.status.items() if status != "passable"} == \
+        {(2, 0, 0), (2, 0, 1), (2, 2, 0), (2, 2, 1)}
+    assert (cnf.solvable, cnf.moves) == (True, 5)

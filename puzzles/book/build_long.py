@@ -62,7 +62,7 @@ def build() -> dict[int, list[list[str]]]:
         pages[page][6] = list(WALLS)
     pages[31][6][0] = "Ch"
     # The crossing column holds Rubble, not Walls, so the walk does not hang on how Chuck treats Walls
-    # (an ambiguity book.md lists); the band itself is overridden on Chuck's page by the contract.
+    # (an ambiguity docs/book.md lists); the band itself is overridden on Chuck's page by the contract.
     pages[31][3][7], pages[31][5][7] = "Ru", "Ru"
     for page in (32, 33):
         pages[page][1] = list(WALLS)

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import click
 
-from twisty.commands.common import EXIT_INVALID, fail_invalid
-from twisty.rules.book.loader import load_book
+from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, SECONDS, fail_invalid
+from twisty.errors import LimitReached
+from twisty.limits import Deadline
+from twisty.rules.book.loader import MAX_COLS, MAX_PAGES, MAX_ROWS, load_book
 from twisty.rules.book.static import STATUS_NAMES
 from twisty.rules.source import LevelError, read_level
 from twisty.solver.book import solve_book
@@ -22,15 +24,27 @@ BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "book" / "be
 @click.argument("page", type=int)
 @click.argument("row", type=int)
 @click.argument("col", type=int)
-def explain(book_file: str, page: int, row: int, col: int) -> None:
-    """Say why one cell of a book is deadly, impassable or passable: the chain of rules that decided it."""
+@click.option("--timeout", type=SECONDS, default=None,
+              help="Seconds for the whole question (reading, evaluating the book, finding the walk); what is "
+                   "not decided by then is reported as unknown.")
+def explain(book_file: str, page: int, row: int, col: int, timeout: float | None) -> None:
+    """Say why one cell of a book is deadly, impassable or passable: the chain of rules that decided it.
+
+    Exit 0 with the explanation (a part the time limit left undecided says so), 1 when the book could not
+    even be evaluated within the limit, 2 for bad input.
+    """
+    deadline = Deadline(timeout)
     try:
         source = read_level(book_file)
         if source.game != "book":
             raise source.error(f'explain reads books (game = "book"), not game = "{source.game}"', key="game")
-        book = load_book(source)
+        book = load_book(source, deadline)
     except LevelError as error:
         fail_invalid(error)
+    except LimitReached as reached:
+        click.echo(f"twisty: {book_file}: unknown: the book could not be evaluated within the {reached.cap}",
+                   err=True)
+        sys.exit(EXIT_FAILED)
     cell = (page, row, col)
     if not book.shape.contains(cell):
         shape = book.shape
@@ -38,7 +52,7 @@ def explain(book_file: str, page: int, row: int, col: int) -> None:
                    f"{shape.first_page}-{shape.last_page}, rows 0-{shape.height - 1}, cols 0-{shape.width - 1})",
                    err=True)
         sys.exit(EXIT_INVALID)
-    verdict = solve_book(book)
+    verdict = solve_book(book, deadline=deadline)
     index = book.shape.index(cell)
     content = book.contents[index] or "nothing (an empty cell)"
     click.echo(f"page {page}, row {row}, col {col} holds {content}")
@@ -54,22 +68,28 @@ def explain(book_file: str, page: int, row: int, col: int) -> None:
             click.echo("  no rule decides it: an empty cell is safe")
         for line in chain:
             click.echo(f"  {line}")
+    if verdict.final is None and verdict.status == "unknown":
+        click.echo(f"when the walk reaches the exit: unknown (no walk found within the {verdict.cap})")
     if cell in verdict.walk:
         click.echo(f"the walk passes here (step {verdict.walk.index(cell)} of {len(verdict.walk) - 1})")
 
 
 @click.command("book")
-@click.option("--pages", type=click.IntRange(2, 400), default=90, show_default=True)
-@click.option("--rows", type=click.IntRange(3, 64), default=12, show_default=True)
-@click.option("--cols", type=click.IntRange(3, 64), default=16, show_default=True)
+@click.option("--pages", type=click.IntRange(2, MAX_PAGES), default=90, show_default=True)
+@click.option("--rows", type=click.IntRange(3, MAX_ROWS), default=12, show_default=True)
+@click.option("--cols", type=click.IntRange(3, MAX_COLS), default=16, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--repeat", type=click.IntRange(1, 100), default=3, show_default=True)
 def bench_book(pages: int, rows: int, cols: int, seed: int, repeat: int) -> None:
-    """Time evaluating a generated book and finding its walk (benchmarks/book/bench.py)."""
+    """Time evaluating a generated book and finding its walk (benchmarks/book/bench.py). The book is held to
+    the input limits like any level (at most 250,000 cells and 1 MiB of text)."""
     spec = importlib.util.spec_from_file_location("twisty_book_bench", BENCH_SCRIPT)
     if spec is None or spec.loader is None:
         click.echo(f"twisty: benchmark script not found: {BENCH_SCRIPT}", err=True)
         sys.exit(EXIT_INVALID)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.run(pages=pages, rows=rows, cols=cols, seed=seed, repeat=repeat)
+    try:
+        module.run(pages=pages, rows=rows, cols=cols, seed=seed, repeat=repeat)
+    except LevelError as error:
+        fail_invalid(error)

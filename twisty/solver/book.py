@@ -3,6 +3,13 @@
 The verdict: whether a walk exists (and the shortest one), the corridor (every cell the walker can reach),
 whether the walk is unique (exactly one shortest walk) and whether the corridor is one simple path, with
 every branch and dead end as a witness, and the rules that decided at least one cell.
+
+Caps: the level's deadline (time and memory, polled for every walker and inside every evaluation) and a
+number of walkers. A search that a cap stops keeps what it decided and names the cap (`BookVerdict.cap`):
+a walk it found is a real shortest walk (breadth-first order reaches the exit first by a shortest walk),
+replayed by the path rules; how many shortest walks there are is decided once every walker one move short
+of the exit was expanded. The corridor, its branches and dead ends stay unknown, and so does solvability
+when no walk was found. Nothing truncated is reported as complete.
 """
 
 from __future__ import annotations
@@ -11,60 +18,100 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
+from twisty.errors import EngineBug, LimitReached
+from twisty.limits import Deadline
 from twisty.rules.book.contents import RULE_NAMES
 from twisty.rules.book.model import Book
-from twisty.rules.book.path import PathRules, PathState, Walker
-from twisty.rules.book.static import PASSABLE, STATUS_NAMES, Evaluation
+from twisty.rules.book.path import PathRules, PathState, Walker, replay_walk
+from twisty.rules.book.static import PASSABLE, READINGS, STATUS_NAMES, Evaluation
 from twisty.rules.book.topology import Cell
 
+# Walkers (search states) kept at most: each costs a few hundred bytes in four tables, so two million stay
+# within about a gigabyte; the shipped books need a few thousand.
 MAX_WALKERS = 2_000_000
+
+
+def walker_cap(max_walkers: int) -> str:
+    """The name of the walker cap, for messages ("... within the limit of 2,000,000 walkers")."""
+    return f"limit of {max_walkers:,} walkers"
 
 
 @dataclass
 class BookVerdict:
     book: Book
-    status: str                                   # "solvable", "unsolvable" or "unknown" (out of time)
+    status: str                                   # "solvable", "unsolvable" or "unknown" (a cap, no walk found)
     walk: list[Cell] = field(default_factory=list)
     moves: int | None = None                      # moves in the shortest walk (a Tunnel passage is one)
-    shortest_walks: int = 0                       # how many shortest walks, counted up to 2
-    corridor: list[Cell] = field(default_factory=list)
-    branches: list[Cell] = field(default_factory=list)
-    dead_ends: list[Cell] = field(default_factory=list)
+    shortest_walks: int | None = 0                # how many shortest walks, counted up to 2; None: undecided
+    corridor: list[Cell] | None = None            # None: undecided (a cap stopped the search)
+    branches: list[Cell] | None = None
+    dead_ends: list[Cell] | None = None
     rules_fired: set[int] = field(default_factory=set)
     walk_rules: set[int] = field(default_factory=set)
-    initial: Evaluation | None = None
+    initial: Evaluation | None = None             # None only when a cap struck before the book was evaluated
     final: Evaluation | None = None               # the book as the walk leaves it at the exit
+    cap: str | None = None                        # the cap that stopped the search; None: it ran to the end
     walkers: int = 0
     evaluations: int = 0
     seconds: float = 0.0
 
     @property
-    def solvable(self) -> bool:
-        return self.status == "solvable"
+    def complete(self) -> bool:
+        return self.cap is None
 
     @property
-    def unique(self) -> bool:
-        return self.solvable and self.shortest_walks == 1
+    def solvable(self) -> bool | None:
+        return None if self.status == "unknown" else self.status == "solvable"
 
     @property
-    def simple_corridor(self) -> bool:
-        return self.solvable and not self.branches and not self.dead_ends
+    def unique(self) -> bool | None:
+        if self.status == "unsolvable":
+            return False
+        return None if self.shortest_walks is None or self.status == "unknown" else self.shortest_walks == 1
+
+    @property
+    def simple_corridor(self) -> bool | None:
+        if self.status == "unsolvable":
+            return False
+        if self.branches is None or self.dead_ends is None or self.status == "unknown":
+            return None
+        return not self.branches and not self.dead_ends
+
+    def undecided(self) -> list[str]:
+        """The answers a cap left unknown, by their JSON names."""
+        if self.complete:
+            return []
+        names = ["solvable", "moves"] if self.status == "unknown" else []
+        if self.unique is None:
+            names += ["unique", "shortest_walks"]
+        return names + ["corridor", "simple_corridor", "branches", "dead_ends"]
 
     def rule_names(self, rules: set[int]) -> list[str]:
         return [RULE_NAMES[rule] for rule in sorted(rules)]
 
 
-def solve_book(book: Book, *, timeout: float | None = None, reading: frozenset[str] = frozenset()) -> BookVerdict:
-    """The walk and the verdict; `reading` evaluates the book under other readings (static.READINGS)."""
+def solve_book(book: Book, *, deadline: Deadline | None = None, reading: frozenset[str] = frozenset(),
+               max_walkers: int | None = None) -> BookVerdict:
+    """The walk and the verdict; `reading` evaluates the book under other readings (static.READINGS).
+
+    `deadline` is the level's one deadline (None: no limit); `max_walkers` caps the search states
+    (None: MAX_WALKERS). Either cap gives a verdict that names it and leaves undecided answers unknown."""
     started = time.perf_counter()
-    rules = PathRules(book, reading)
+    walker_limit = MAX_WALKERS if max_walkers is None else max_walkers
+    rules = PathRules(book, reading, deadline)
     shape = book.shape
-    initial = rules.evaluation(PathState())
-    verdict = BookVerdict(book, "unsolvable", initial=initial)
-    begun = rules.start()
+    verdict = BookVerdict(book, "unknown", shortest_walks=None)
+    try:
+        verdict.initial = rules.evaluation(PathState())
+        begun = rules.start()
+    except LimitReached as reached:
+        verdict.cap = reached.cap
+        verdict.seconds = time.perf_counter() - started
+        return verdict
     if begun is None:
-        verdict.corridor = []
-        verdict.rules_fired = set(initial.fired)
+        verdict.status, verdict.shortest_walks = "unsolvable", 0
+        verdict.corridor, verdict.branches, verdict.dead_ends = [], [], []
+        verdict.rules_fired = set(verdict.initial.fired)
         verdict.seconds = time.perf_counter() - started
         return verdict
     start, start_rules = begun
@@ -77,38 +124,46 @@ def solve_book(book: Book, *, timeout: float | None = None, reading: frozenset[s
     corridor: set[int] = {start.position}
     used_rules: dict[Walker, tuple[int, ...]] = {start: start_rules}
     path_rules: set[int] = set(start_rules)
+    reached_states = {start.state.removed}
     exit_walkers: list[Walker] = [start] if start.position == exit_index else []
     best: int | None = 0 if exit_walkers else None
     queue = deque([start])
-    out_of_time = False
-    while queue:
+    cap: str | None = None
+    stopped_at = 0          # every walker closer to the entrance than this was expanded
+    while queue and cap is None:
         walker = queue.popleft()
-        here = distance[walker]
+        here = stopped_at = distance[walker]
         if walker.position == exit_index:
             continue  # the walk ends at the exit
-        if timeout is not None and len(distance) % 512 == 0 and time.perf_counter() - started > timeout:
-            out_of_time = True
+        if deadline is not None and deadline.expired():
+            cap = f"{deadline.cap} limit"
             break
-        if len(distance) > MAX_WALKERS:
-            out_of_time = True
+        try:
+            moves = rules.moves(walker)
+        except LimitReached as reached:
+            cap = reached.cap
             break
         seen_here: set[Walker] = set()
-        for move in rules.moves(walker):
-            if move.walker in seen_here:
+        for move in moves:
+            following = move.walker
+            if following in seen_here:
                 continue  # two ways of making the same move are one walk
-            seen_here.add(move.walker)
+            if following not in distance and len(distance) >= walker_limit:
+                cap = walker_cap(walker_limit)
+                break
+            seen_here.add(following)
             previous = walker.position
             for cell in move.cells:
                 corridor.add(cell)
                 edges.add((min(previous, cell), max(previous, cell)))
                 previous = cell
             path_rules.update(move.rules)
-            following = move.walker
             if following not in distance:
                 distance[following] = here + 1
                 count[following] = count[walker]
                 parent[following] = (walker, move.cells)
                 used_rules[following] = move.rules
+                reached_states.add(following.state.removed)
                 queue.append(following)
                 if following.position == exit_index:
                     exit_walkers.append(following)
@@ -117,47 +172,69 @@ def solve_book(book: Book, *, timeout: float | None = None, reading: frozenset[s
             elif distance[following] == here + 1:
                 count[following] = min(2, count[following] + count[walker])
 
+    verdict.cap = cap
     verdict.walkers = len(distance)
     verdict.evaluations = len(rules.evaluations)
-    reached_states = {walker.state.removed for walker in distance}
     verdict.rules_fired = set(path_rules)
     for removed, evaluation in rules.evaluations.items():
         if removed in reached_states:
             verdict.rules_fired |= evaluation.fired
+    if cap is None:
+        _corridor_shape(verdict, corridor, edges)
+    if best is not None:
+        verdict.status = "solvable"
+        verdict.moves = best
+        finishers = [walker for walker in exit_walkers if distance[walker] == best]
+        # The count of shortest walks is final once every walker one move short of the exit was expanded.
+        if cap is None or best <= stopped_at:
+            verdict.shortest_walks = min(2, sum(count[walker] for walker in finishers))
+        _record_walk(verdict, rules, finishers[0], parent, used_rules)
+    elif cap is None:
+        verdict.status, verdict.shortest_walks = "unsolvable", 0
+    verdict.seconds = time.perf_counter() - started
+    return verdict
+
+
+def _corridor_shape(verdict: BookVerdict, corridor: set[int], edges: set[tuple[int, int]]) -> None:
+    """The corridor and its branches and dead ends (only for a search that ran to the end)."""
+    book, shape = verdict.book, verdict.book.shape
     verdict.corridor = sorted(shape.cell(index) for index in corridor)
     degree: dict[int, int] = {index: 0 for index in corridor}
     for first, second in edges:
         if first != second:
             degree[first] += 1
             degree[second] += 1
-    entrance_index = shape.index(book.entrance)
-    ends = {entrance_index, exit_index}
+    ends = {shape.index(book.entrance), shape.index(book.exit)}
     verdict.branches = sorted(shape.cell(index) for index, links in degree.items()
                               if links > (1 if index in ends else 2))
     verdict.dead_ends = sorted(shape.cell(index) for index, links in degree.items()
                                if links <= 1 and index not in ends)
-    if exit_walkers:
-        verdict.status = "solvable"
-        verdict.moves = best
-        finishers = [walker for walker in exit_walkers if distance[walker] == best]
-        verdict.shortest_walks = min(2, sum(count[walker] for walker in finishers))
-        finish = finishers[0]
-        cells: list[int] = []
-        walker = finish
-        walk_rules: set[int] = set()
-        while parent[walker] is not None:
-            previous, entered = parent[walker]
-            cells[:0] = list(entered)
-            walk_rules.update(used_rules[walker])
-            walker = previous
-        walk_rules.update(used_rules[start])
-        verdict.walk = [shape.cell(index) for index in [start.position, *cells]]
-        verdict.walk_rules = walk_rules
-        verdict.final = rules.evaluation(finish.state)
-    elif out_of_time:
-        verdict.status = "unknown"
-    verdict.seconds = time.perf_counter() - started
-    return verdict
+
+
+def _record_walk(verdict: BookVerdict, rules: PathRules, finish: Walker,
+                 parent: dict[Walker, tuple[Walker, tuple[int, ...]] | None],
+                 used_rules: dict[Walker, tuple[int, ...]]) -> None:
+    """Follow the walk back from the exit, replay it by the path rules, and keep it."""
+    shape = verdict.book.shape
+    moves: list[tuple[int, ...]] = []
+    walk_rules: set[int] = set(used_rules[finish])
+    walker = finish
+    while True:
+        link = parent[walker]
+        if link is None:
+            break
+        previous, entered = link
+        moves.append(entered)
+        walk_rules.update(used_rules[previous])
+        walker = previous
+    moves.reverse()
+    if finish not in replay_walk(rules, moves):
+        raise EngineBug(f"the book's walk search found a walk of {len(moves)} moves that the path rules do not "
+                        f"replay to the exit")
+    cells = [walker.position] + [cell for entered in moves for cell in entered]
+    verdict.walk = [shape.cell(index) for index in cells]
+    verdict.walk_rules = walk_rules
+    verdict.final = rules.evaluation(finish.state)
 
 
 def border(verdict: BookVerdict) -> list[tuple[Cell, str, list[str]]]:
@@ -179,23 +256,30 @@ def border(verdict: BookVerdict) -> list[tuple[Cell, str, list[str]]]:
 @dataclass
 class ReadingDifference:
     reading: str
-    cells: list[Cell]            # cells whose status before the walk differs from book.md's reading
+    cells: list[Cell] | None     # cells whose status before the walk differs from docs/book.md's; None: not known
     solvable: bool | None
     moves: int | None
+    cap: str | None = None       # the cap that left this comparison unfinished (None: it is complete)
 
 
-def reading_differences(book: Book, verdict: BookVerdict, *, timeout: float | None = None) -> list[ReadingDifference]:
+def reading_differences(book: Book, verdict: BookVerdict, *, deadline: Deadline | None = None,
+                        max_walkers: int | None = None) -> list[ReadingDifference]:
     """Book.md's "Ambiguity": evaluate the book under each other reasonable reading; keep those that differ
-    (in any cell before the walk, in solvability or in the shortest walk's length)."""
-    from twisty.rules.book.static import READINGS
-
+    (in any cell before the walk, in solvability or in the shortest walk's length), and those a cap left
+    undecided. Every reading shares the level's one `deadline`: once it has passed, the readings not yet
+    compared are undecided at once."""
     differences = []
     shape = book.shape
     for reading in READINGS:
-        other = solve_book(book, timeout=timeout, reading=frozenset({reading}))
-        cells = [shape.cell(index) for index, (mine, theirs) in
-                 enumerate(zip(verdict.initial.status, other.initial.status)) if mine != theirs]
-        if cells or other.status != verdict.status or other.moves != verdict.moves:
-            differences.append(ReadingDifference(reading, cells, None if other.status == "unknown" else other.solvable,
-                                                 other.moves))
+        other = solve_book(book, deadline=deadline, reading=frozenset({reading}), max_walkers=max_walkers)
+        cells = None
+        if verdict.initial is not None and other.initial is not None:
+            cells = [shape.cell(index) for index, (mine, theirs) in
+                     enumerate(zip(verdict.initial.status, other.initial.status)) if mine != theirs]
+        decided = verdict.status != "unknown" and other.status != "unknown"
+        answer_differs = decided and (other.status != verdict.status or other.moves != verdict.moves)
+        cap = other.cap or verdict.cap
+        if cells or answer_differs or not decided or cells is None:
+            differences.append(ReadingDifference(reading, cells, other.solvable, other.moves,
+                                                 None if decided and cells is not None else cap))
     return differences

@@ -1,4 +1,9 @@
-"""`twisty check` and `twisty solve` for Read These Before You Die books: verdict, expectations, report."""
+"""`twisty check` and `twisty solve` for Read These Before You Die books: verdict, expectations, report.
+
+One deadline per level (`CheckOptions.deadline`, made before the file was read) covers loading (the first
+evaluation of the book), the walk search and the three other readings of the ambiguity lint. An answer a cap
+left undecided is `null` in the JSON and "unknown" in the text, with the cap named; a claim about it fails.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from twisty.checking import CheckOptions, CheckOutcome, SolveOutcome
+from twisty.errors import LimitReached
+from twisty.limits import Deadline
 from twisty.render.book import MARK_LEGEND, spread_lines
 from twisty.rules.book.contents import RULE_NAMES
-from twisty.rules.book.loader import load_book
+from twisty.rules.book.loader import MAX_LIST_ITEMS, load_book
 from twisty.rules.book.model import Book
 from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluation
 from twisty.rules.book.topology import Cell
-from twisty.rules.source import LevelSource
+from twisty.rules.source import LevelSource, unknown_key_error
 from twisty.solver.book import BookVerdict, border, reading_differences, solve_book
 
 _CELL_CLAIMS = {
@@ -34,7 +41,9 @@ class BookExpectations:
     rules: list[int] = field(default_factory=list)
 
 
-def read_expectations(source: LevelSource, book: Book) -> BookExpectations:
+def read_expectations(source: LevelSource, book: Book | None) -> BookExpectations:
+    """The [expect] claims; `book` None (not evaluated within the deadline) skips checking that cells lie in
+    it, everything else is still checked."""
     table = source.data.get("expect", {})
     expect = BookExpectations()
     if not isinstance(table, dict):
@@ -44,14 +53,16 @@ def read_expectations(source: LevelSource, book: Book) -> BookExpectations:
         def error(message: str, key: str = key):
             return source.error(message, table="expect", key=key)
         if key not in known:
-            raise error(f'unknown [expect] key "{key}" (known: {", ".join(sorted(known))})')
+            raise unknown_key_error(source, key, known, table="expect")
+        if isinstance(value, list) and len(value) > MAX_LIST_ITEMS:
+            raise error(f"[expect] {key} lists {len(value):,} entries; a list may hold at most {MAX_LIST_ITEMS:,}")
         if key in _FLAG_CLAIMS:
             if not isinstance(value, bool):
-                raise error(f"[expect] {key} must be true or false, not {value!r}")
+                raise error(f"[expect] {key} must be true or false, not {value!r:.40}")
             expect.flags[key] = value
         elif key == "moves":
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise error(f"[expect] moves must be a whole number, not {value!r}")
+                raise error(f"[expect] moves must be a whole number, not {value!r:.40}")
             expect.moves = value
         elif key == "rules":
             if not isinstance(value, list):
@@ -61,7 +72,7 @@ def read_expectations(source: LevelSource, book: Book) -> BookExpectations:
                 number = rule if isinstance(rule, int) and not isinstance(rule, bool) else \
                     by_name.get(rule.lower()) if isinstance(rule, str) else None
                 if number not in RULE_NAMES:
-                    raise error(f"[expect] rules: {rule!r} is not a rule number (1-27) or name")
+                    raise error(f"[expect] rules: {rule!r:.40} is not a rule number (1-27) or name")
                 expect.rules.append(number)
         else:
             if not isinstance(value, list):
@@ -70,17 +81,20 @@ def read_expectations(source: LevelSource, book: Book) -> BookExpectations:
             for item in value:
                 if (not isinstance(item, list) or len(item) != 3
                         or any(isinstance(part, bool) or not isinstance(part, int) for part in item)
-                        or not book.shape.contains(tuple(item))):
-                    raise error(f"[expect] {key}: {item!r} is not a cell [page, row, col] of this book")
+                        or (book is not None and not book.shape.contains(tuple(item)))):
+                    raise error(f"[expect] {key}: {item!r:.40} is not a cell [page, row, col] of this book")
                 cells.append((item[0], item[1], item[2]))
             expect.cells[key] = cells
     return expect
 
 
 def report(source: LevelSource, book: Book, verdict: BookVerdict, expect: BookExpectations,
-           timeout: float | None = None) -> dict[str, Any]:
-    """The JSON object of `check --json` for a book (keys listed in docs/book.md)."""
-    solvable = None if verdict.status == "unknown" else verdict.solvable
+           deadline: Deadline | None = None) -> dict[str, Any]:
+    """The JSON object of `check --json` for a book (keys listed in docs/book.md). The ambiguity lint's
+    readings share `deadline` with everything before them."""
+    def cells_or_none(cells: list[Cell] | None) -> list[list[int]] | None:
+        return None if cells is None else [list(cell) for cell in cells]
+
     data: dict[str, Any] = {
         "level": source.path,
         "game": "book",
@@ -88,15 +102,17 @@ def report(source: LevelSource, book: Book, verdict: BookVerdict, expect: BookEx
         "valid": True,
         "errors": [],
         "status": verdict.status,
-        "solvable": solvable,
+        "cap": verdict.cap,
+        "undecided": verdict.undecided(),
+        "solvable": verdict.solvable,
         "walk": [list(cell) for cell in verdict.walk],
         "moves": verdict.moves,
-        "corridor": [list(cell) for cell in verdict.corridor],
-        "unique": verdict.unique if solvable is not None else None,
+        "corridor": cells_or_none(verdict.corridor),
+        "unique": verdict.unique,
         "shortest_walks": verdict.shortest_walks,
-        "simple_corridor": verdict.simple_corridor if solvable is not None else None,
-        "branches": [list(cell) for cell in verdict.branches],
-        "dead_ends": [list(cell) for cell in verdict.dead_ends],
+        "simple_corridor": verdict.simple_corridor,
+        "branches": cells_or_none(verdict.branches),
+        "dead_ends": cells_or_none(verdict.dead_ends),
         "rules_fired": verdict.rule_names(verdict.rules_fired),
         "rules_fired_numbers": sorted(verdict.rules_fired),
         "walk_rules": verdict.rule_names(verdict.walk_rules),
@@ -104,44 +120,82 @@ def report(source: LevelSource, book: Book, verdict: BookVerdict, expect: BookEx
         "pages": [book.shape.first_page, book.shape.last_page],
         "walkers": verdict.walkers,
         "evaluations": verdict.evaluations,
-        "seconds": round(verdict.seconds, 3),
     }
     data["ambiguities"] = [
-        {"reading": difference.reading, "cells": [list(cell) for cell in difference.cells],
-         "solvable": difference.solvable, "moves": difference.moves}
-        for difference in reading_differences(book, verdict, timeout=timeout)]
+        {"reading": difference.reading, "cells": cells_or_none(difference.cells),
+         "solvable": difference.solvable, "moves": difference.moves, "cap": difference.cap}
+        for difference in reading_differences(book, verdict, deadline=deadline)]
     data["expect_failures"] = expectation_failures(book, verdict, expect, data)
+    data["seconds"] = round(deadline.elapsed() if deadline is not None else verdict.seconds, 3)
+    return data
+
+
+def unevaluated_report(source: LevelSource, expect: BookExpectations, cap: str,
+                       deadline: Deadline | None) -> dict[str, Any]:
+    """The JSON object for a book whose first evaluation a cap stopped: every answer is unknown."""
+    data: dict[str, Any] = {
+        "level": source.path, "game": "book", "title": source.data.get("title", ""), "valid": True, "errors": [],
+        "status": "unknown", "cap": cap,
+        "undecided": ["evaluation", "solvable", "moves", "unique", "shortest_walks", "corridor",
+                      "simple_corridor", "branches", "dead_ends", "ambiguities"],
+        "solvable": None, "walk": [], "moves": None, "corridor": None, "unique": None, "shortest_walks": None,
+        "simple_corridor": None, "branches": None, "dead_ends": None, "rules_fired": [],
+        "rules_fired_numbers": [], "walk_rules": [], "border": [], "pages": None, "walkers": 0, "evaluations": 0,
+        "ambiguities": [],
+    }
+    claims = [*expect.flags, *(["moves"] if expect.moves is not None else []), *expect.cells,
+              *(["rules"] if expect.rules else [])]
+    data["expect_failures"] = [f"{key}: could not be decided within the {cap} (the book was not evaluated)"
+                               for key in claims]
+    data["seconds"] = round(deadline.elapsed(), 3) if deadline is not None else 0.0
     return data
 
 
 def ambiguity_lines(data: dict[str, Any]) -> list[str]:
-    """Warnings (not failures) for each other reading of the rulebook under which the answer changes."""
+    """Warnings (not failures) for each other reading of the rulebook under which the answer changes, and a
+    note for each reading a cap left uncompared."""
     lines = []
     for difference in data["ambiguities"]:
-        shown = " ".join(f"{p}.{r}.{c}" for p, r, c in difference["cells"][:12])
-        more = f" and {len(difference['cells']) - 12} more" if len(difference["cells"]) > 12 else ""
+        cells = difference["cells"] or []
+        shown = " ".join(f"{p}.{r}.{c}" for p, r, c in cells[:12])
+        more = f" and {len(cells) - 12} more" if len(cells) > 12 else ""
+        if difference["cap"] is not None:
+            changed = f"; {len(cells)} cells change ({shown}{more})" if cells else ""
+            lines.append(f"note: the reading {difference['reading']} could not be compared within the "
+                         f"{difference['cap']}{changed}")
+            continue
         walk = ("no walk" if not difference["solvable"] else f"a walk of {difference['moves']} moves")
-        lines.append(f"warning: under the reading {difference['reading']}, {len(difference['cells'])} cells "
+        lines.append(f"warning: under the reading {difference['reading']}, {len(cells)} cells "
                      f"change ({shown}{more}) and the book has {walk}")
     return lines
 
 
 def expectation_failures(book: Book, verdict: BookVerdict, expect: BookExpectations,
                          data: dict[str, Any]) -> list[str]:
+    """Each claim that does not hold, or that a cap left undecided (it fails, naming the cap)."""
     failures = []
+    undecided = f"could not be decided within the {verdict.cap}"
     for key, claimed in expect.flags.items():
         actual = data[key]
         if actual is None:
-            failures.append(f"{key}: claimed {str(claimed).lower()}, but the search ran out of time")
+            failures.append(f"{key}: claimed {str(claimed).lower()}, but it {undecided}")
         elif actual != claimed:
             failures.append(f"{key}: claimed {str(claimed).lower()}, but it is {str(actual).lower()}")
     if expect.moves is not None and data["moves"] != expect.moves:
-        failures.append(f"moves: claimed {expect.moves}, but the shortest walk takes {data['moves']}")
+        if verdict.status == "unknown":
+            failures.append(f"moves: claimed {expect.moves}, but the shortest walk {undecided}")
+        elif data["moves"] is None:
+            failures.append(f"moves: claimed {expect.moves}, but there is no walk to the exit")
+        else:
+            failures.append(f"moves: claimed {expect.moves}, but the shortest walk takes {data['moves']}")
     for key, cells in expect.cells.items():
         which, statuses, meaning = _CELL_CLAIMS[key]
         evaluation: Evaluation | None = verdict.initial if which == "initial" else verdict.final
         if evaluation is None:
-            failures.append(f"{key}: there is no walk to the exit, so no final state to check")
+            if verdict.status == "unknown":
+                failures.append(f"{key}: no walk was found and the book's state {undecided}")
+            else:
+                failures.append(f"{key}: there is no walk to the exit, so no final state to check")
             continue
         for cell in cells:
             index = book.shape.index(cell)
@@ -150,8 +204,13 @@ def expectation_failures(book: Book, verdict: BookVerdict, expect: BookExpectati
                 failures.append(f"{key}: {list(cell)} should be {meaning} but is "
                                 f"{_status_word(evaluation.status[index])} ({chain})")
     for rule in expect.rules:
-        if rule not in verdict.rules_fired:
+        if rule in verdict.rules_fired:
+            continue
+        if verdict.complete:
             failures.append(f"rules: rule {rule} ({RULE_NAMES[rule]}) was expected to decide a cell but did not")
+        else:
+            failures.append(f"rules: whether rule {rule} ({RULE_NAMES[rule]}) decides a cell {undecided} "
+                            f"(it decided none before the search stopped)")
     return failures
 
 
@@ -162,25 +221,39 @@ def _status_word(status: int) -> str:
 
 def summary_line(data: dict[str, Any]) -> str:
     status = "FAILED" if data["expect_failures"] else "ok"
+    cap = data.get("cap")
     if data["status"] == "unknown":
-        verdict = "unknown (time limit)"
+        stage = "the book was evaluated" if "evaluation" in data["undecided"] else "a walk was found"
+        verdict = f"unknown ({cap} reached before {stage})"
     elif not data["solvable"]:
         verdict = f"unsolvable (proved), corridor of {len(data['corridor'])} cells"
     else:
-        uniqueness = "unique shortest walk" if data["unique"] else "several shortest walks"
-        corridor = "a simple path" if data["simple_corridor"] else \
-            f"{len(data['branches'])} branches, {len(data['dead_ends'])} dead ends"
-        verdict = (f"solvable in {data['moves']} moves ({uniqueness}), corridor of "
-                   f"{len(data['corridor'])} cells ({corridor})")
+        uniqueness = ("uniqueness unknown" if data["unique"] is None else
+                      "unique shortest walk" if data["unique"] else "several shortest walks")
+        if cap is not None:
+            corridor = f"corridor unknown ({cap} reached)"
+        else:
+            shape = "a simple path" if data["simple_corridor"] else \
+                f"{len(data['branches'])} branches, {len(data['dead_ends'])} dead ends"
+            corridor = f"corridor of {len(data['corridor'])} cells ({shape})"
+        verdict = f"solvable in {data['moves']} moves ({uniqueness}), {corridor}"
     return (f"{status:<7}{data['level']}: {verdict}; {len(data['rules_fired_numbers'])} rules fired  "
             f"[{data['seconds']:.2f}s]")
 
 
-def _analyse(source: LevelSource, options: CheckOptions):
-    book = load_book(source)
+def _analyse(source: LevelSource,
+             options: CheckOptions) -> tuple[Book | None, BookVerdict | None, dict[str, Any]]:
+    """The book, its verdict and the report, all within the level's one deadline. When the deadline passes
+    while the book is first evaluated, book and verdict are None and every answer is unknown."""
+    deadline = options.deadline
+    try:
+        book = load_book(source, deadline)
+    except LimitReached as reached:
+        expect = read_expectations(source, None)
+        return None, None, unevaluated_report(source, expect, reached.cap, deadline)
     expect = read_expectations(source, book)
-    verdict = solve_book(book, timeout=options.timeout)
-    return book, verdict, report(source, book, verdict, expect, options.timeout)
+    verdict = solve_book(book, deadline=deadline)
+    return book, verdict, report(source, book, verdict, expect, deadline)
 
 
 def check(source: LevelSource, options: CheckOptions) -> CheckOutcome:
@@ -190,18 +263,21 @@ def check(source: LevelSource, options: CheckOptions) -> CheckOutcome:
 
 def solve(source: LevelSource, options: CheckOptions) -> SolveOutcome:
     book, verdict, data = _analyse(source, options)
-    lines = [book.title or source.path, "", summary_line(data), ""]
-    if verdict.walk:
+    lines = [(book.title if book is not None else "") or source.path, "", summary_line(data), ""]
+    if verdict is not None and verdict.walk:
         steps = " ".join(f"{page}.{row}.{col}" for page, row, col in verdict.walk)
         lines += [f"Walk ({len(verdict.walk)} cells, page.row.col): {steps}", ""]
         lines += ["Path rules used by the walk: " + (", ".join(data["walk_rules"]) or "none"), ""]
-    if verdict.branches or verdict.dead_ends:
-        lines.append("Branches: " + (" ".join(f"{p}.{r}.{c}" for p, r, c in verdict.branches) or "none"))
-        lines.append("Dead ends: " + (" ".join(f"{p}.{r}.{c}" for p, r, c in verdict.dead_ends) or "none"))
+    if verdict is not None and (verdict.branches or verdict.dead_ends):
+        lines.append("Branches: " + (" ".join(f"{p}.{r}.{c}" for p, r, c in verdict.branches or []) or "none"))
+        lines.append("Dead ends: " + (" ".join(f"{p}.{r}.{c}" for p, r, c in verdict.dead_ends or []) or "none"))
         lines.append("")
+    if data["undecided"]:
+        lines += [f"Unknown ({data['cap']} reached): {', '.join(data['undecided'])}", ""]
     if data["ambiguities"]:
         lines += ambiguity_lines(data) + [""]
-    lines.append(MARK_LEGEND)
-    lines.append("")
-    lines += spread_lines(book, verdict.initial, verdict.walk)
+    if book is not None and verdict is not None and verdict.initial is not None:
+        lines.append(MARK_LEGEND)
+        lines.append("")
+        lines += spread_lines(book, verdict.initial, verdict.walk)
     return SolveOutcome(data, "\n".join(lines))

@@ -22,51 +22,85 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from twisty.limits import Deadline
 from twisty.rules.book.contents import ITEMS, content_named
 from twisty.rules.book.model import BossRule, Book
 from twisty.rules.book.static import MAX_PACK, PackTooLarge, evaluate
 from twisty.rules.book.topology import BookShape, Cell, leaf_of, spread_of
-from twisty.rules.source import LevelError, LevelSource, expect_int
+from twisty.rules.source import LevelError, LevelSource, expect_int, unknown_key_error
 
-MAX_PAGE_SIDE = 64
-MAX_PAGES = 400
+# Input limits (docs/book.md, "Limits"). A real book has tens to a few hundred pages of at most about 20x30
+# cells; anything far beyond is a wrong file or an attack, refused while reading with a positioned message.
+# Pages in one level: a few hundred in a real book.
+MAX_PAGES = 500
+# The largest page number: no printed book comes near it, and numbers stay small in every message.
+MAX_PAGE_NUMBER = 10_000
+# Rows and columns of a page: a printed page holds at most about 20x30 legible cells.
+MAX_ROWS = 40
+MAX_COLS = 40
+# Cells in one level (pages x rows x cols): 240,000 cells (400 pages of 20x30) take about 5 s and 0.5 GB to
+# load and evaluate once; the walk search evaluates the book again for every set of removals it meets.
+MAX_CELLS = 250_000
+# Entries of any one list: [[tunnel]], [[local]], a boss rule's items, each [expect] list. The longest a
+# real level needs is an [expect] list of cells, a few hundred (the tutorial's longest holds 117).
+MAX_LIST_ITEMS = 10_000
+
+TOP_KEYS = ("game", "title", "rows", "cols", "entrance", "exit", "pages", "tunnel", "local", "expect")
+TUNNEL_KEYS = ("cells",)
+LOCAL_KEYS = {"medusa": ("rule", "page"), "boss": ("rule", "page", "items")}
 
 
-def load_book(source: LevelSource) -> Book:
+def load_book(source: LevelSource, deadline: Deadline | None = None) -> Book:
+    """The book in a level file, checked against every rule of the format and the input limits above.
+
+    The level's `deadline` is polled while the pages are read and the book is first evaluated (which
+    rejects Wolf packs over six): past it, LimitReached is raised and nothing is returned."""
     data = source.data
+    for key in data:
+        if key not in TOP_KEYS:
+            raise unknown_key_error(source, key, TOP_KEYS)
+    title = data.get("title", "")
+    if not isinstance(title, str):
+        raise source.error(f'"title" must be a string, not {title!r:.40}', key="title")
     for key, what in (("rows", "rows per page"), ("cols", "columns per page")):
         if key not in data:
             raise source.error(f'missing key "{key}" ({what}, e.g. {key} = 7)', line=1, column=1)
-    height = expect_int(source, data.get("rows"), '"rows" (rows per page)', table=None, key="rows", minimum=1)
-    width = expect_int(source, data.get("cols"), '"cols" (columns per page)', table=None, key="cols", minimum=1)
-    for value, key in ((height, "rows"), (width, "cols")):
-        if value > MAX_PAGE_SIDE:
-            raise source.error(f'"{key}" may be at most {MAX_PAGE_SIDE}, not {value}', key=key)
+    height = expect_int(source, data.get("rows"), '"rows" (rows per page)', table=None, key="rows", minimum=1,
+                        maximum=MAX_ROWS)
+    width = expect_int(source, data.get("cols"), '"cols" (columns per page)', table=None, key="cols", minimum=1,
+                       maximum=MAX_COLS)
     pages = data.get("pages")
     if not isinstance(pages, dict) or not pages:
         raise source.error('missing table [pages] (one grid per page, e.g. 1 = """...""")',
                            **_position_or_start(source, "pages"))
+    if len(pages) > MAX_PAGES:
+        raise source.error(f"a book level may hold at most {MAX_PAGES} pages, not {len(pages)}",
+                           **_position_or_start(source, "pages"))
     numbers = []
     for key in pages:
-        if not re.fullmatch(r"[0-9]+", key) or int(key) < 1:
-            raise source.error(f'page key "{key}" must be a page number (1 or more)', table="pages", key=key)
+        if not re.fullmatch(r"[0-9]+", key) or not 1 <= int(key) <= MAX_PAGE_NUMBER:
+            raise source.error(f'page key "{key:.40}" must be a page number from 1 to {MAX_PAGE_NUMBER:,}',
+                               table="pages", key=key)
         numbers.append(int(key))
     numbers.sort()
     for before, after in zip(numbers, numbers[1:]):
         if before == after:
             raise source.error(f"page {after} is given twice", table="pages", key=str(after))
-    if len(numbers) > MAX_PAGES:
-        raise source.error(f"a book level may hold at most {MAX_PAGES} pages", **_position_or_start(source, "pages"))
     for before, after in zip(numbers, numbers[1:]):
         if after != before + 1:
             raise source.error(f"pages must be one consecutive run: page {before + 1} is missing "
                                f"between {before} and {after}", table="pages", key=str(after))
+    if len(numbers) * height * width > MAX_CELLS:
+        raise source.error(f"{len(numbers)} pages of {height}x{width} make {len(numbers) * height * width:,} "
+                           f"cells; a book level may hold at most {MAX_CELLS:,}", **_position_or_start(source, "pages"))
     shape = BookShape(height, width, numbers[0], numbers[-1])
 
     contents = [""] * shape.cell_count
     positions: dict[int, tuple[int, int]] = {}
     key_lines = _page_key_lines(source)
     for page in numbers:
+        if deadline is not None:
+            deadline.check()
         key = _page_key(pages, page)
         grid = _read_grid(source, key, pages[key], page, height, width, key_lines.get(key))
         for (row, col), (name, line, column) in grid.items():
@@ -89,11 +123,10 @@ def load_book(source: LevelSource) -> Book:
         if name == "Boss" and not any(rule.spread == spread_of(shape.cell(index)[0]) for rule in bosses):
             raise token_error(f"a Boss on page {shape.cell(index)[0]} but no [[local]] rule = \"boss\" "
                               f"for its spread names the weapons that kill it", index)
-    title = data.get("title", "")
     book = Book(shape, tuple(contents), entrance, exit_cell, tunnels, frozenset(medusa_spreads), tuple(bosses),
-                title if isinstance(title, str) else "", positions)
+                title, positions)
     try:
-        book.cache["initial"] = evaluate(book)
+        book.cache["initial"] = evaluate(book, deadline=deadline)
     except PackTooLarge as pack:
         raise token_error(f"a pack of {len(pack.cells)} Wolves; a pack can never contain more than "
                           f"{MAX_PACK} Wolves", pack.cells[0]) from None
@@ -105,9 +138,11 @@ def _position_or_start(source: LevelSource, table: str) -> dict[str, Any]:
     return {"line": line or 1, "column": column or 1}
 
 
-def _array_error(source: LevelSource, message: str, table: str, number: int, key: str) -> LevelError:
-    """An error at `key` inside the number-th (from 0) `[[table]]` of the file, else at its header."""
+def _array_position(source: LevelSource, table: str, number: int, key: str) -> tuple[int, int]:
+    """Line and column of `key` inside the number-th (from 0) `[[table]]` of the file, else of its header,
+    else of `table = [...]` written inline, else 1:1."""
     seen, header = -1, None
+    key_pattern = r"^(\s*)(?:" + "|".join(re.escape(form) for form in (key, f'"{key}"', f"'{key}'")) + r")\s*="
     for line_number, raw in enumerate(source.lines, start=1):
         stripped = raw.strip()
         if re.match(r"^\[\[\s*" + re.escape(table) + r"\s*\]\]", stripped):
@@ -118,11 +153,60 @@ def _array_error(source: LevelSource, message: str, table: str, number: int, key
         if seen == number and stripped.startswith("["):
             break
         if seen == number:
-            found = re.match(r"^(\s*)" + re.escape(key) + r"\s*=", raw)
+            found = re.match(key_pattern, raw)
             if found:
-                return source.error(message, line=line_number, column=len(found.group(1)) + 1)
-    line, column = header or (1, 1)
+                return line_number, len(found.group(1)) + 1
+    if header is None:
+        header = _inline_array_position(source, table, number, key)
+    return header or (1, 1)
+
+
+def _inline_array_position(source: LevelSource, table: str, number: int, key: str) -> tuple[int, int] | None:
+    """For `table = [{...}, {...}]` (inline tables): `key` inside the number-th `{`, else `table =` itself."""
+    line, column = source.locate_key(table)
+    if line is None or column is None:
+        return None
+    text = "\n".join(source.lines[line - 1:])
+    opening = -1
+    for _ in range(number + 1):
+        opening = text.find("{", opening + 1)
+        if opening < 0:
+            return line, column
+    closing = text.find("}", opening)
+    found = re.compile(r"[{,]\s*(" + "|".join(re.escape(form) for form in (key, f'"{key}"', f"'{key}'"))
+                       + r")\s*=").search(text, opening, closing if closing >= 0 else len(text))
+    if found is None:
+        return line, column
+    offset = found.start(1)
+    return line + text.count("\n", 0, offset), offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _array_error(source: LevelSource, message: str, table: str, number: int, key: str) -> LevelError:
+    """An error at `key` inside the number-th (from 0) `[[table]]` of the file, else at its header."""
+    line, column = _array_position(source, table, number, key)
     return source.error(message, line=line, column=column)
+
+
+def _array_entries(source: LevelSource, table: str, what: str) -> list[Any]:
+    """The entries of an array of tables `[[table]]` (none when absent), at most MAX_LIST_ITEMS."""
+    entries = source.data.get(table, [])
+    if not isinstance(entries, list):
+        raise source.error(f"[[{table}]] must be an array of tables ({what})", **_position_or_start(source, table))
+    if len(entries) > MAX_LIST_ITEMS:
+        raise source.error(f"{len(entries):,} [[{table}]] entries; a book level may hold at most "
+                           f"{MAX_LIST_ITEMS:,}", **_position_or_start(source, table))
+    return entries
+
+
+def _check_entry_keys(source: LevelSource, table: str, number: int, entry: dict[str, Any],
+                      allowed: tuple[str, ...]) -> None:
+    """Every key of the number-th `[[table]]` entry is one the format knows (a misspelt key is an error)."""
+    for key in entry:
+        if key not in allowed:
+            # "[table]" as the table name makes the message say "in [[table]]"; the position is the entry's.
+            error = unknown_key_error(source, key, allowed, table=f"[{table}]")
+            error.line, error.column = _array_position(source, table, number, key)
+            raise error
 
 
 def _page_key(pages: dict[str, Any], page: int) -> str:
@@ -246,13 +330,12 @@ def _pair_tunnels(source: LevelSource, shape: BookShape, contents: list[str], to
     Pairs named in [[tunnel]] come first; on each leaf, one Tunnel left on each side pair up by themselves.
     """
     pairs: dict[int, int] = {}
-    named = source.data.get("tunnel", [])
-    if not isinstance(named, list):
-        raise source.error("[[tunnel]] must be an array of tables with cells = [[p, r, c], [p, r, c]]",
-                           **_position_or_start(source, "tunnel"))
+    named = _array_entries(source, "tunnel", "each with cells = [[p, r, c], [p, r, c]]")
     for number, entry in enumerate(named):
         def error(message: str, number: int = number) -> LevelError:
             return _array_error(source, message, "tunnel", number, "cells")
+        if isinstance(entry, dict):
+            _check_entry_keys(source, "tunnel", number, entry, TUNNEL_KEYS)
         cells = entry.get("cells") if isinstance(entry, dict) else None
         if not isinstance(cells, list) or len(cells) != 2:
             raise error("each [[tunnel]] needs cells = [[page, row, col], [page, row, col]]")
@@ -291,17 +374,18 @@ def _pair_tunnels(source: LevelSource, shape: BookShape, contents: list[str], to
 
 
 def _read_local_rules(source: LevelSource, shape: BookShape) -> tuple[set[int], list[BossRule]]:
-    entries = source.data.get("local", [])
-    if not isinstance(entries, list):
-        raise source.error('[[local]] must be an array of tables (rule = "medusa" or "boss", page = N)',
-                           **_position_or_start(source, "local"))
+    entries = _array_entries(source, "local", 'rule = "medusa" or "boss", page = N')
+    every_key = tuple(sorted({key for keys in LOCAL_KEYS.values() for key in keys}))
     medusa, bosses = set(), []
     for number, entry in enumerate(entries):
         def error(message: str, key: str, number: int = number) -> LevelError:
             return _array_error(source, message, "local", number, key)
         if not isinstance(entry, dict):
             raise error("each [[local]] must be a table", "rule")
+        _check_entry_keys(source, "local", number, entry, every_key)
         rule = entry.get("rule")
+        if rule in LOCAL_KEYS:
+            _check_entry_keys(source, "local", number, entry, LOCAL_KEYS[rule])
         page = entry.get("page")
         if isinstance(page, bool) or not isinstance(page, int):
             raise error(f"a local rule needs page = N (a page of its spread), not {page!r}", "page")
@@ -311,6 +395,9 @@ def _read_local_rules(source: LevelSource, shape: BookShape) -> tuple[set[int], 
             medusa.add(spread_of(page))
         elif rule == "boss":
             items = entry.get("items", ["Bazooka", "Tweezers", "Excalibur"])
+            if isinstance(items, list) and len(items) > MAX_LIST_ITEMS:
+                raise error(f"the Boss's items list holds {len(items):,} entries; at most {MAX_LIST_ITEMS:,}",
+                            "items")
             names = []
             for item in items if isinstance(items, list) else [items]:
                 name = content_named(item) if isinstance(item, str) else None
@@ -319,5 +406,5 @@ def _read_local_rules(source: LevelSource, shape: BookShape) -> tuple[set[int], 
                 names.append(name)
             bosses.append(BossRule(spread_of(page), tuple(names)))
         else:
-            raise error(f'unknown local rule {rule!r} (known: "medusa", "boss")', "rule")
+            raise error(f'unknown local rule {rule!r:.40} (known: "medusa", "boss")', "rule")
     return medusa, bosses

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from twisty.limits import Deadline
 from twisty.rules.book.contents import BOSS_RULE, CREATURES, ITEMS
 from twisty.rules.book.model import Book
 from twisty.rules.book.static import DEADLY, IMMUNE, PASSABLE, Evaluation, evaluate, where
@@ -26,8 +27,8 @@ class PathState:
     """What the walk has changed so far."""
 
     removed: frozenset[tuple[int, int, str]] = frozenset()   # (cell index, rule, why)
-    used: frozenset[int] = frozenset()                         # Bows and Molotovs already set off
-    sword: int = NO_SWORD                                      # the Sword's page while it is held
+    used: frozenset[int] = frozenset()                         # Bows and Molotovs set off, Swords taken
+    sword: int = NO_SWORD                                      # the held Sword's page (or NO_SWORD/SWORD_LOST)
     items: frozenset[str] = frozenset()                        # Boss weapons picked up
 
 
@@ -44,9 +45,13 @@ class Move(NamedTuple):
 
 
 class PathRules:
-    def __init__(self, book: Book, reading: frozenset[str] = frozenset()) -> None:
+    """The moves of the walk under one reading. `deadline` (the level's) is handed to every evaluation, which
+    raises LimitReached past it."""
+
+    def __init__(self, book: Book, reading: frozenset[str] = frozenset(), deadline: Deadline | None = None) -> None:
         self.book = book
         self.reading = reading
+        self.deadline = deadline
         self.shape = book.shape
         self.steps = book.shape.step_table()
         self.evaluations: dict[frozenset, Evaluation] = {}
@@ -61,7 +66,7 @@ class PathRules:
         found = self.evaluations.get(state.removed)
         if found is None:
             removed = {index: (rule, why) for index, rule, why in state.removed}
-            found = evaluate(self.book, removed, self.reading)
+            found = evaluate(self.book, removed, self.reading, self.deadline)
             self.evaluations[state.removed] = found
         return found
 
@@ -90,13 +95,17 @@ class PathRules:
             if sword == state.sword:
                 return Walker(index, None, state), ()
             return Walker(index, None, PathState(state.removed, state.used, sword, state.items)), ()
-        if what == "Sword" and sword == NO_SWORD:
-            sword = self.page_of(index)
         items = state.items
         if what in self.boss_items and what not in items:
             items = items | {what}
         removed = set(state.removed)
         used = state.used
+        if what == "Sword" and index not in used:
+            # Rule 23, the Sword: "When you step onto the Sword cell, you take it with you." Each Sword cell is
+            # its own Sword (docs/book.md): taking one after losing another, or while holding one, makes the new
+            # Sword's three pages the ones that count from now on.
+            used = used | {index}
+            sword = self.page_of(index)
         if what == "Bow" and index not in used:
             used = used | {index}
             hits = self.bow_targets(index, evaluation)
@@ -148,7 +157,8 @@ class PathRules:
                 zombie = self.shape.index(cell)
                 if evaluation.identity[zombie] != "Zombie":
                     continue
-                why = f"burnt with the Zombie at {where(self.book, zombie)} by the Molotov at {where(self.book, molotov)}"
+                why = (f"burnt with the Zombie at {where(self.book, zombie)} "
+                       f"by the Molotov at {where(self.book, molotov)}")
                 for index in (zombie, *king[zombie]):
                     what = evaluation.identity[index]
                     if (what in CREATURES or what in ITEMS) and what not in IMMUNE and index != molotov:
@@ -191,13 +201,24 @@ class PathRules:
             beyond = self.steps[target][heading]
             if beyond is not None and evaluation.status[beyond[0]] == PASSABLE:
                 self._enter(beyond[0], state, (15,), moves)
-        # Rule 23, the Sword: "While you remain on the Sword's page or either adjacent page, it eliminates
-        # every Dragon on your path."
-        if what == "Dragon" and state.sword >= 0 and abs(self.page_of(target) - state.sword) <= 1:
-            slain = PathState(state.removed | {(target, 23, "Dragon slain by the Sword")}, state.used,
-                              state.sword, state.items)
-            if self.evaluation(slain).passable(target):
-                self._enter(target, slain, (23,), moves)
+            elif beyond is not None:
+                # A landing on a Dragon is a step onto it (docs/book.md): the Sword may slay it there.
+                self._slay_dragon(beyond[0], state, evaluation, (15,), moves)
+        self._slay_dragon(target, state, evaluation, (), moves)
+
+    def _slay_dragon(self, target: int, state: PathState, evaluation: Evaluation, rules: tuple[int, ...],
+                     moves: list[Move]) -> None:
+        """Rule 23, the Sword: "While you remain on the Sword's page or either adjacent page, it eliminates
+        every Dragon on your path." A Dragon the walker steps onto (or lands on from a Bridge) within the held
+        Sword's three pages is removed, the book re-evaluated, and the step allowed when the cell is then
+        passable (a Dragon inside a Reaper's reach still kills)."""
+        if evaluation.identity[target] != "Dragon" or state.sword < 0 \
+                or abs(self.page_of(target) - state.sword) > 1:
+            return
+        slain = PathState(state.removed | {(target, 23, "Dragon slain by the Sword")}, state.used,
+                          state.sword, state.items)
+        if self.evaluation(slain).passable(target):
+            self._enter(target, slain, rules + (23,), moves)
 
     def _enter(self, target: int, state: PathState, rules: tuple[int, ...], moves: list[Move]) -> None:
         cells: tuple[int, ...] = (target,)
@@ -211,3 +232,19 @@ class PathRules:
         if arrived is not None:
             walker, fired = arrived
             moves.append(Move(walker, cells, rules + fired))
+
+
+def replay_walk(rules: PathRules, moves: list[tuple[int, ...]]) -> list[Walker]:
+    """Replay a walk, given as the cells each move enters, by the path rules alone: the walkers that can stand
+    at its end (several when two legal moves enter the same cells with different states, e.g. under the
+    Mask or not). Empty when a move is not legal, or the walk passes the exit before its end (the exit ends
+    the walk); a walk that does not end on the exit ends nowhere either."""
+    begun = rules.start()
+    if begun is None:
+        return []
+    exit_index = rules.shape.index(rules.book.exit)
+    walkers = {begun[0]}
+    for entered in moves:
+        walkers = {move.walker for walker in walkers if walker.position != exit_index
+                   for move in rules.moves(walker) if move.cells == entered}
+    return sorted((walker for walker in walkers if walker.position == exit_index), key=repr)

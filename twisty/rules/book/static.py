@@ -1,7 +1,7 @@
-"""The static rules: which cells are deadly, passable or impassable, phase by phase as in book.md.
+"""The static rules: which cells are deadly, passable or impassable, phase by phase as in docs/book.md.
 
 Each rule is one function: its docstring quotes the rulebook, and it returns the cells it decides and why
-(`Decision`s). `evaluate` runs the phases in book.md's order, each phase reading the ones before it:
+(`Decision`s). `evaluate` runs the phases in docs/book.md's order, each phase reading the ones before it:
 
 1. identity (Mimic), 2. removal (by the path, then Giant crush), 3. conversion (Vampire),
 4. groups (Wolf, Orcs and Dwarves, Rat), 5. intrinsic and area effects, 6. overrides (Chuck, Oracle,
@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from twisty.limits import Deadline
 from twisty.rules.book.contents import (BOSS_RULE, CONTENTS, CREATURES, DEADLY_TERRAIN, ITEMS, MEDUSA_RULE,
                                         MONSTER, NUMBERS, PREY, RULE_NAMES, SAFE_TERRAIN, WEAKLING)
 from twisty.rules.book.model import Book
@@ -38,7 +39,7 @@ _WEAKLINGS = frozenset(name for name, content in CONTENTS.items() if content.fam
 MAX_PACK = 6
 
 
-# Other reasonable readings of the rulebook (book.md, "Ambiguity"); the default reading is book.md's.
+# Other reasonable readings of the rulebook (docs/book.md, "Ambiguity"); the default reading is docs/book.md's.
 CONVERSION_BEFORE_CRUSH = "conversion-before-crush"   # phase 3 (Vampire) before the Giant crush of phase 2
 CHUCK_KEEPS_WALLS = "chuck-keeps-walls"               # Walls on Chuck's page stay impassable
 REMOVED_MAGE_CALMS = "removed-mage-calms"             # a removed Mage still calms his page's Wraiths
@@ -99,7 +100,12 @@ def where(book: Book, index: int) -> str:
 class _Context:
     """The evaluation under way: what each cell is now and the status decided so far."""
 
-    def __init__(self, book: Book, removed: Mapping[int, tuple[int, str]], reading: frozenset[str]) -> None:
+    def __init__(self, book: Book, removed: Mapping[int, tuple[int, str]], reading: frozenset[str],
+                 deadline: Deadline | None = None) -> None:
+        # Called after every rule (and once per page while the tables are built): the level's deadline
+        # raises LimitReached there, so one evaluation of a large book never overruns it by much.
+        self.poll = deadline.check if deadline is not None else None
+        book.shape.build_tables(self.poll)
         self.reading = reading
         self.removed_identity: dict[int, str] = {}
         self.book = book
@@ -121,6 +127,8 @@ class _Context:
         return index // self.shape.page_size + self.shape.first_page
 
     def record(self, rule: int, decisions: list[Decision], *, override: bool = False) -> None:
+        if self.poll is not None:
+            self.poll()
         for index, verdict, why in decisions:
             self.reasons.setdefault(index, []).append((rule, verdict, why))
             self.fired.add(rule)
@@ -200,7 +208,7 @@ def rule_mimic(ctx: _Context) -> list[Decision]:
     remains harmless and passable. If several Mimics copy one another, follow the chain back to the first
     non-Mimic cell."
 
-    Never beyond the spread; a chain that loops back across the gutter copies nothing (book.md, phase 1).
+    Never beyond the spread; a chain that loops back across the gutter copies nothing (docs/book.md, phase 1).
     """
     decisions = []
     contents = ctx.book.contents
@@ -241,7 +249,7 @@ def rule_giant_crush(ctx: _Context) -> list[Decision]:
     creature strictly between them is crushed and their cells become passable. Careful! Terrain and items
     remain unchanged. The Giants themselves stay deadly."
 
-    A row runs across the gutter; a column is one page's column (book.md, phase 2).
+    A row runs across the gutter; a column is one page's column (docs/book.md, phase 2).
     """
     decisions = []
     lines = list(ctx.spread_rows()) + list(ctx.page_columns())
@@ -337,7 +345,7 @@ def rule_orcs_and_dwarves(ctx: _Context) -> list[Decision]:
     remains thoroughly deadly. On a tie, they slaughter each other to the last man: all the cells then become
     passable. Outside a melee, an Orc or a Dwarf stays deadly."
 
-    A melee is a connected set of Orc and Dwarf cells holding both kinds (book.md, phase 4).
+    A melee is a connected set of Orc and Dwarf cells holding both kinds (docs/book.md, phase 4).
     """
     decisions = []
     fighters = set(ctx.cells_of_any(("Orc", "Dwarf")))
@@ -464,7 +472,7 @@ def rule_giant(ctx: _Context) -> list[Decision]:
 def rule_reaper(ctx: _Context) -> list[Decision]:
     """Rule 11, the Reaper: "Every cell within two cells of the Reaper becomes deadly, diagonals included."
 
-    Within two cells = within two king moves through `step` (book.md).
+    Within two cells = within two king moves through `step` (docs/book.md).
     """
     decisions = []
     for reaper in ctx.cells_of("Reaper"):
@@ -536,7 +544,8 @@ def rule_safe_items(ctx: _Context, mage_cells: set[int]) -> list[Decision]:
         if what in ("Gold", "Gem"):
             thieves = [other for other in ctx.orthogonal[index] if ctx.identity[other] == "Thief"]
             if thieves:
-                decisions.append(Decision(index, DEADLY, f"{what} guarded by the Thief at {where(ctx.book, thieves[0])}"))
+                decisions.append(Decision(index, DEADLY,
+                                          f"{what} guarded by the Thief at {where(ctx.book, thieves[0])}"))
                 continue
         if what == "Scroll":
             mages = [other for other in ctx.king[index] if other in mage_cells]
@@ -561,7 +570,8 @@ def rule_torches_and_shadows(ctx: _Context) -> list[Decision]:
                 lit_by.setdefault(index, torch)
     for shadow in ctx.cells_of("Shadow"):
         if shadow in lit_by:
-            decisions.append(Decision(shadow, PASSABLE, f"a Shadow lit by the Torch at {where(ctx.book, lit_by[shadow])}"))
+            decisions.append(Decision(shadow, PASSABLE,
+                                      f"a Shadow lit by the Torch at {where(ctx.book, lit_by[shadow])}"))
         else:
             decisions.append(Decision(shadow, DEADLY, "a Shadow no Torch lights"))
     return decisions
@@ -585,7 +595,7 @@ def rule_passable_creatures(ctx: _Context) -> list[tuple[int, list[Decision]]]:
 def rule_chuck(ctx: _Context) -> list[Decision]:
     """Rule 13, Chuck: "A Chuck cell makes its entire page passable: monsters, terrain, and items included."
 
-    Walls and Titan-band cells on his page become passable too, but still stop light (book.md, phase 6).
+    Walls and Titan-band cells on his page become passable too, but still stop light (docs/book.md, phase 6).
     """
     decisions = []
     for page in sorted({ctx.page_of(index) for index in ctx.cells_of("Chuck")}):
@@ -597,24 +607,36 @@ def rule_chuck(ctx: _Context) -> list[Decision]:
     return decisions
 
 
-def rule_oracle(ctx: _Context) -> list[Decision]:
+def oracle_threats(ctx: _Context) -> dict[int, list[int]]:
+    """Rule 10, the Oracle's count: "If at least four of the eight cells around her contain deadly monsters".
+
+    Counted as the cells stand after phase 5, before any override (docs/book.md, phase 6): Chuck's page does not
+    change whether the Oracle protects, so a Troll on Chuck's own page still counts. "Deadly monsters" are
+    creatures whose cell is deadly; Titan-band cells are Walls, not deadly, and do not count.
+    """
+    return {oracle: [index for index in ctx.king[oracle]
+                     if ctx.identity[index] in CREATURES and ctx.status[index] == DEADLY]
+            for oracle in ctx.cells_of("Oracle")}
+
+
+def rule_oracle(ctx: _Context, threats: Mapping[int, list[int]]) -> list[Decision]:
     """Rule 10, the Oracle: "She is always safe, passable, and immune to all effects. No rule can make her
     deadly. If at least four of the eight cells around her contain deadly monsters, all eight neighboring
     cells become safe and passable except Wall cells."
 
-    "Deadly monsters" = creatures deadly after phase 5 (book.md); Titan-band cells count as Walls.
+    `threats` are her deadly neighbours counted before any override (oracle_threats).
     """
     decisions = []
     for oracle in ctx.cells_of("Oracle"):
         decisions.append(Decision(oracle, PASSABLE, "the Oracle is immune to all effects"))
         around = ctx.king[oracle]
-        threats = [index for index in around if ctx.identity[index] in CREATURES and ctx.status[index] == DEADLY]
-        if len(threats) < 4:
+        count = len(threats.get(oracle, ()))
+        if count < 4:
             continue
         for index in around:
             if index not in ctx.wall_like:
                 decisions.append(Decision(index, PASSABLE, f"protected by the Oracle at {where(ctx.book, oracle)} "
-                                                           f"({len(threats)} deadly creatures around her)"))
+                                                           f"({count} deadly creatures around her)"))
     return decisions
 
 
@@ -633,24 +655,27 @@ def rule_medusa(ctx: _Context) -> list[Decision]:
         seen = [index for direction in DIRECTIONS for index in ctx.light_ray(medusa, direction)]
         mirrors = [index for index in seen if ctx.identity[index] == "Mirror"]
         if mirrors:
-            decisions.append(Decision(medusa, PASSABLE, f"a Medusa petrified by the Mirror at {where(ctx.book, mirrors[0])}"))
+            decisions.append(Decision(medusa, PASSABLE,
+                                      f"a Medusa petrified by the Mirror at {where(ctx.book, mirrors[0])}"))
             continue
         for index in seen:
             what = ctx.identity[index]
             if what in CREATURES and what != "Medusa" and what not in IMMUNE:
-                decisions.append(Decision(index, PETRIFIED, f"{what} petrified by the Medusa at {where(ctx.book, medusa)}"))
+                decisions.append(Decision(index, PETRIFIED,
+                                          f"{what} petrified by the Medusa at {where(ctx.book, medusa)}"))
     return decisions
 
 
 # --- the phases in order ----------------------------------------------------------------------------
 
 def evaluate(book: Book, removed: Mapping[int, tuple[int, str]] | None = None,
-             reading: frozenset[str] = frozenset()) -> Evaluation:
+             reading: frozenset[str] = frozenset(), deadline: Deadline | None = None) -> Evaluation:
     """Decide every cell of the book, given what the walk has removed so far.
 
-    `reading` names the other readings (READINGS) to apply instead of book.md's; empty for the contract.
+    `reading` names the other readings (READINGS) to apply instead of docs/book.md's; empty for the contract.
+    `deadline` (the level's) is polled between rules: past it, LimitReached is raised.
     """
-    ctx = _Context(book, removed or {}, reading)
+    ctx = _Context(book, removed or {}, reading, deadline)
     ctx.record(5, rule_mimic(ctx))
     apply_path_removals(ctx)
     if CONVERSION_BEFORE_CRUSH in reading:
@@ -686,7 +711,8 @@ def evaluate(book: Book, removed: Mapping[int, tuple[int, str]] | None = None,
     for rule, decisions in rule_passable_creatures(ctx):
         ctx.record(rule, decisions)
 
+    threats = oracle_threats(ctx)      # before Chuck's override (docs/book.md, phase 6)
     ctx.record(13, rule_chuck(ctx), override=True)
-    ctx.record(10, rule_oracle(ctx), override=True)
+    ctx.record(10, rule_oracle(ctx, threats), override=True)
     ctx.record(MEDUSA_RULE, rule_medusa(ctx), override=True)
     return Evaluation(book, ctx.removed, ctx.identity, ctx.status, ctx.reasons, ctx.fired)

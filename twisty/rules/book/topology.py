@@ -1,7 +1,7 @@
 """Where cells are in the book: `step`, the eight neighbours, rays, spreads and leaves.
 
 "Effects do not stop at a page edge or at the gutter unless a rule explicitly says otherwise." Every rule
-finds its cells through `step`, so the page boundaries are handled in this one place (book.md, Adjacency):
+finds its cells through `step`, so the page boundaries are handled in this one place (docs/book.md, Adjacency):
 
 - gutter: left page (2k, r, W-1) <-> right page (2k+1, r, 0), direction unchanged;
 - outer side edge: recto (p odd, r, W-1) stepping right -> verso (p+1, r, 0), still moving right, and
@@ -14,7 +14,7 @@ Cells are (page, row, col) tuples; pages beyond the book's run do not exist (`st
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 Cell = tuple[int, int, int]
@@ -169,12 +169,22 @@ class BookShape:
         return found
 
     # --- integer tables, built once per shape, for the evaluation's inner loops ---------------------
+    # On the largest books (a quarter of a million cells) building them takes seconds, so `poll` (when given)
+    # is called once per page: the level's deadline raises LimitReached there rather than overrun.
 
-    def step_table(self) -> list[list[tuple[int, int] | None]]:
+    def build_tables(self, poll: Callable[[], None] | None = None) -> None:
+        """Build the step, orthogonal and king tables now, calling `poll` once per page of each."""
+        self.step_table(poll)
+        self.orthogonal_table(poll)
+        self.king_table(poll)
+
+    def step_table(self, poll: Callable[[], None] | None = None) -> list[list[tuple[int, int] | None]]:
         table = self._tables.get("step")
         if table is None:
             table = []
-            for cell in self.cells():
+            for index, cell in enumerate(self.cells()):
+                if poll is not None and index % self.page_size == 0:
+                    poll()
                 row = []
                 for direction in DIRECTIONS:
                     moved = self.step(cell, direction)
@@ -183,11 +193,13 @@ class BookShape:
             self._tables["step"] = table
         return table
 
-    def orthogonal_table(self) -> list[tuple[int, ...]]:
+    def orthogonal_table(self, poll: Callable[[], None] | None = None) -> list[tuple[int, ...]]:
         table = self._tables.get("orth")
         if table is None:
             table = []
-            for index, moves in enumerate(self.step_table()):
+            for index, moves in enumerate(self.step_table(poll)):
+                if poll is not None and index % self.page_size == 0:
+                    poll()
                 found: list[int] = []
                 for moved in moves:
                     if moved is not None and moved[0] != index and moved[0] not in found:
@@ -196,13 +208,15 @@ class BookShape:
             self._tables["orth"] = table
         return table
 
-    def king_table(self) -> list[tuple[int, ...]]:
+    def king_table(self, poll: Callable[[], None] | None = None) -> list[tuple[int, ...]]:
         table = self._tables.get("king")
         if table is None:
-            steps = self.step_table()
-            orthogonal = self.orthogonal_table()
+            steps = self.step_table(poll)
+            orthogonal = self.orthogonal_table(poll)
             table = []
             for index, moves in enumerate(steps):
+                if poll is not None and index % self.page_size == 0:
+                    poll()
                 found = list(orthogonal[index])
                 for first, moved in enumerate(moves):
                     if moved is None:
