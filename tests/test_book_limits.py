@@ -14,7 +14,8 @@ from twisty.checking import CheckOptions
 from twisty.limits import Deadline
 from twisty.rules.source import parse_level_bytes
 from twisty.solver.book import solve_book
-from twisty.solver.book_check import check
+from twisty.report.book import check
+from twisty.rules.level import level_within
 
 HEAD = 'game = "book"\nrows = {rows}\ncols = {cols}\nentrance = [1, 0, 0]\nexit = [1, 0, 1]\n'
 
@@ -155,7 +156,7 @@ def test_the_walker_cap_through_check_names_the_cap_and_fails_undecided_claims(t
         "simple_corridor: claimed false, but it could not be decided within the limit of 4 walkers"]
     result, path = run(tmp_path, text, "check")
     assert result.output.splitlines()[0].startswith(
-        f"FAILED {path}: solvable in 2 moves (uniqueness unknown), corridor unknown (limit of 4 walkers reached);")
+        f"FAILED     {path}: solvable in 2 moves (uniqueness unknown), corridor unknown (limit of 4 walkers reached);")
 
 
 def test_a_cap_before_any_walk_fails_a_solvable_claim(tmp_path, monkeypatch):
@@ -165,7 +166,7 @@ def test_a_cap_before_any_walk_fails_a_solvable_claim(tmp_path, monkeypatch):
     result, path = run(tmp_path, text, "check")
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[0].startswith(f"FAILED {path}: unknown (limit of 2 walkers reached before a walk was found);")
+    assert lines[0].startswith(f"FAILED     {path}: unknown (limit of 2 walkers reached before a walk was found);")
     assert lines[1] == "    solvable: claimed true, but it could not be decided within the limit of 2 walkers"
     assert lines[2] == ("    final_passable: no walk was found and the book's state could not be decided within "
                         "the limit of 2 walkers")
@@ -185,11 +186,13 @@ def test_the_deadline_stops_the_first_evaluation_inside_loading(tmp_path):
     # A deadline already passed: the loader's first evaluation (after the grids are read) raises, and every
     # answer is unknown, claims included.
     text = bow_field_text(3, extra="[expect]\nsolvable = true\n")
-    outcome = check(parse_level_bytes(text.encode(), "bows.toml"),
-                    CheckOptions(deadline=Deadline(0, memory_bytes=None)))
-    assert outcome.data["status"] == "unknown" and outcome.data["cap"] == "time limit"
-    assert outcome.summary.startswith("FAILED bows.toml: unknown (time limit reached before the book was evaluated)")
-    assert outcome.data["expect_failures"] == [
+    options = CheckOptions(deadline=Deadline(0, memory_bytes=None))
+    verdict = check(level_within(parse_level_bytes(text.encode(), "bows.toml"), options.deadline), options)
+    data = verdict.to_json()
+    assert data["status"] == "unknown" and data["cap"] == "time limit"
+    assert verdict.summary().startswith("FAILED     bows.toml: unknown (time limit reached before the book was "
+                                        "evaluated)")
+    assert data["expect_failures"] == [
         "solvable: could not be decided within the time limit (the book was not evaluated)"]
 
 
@@ -205,7 +208,7 @@ def test_three_readings_share_one_timeout_of_two_seconds(tmp_path):
     assert elapsed < 2.5
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[0].startswith(f"FAILED {path}: unknown (time limit reached before a walk was found);")
+    assert lines[0].startswith(f"FAILED     {path}: unknown (time limit reached before a walk was found);")
     assert lines[1:5] == ["    solvable: claimed false, but it could not be decided within the time limit"] + [
         f"    note: the reading {reading} could not be compared within the time limit"
         for reading in ("conversion-before-crush", "chuck-keeps-walls", "removed-mage-calms")]

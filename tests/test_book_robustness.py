@@ -6,7 +6,8 @@ from tests.book_levels import book_text
 from twisty.checking import CheckOptions
 from twisty.rules.book.contents import CONTENTS
 from twisty.rules.source import LevelError, parse_level_bytes
-from twisty.solver.book_check import check
+from twisty.report.book import check
+from twisty.rules.level import level_within
 
 CODES = [content.code for content in CONTENTS.values()] + ["."] * 20 + ["Ru"] * 10
 
@@ -33,11 +34,13 @@ def test_random_books_are_either_invalid_or_checked():
     outcomes = {"valid": 0, "invalid": 0}
     for seed in range(400):
         try:
-            outcome = check(parse_level_bytes(random_book(seed).encode(), "random.toml"), CheckOptions())
+            options = CheckOptions()
+            verdict = check(level_within(parse_level_bytes(random_book(seed).encode(), "random.toml"),
+                                         options.deadline), options)
         except LevelError:
             outcomes["invalid"] += 1
             continue
-        assert outcome.data["valid"] and outcome.data["status"] in ("solvable", "unsolvable")
+        assert verdict.to_json()["valid"] and verdict.to_json()["status"] in ("solvable", "unsolvable")
         outcomes["valid"] += 1
     # Most random books are valid (only unpaired Tunnels and packs over six are rejected).
     assert outcomes["valid"] > 200

@@ -26,7 +26,7 @@ from twisty.errors import LevelError, UsageError
 from twisty.games import GAMES, game_named, level_games, resolve
 from twisty.limits import Deadline
 from twisty.report import tunnels
-from twisty.rules.level import Level, load_level, model_of
+from twisty.rules.level import Level, level_within, load_level
 from twisty.rules.tunnels import ClashSide, Delver, FightRules, Monster
 from twisty.rules.source import LevelSource, read_level
 
@@ -43,10 +43,7 @@ def checker_for(source: LevelSource) -> ModuleType:
 def _run_checker(source: LevelSource, options: CheckOptions) -> tuple[ModuleType, Any]:
     """The game's checker and its verdict on the level (loading included, within options.deadline)."""
     checker = checker_for(source)
-    if not hasattr(checker, "solve_text"):          # a checker that loads the level itself
-        return checker, checker.check(source, options)
-    level = Level(source.game, source.path, source, model_of(source, options.deadline))
-    return checker, checker.check(level, options)
+    return checker, checker.check(level_within(source, options.deadline), options)
 
 
 @dataclass(frozen=True)
@@ -84,7 +81,7 @@ def level_files(paths: Iterable[str]) -> Iterator[LevelFile]:
 def invalid_outcome(path: str, error: LevelError, game: str | None = None) -> CheckOutcome:
     data = {"level": path, "game": game, "valid": False, "errors": [error.as_json()],
             "expect_failures": []}
-    return CheckOutcome(data, f"INVALID  {error}")
+    return CheckOutcome(data, f"{'INVALID':<11}{error}")
 
 
 def check_file(path: str, options: CheckOptions) -> CheckOutcome:
@@ -96,8 +93,7 @@ def check_file(path: str, options: CheckOptions) -> CheckOutcome:
         source = read_level(path)
         game = source.game
         _, verdict = _run_checker(source, options)
-        outcome = verdict if isinstance(verdict, CheckOutcome) else \
-            CheckOutcome(verdict.to_json(), verdict.summary(), verdict.details())
+        outcome = CheckOutcome(verdict.to_json(), verdict.summary(), verdict.details())
     except LevelError as error:
         if error.path is None:
             error.path = path
@@ -115,10 +111,7 @@ def check_entry(entry: LevelFile, options: CheckOptions) -> CheckOutcome:
 def solve_file(path: str, options: CheckOptions) -> SolveOutcome:
     options = replace(options, deadline=Deadline(options.timeout))
     source = read_level(path)
-    checker, verdict = _run_checker(source, options) if hasattr(checker_for(source), "solve_text") else \
-        (None, checker_for(source).solve(source, options))
-    if checker is None:
-        return verdict
+    checker, verdict = _run_checker(source, options)
     return SolveOutcome(verdict.to_json(), checker.solve_text(verdict))
 
 

@@ -17,7 +17,7 @@ GAME = Game(
     ),
     auto=("rules",),
     loader="twisty.rules.book.loader:load_book",
-    checker="twisty.solver.book_check",
+    checker="twisty.report.book",
     solving=frozenset({"walk"}),
     docs="docs/book.md",
 )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from twisty.errors import LevelError
+from twisty.errors import LevelError, LimitReached
 from twisty.games import GAMES, level_games, resolve
 from twisty.limits import Deadline
 from twisty.rules.source import LevelSource, parse_level_bytes, read_level
@@ -26,6 +26,9 @@ class Level:
     path: str
     source: LevelSource
     model: Any
+    # The cap that stopped loading (the deadline passed while, say, a book was first evaluated): then there
+    # is no model, and a check reports every answer as unknown, naming the cap.
+    stopped_by: str | None = None
 
     @property
     def name(self) -> str:
@@ -45,7 +48,8 @@ def model_of(source: LevelSource, deadline: Deadline | None = None) -> Any:
 
 
 def load_level(path_or_text: str | Path, deadline: Deadline | None = None) -> Level:
-    """A level from a file path, or from TOML text (a string holding a newline or starting with a key)."""
+    """A level from a file path, or from TOML text (a string holding a newline or starting with a key).
+    Raises LimitReached when the deadline passes while loading."""
     if isinstance(path_or_text, str) and ("\n" in path_or_text or path_or_text.lstrip().startswith("game")):
         source = parse_level_bytes(path_or_text.encode("utf-8"), "<text>")
     else:
@@ -57,3 +61,12 @@ def load_level(path_or_text: str | Path, deadline: Deadline | None = None) -> Le
             error.path = source.path
         raise
     return Level(source.game, source.path, source, model)
+
+
+def level_within(source: LevelSource, deadline: Deadline) -> Level:
+    """The level of a parsed file for a check: when the deadline passes while loading, a Level without a
+    model that names the cap (the check then reports every answer as unknown) instead of an error."""
+    try:
+        return Level(source.game, source.path, source, model_of(source, deadline))
+    except LimitReached as reached:
+        return Level(source.game, source.path, source, None, stopped_by=reached.cap)

@@ -5,7 +5,7 @@ whether the walk is unique (exactly one shortest walk) and whether the corridor 
 every branch and dead end as a witness, and the rules that decided at least one cell.
 
 Caps: the level's deadline (time and memory, polled for every walker and inside every evaluation) and a
-number of walkers. A search that a cap stops keeps what it decided and names the cap (`BookVerdict.cap`):
+number of walkers. A search that a cap stops keeps what it decided and names the cap (`BookAnalysis.cap`):
 a walk it found is a real shortest walk (breadth-first order reaches the exit first by a shortest walk),
 replayed by the path rules; how many shortest walks there are is decided once every walker one move short
 of the exit was expanded. The corridor, its branches and dead ends stay unknown, and so does solvability
@@ -37,7 +37,7 @@ def walker_cap(max_walkers: int) -> str:
 
 
 @dataclass
-class BookVerdict:
+class BookAnalysis:
     book: Book
     status: str                                   # "solvable", "unsolvable" or "unknown" (a cap, no walk found)
     walk: list[Cell] = field(default_factory=list)
@@ -91,7 +91,7 @@ class BookVerdict:
 
 
 def solve_book(book: Book, *, deadline: Deadline | None = None, reading: frozenset[str] = frozenset(),
-               max_walkers: int | None = None) -> BookVerdict:
+               max_walkers: int | None = None) -> BookAnalysis:
     """The walk and the verdict; `reading` evaluates the book under other readings (static.READINGS).
 
     `deadline` is the level's one deadline (None: no limit); `max_walkers` caps the search states
@@ -100,7 +100,7 @@ def solve_book(book: Book, *, deadline: Deadline | None = None, reading: frozens
     walker_limit = MAX_WALKERS if max_walkers is None else max_walkers
     rules = PathRules(book, reading, deadline)
     shape = book.shape
-    verdict = BookVerdict(book, "unknown", shortest_walks=None)
+    verdict = BookAnalysis(book, "unknown", shortest_walks=None)
     try:
         verdict.initial = rules.evaluation(PathState())
         begun = rules.start()
@@ -195,7 +195,7 @@ def solve_book(book: Book, *, deadline: Deadline | None = None, reading: frozens
     return verdict
 
 
-def _corridor_shape(verdict: BookVerdict, corridor: set[int], edges: set[tuple[int, int]]) -> None:
+def _corridor_shape(verdict: BookAnalysis, corridor: set[int], edges: set[tuple[int, int]]) -> None:
     """The corridor and its branches and dead ends (only for a search that ran to the end)."""
     book, shape = verdict.book, verdict.book.shape
     verdict.corridor = sorted(shape.cell(index) for index in corridor)
@@ -211,7 +211,7 @@ def _corridor_shape(verdict: BookVerdict, corridor: set[int], edges: set[tuple[i
                                if links <= 1 and index not in ends)
 
 
-def _record_walk(verdict: BookVerdict, rules: PathRules, finish: Walker,
+def _record_walk(verdict: BookAnalysis, rules: PathRules, finish: Walker,
                  parent: dict[Walker, tuple[Walker, tuple[int, ...]] | None],
                  used_rules: dict[Walker, tuple[int, ...]]) -> None:
     """Follow the walk back from the exit, replay it by the path rules, and keep it."""
@@ -237,7 +237,7 @@ def _record_walk(verdict: BookVerdict, rules: PathRules, finish: Walker,
     verdict.final = rules.evaluation(finish.state)
 
 
-def border(verdict: BookVerdict) -> list[tuple[Cell, str, list[str]]]:
+def border(verdict: BookAnalysis) -> list[tuple[Cell, str, list[str]]]:
     """The cells beside the walk that the walk may not enter, with the rules that closed them."""
     if not verdict.walk or verdict.initial is None:
         return []
@@ -262,7 +262,7 @@ class ReadingDifference:
     cap: str | None = None       # the cap that left this comparison unfinished (None: it is complete)
 
 
-def reading_differences(book: Book, verdict: BookVerdict, *, deadline: Deadline | None = None,
+def reading_differences(book: Book, verdict: BookAnalysis, *, deadline: Deadline | None = None,
                         max_walkers: int | None = None) -> list[ReadingDifference]:
     """Book.md's "Ambiguity": evaluate the book under each other reasonable reading; keep those that differ
     (in any cell before the walk, in solvability or in the shortest walk's length), and those a cap left

@@ -7,20 +7,22 @@ left undecided is `null` in the JSON and "unknown" in the text, with the cap nam
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
-from twisty.checking import CheckOptions, CheckOutcome, SolveOutcome
-from twisty.errors import LimitReached
+from twisty.checking import CheckOptions, Outcome, level_status, status_word
 from twisty.limits import Deadline
 from twisty.render.book import MARK_LEGEND, spread_lines
 from twisty.rules.book.contents import RULE_NAMES
-from twisty.rules.book.loader import MAX_LIST_ITEMS, load_book
+from twisty.rules.book.loader import MAX_LIST_ITEMS
 from twisty.rules.book.model import Book
 from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluation
 from twisty.rules.book.topology import Cell
+from twisty.rules.level import Level
 from twisty.rules.source import LevelSource, unknown_key_error
-from twisty.solver.book import BookVerdict, border, reading_differences, solve_book
+from twisty.solver.book import BookAnalysis, border, reading_differences, solve_book
 
 _CELL_CLAIMS = {
     # key -> (which evaluation, the statuses that satisfy it, what it means)
@@ -88,8 +90,8 @@ def read_expectations(source: LevelSource, book: Book | None) -> BookExpectation
     return expect
 
 
-def report(source: LevelSource, book: Book, verdict: BookVerdict, expect: BookExpectations,
-           deadline: Deadline | None = None) -> dict[str, Any]:
+def report(source: LevelSource, book: Book, verdict: BookAnalysis, expect: BookExpectations,
+           deadline: Deadline | None = None, readings: bool = True) -> dict[str, Any]:
     """The JSON object of `check --json` for a book (keys listed in docs/book.md). The ambiguity lint's
     readings share `deadline` with everything before them."""
     def cells_or_none(cells: list[Cell] | None) -> list[list[int]] | None:
@@ -124,7 +126,7 @@ def report(source: LevelSource, book: Book, verdict: BookVerdict, expect: BookEx
     data["ambiguities"] = [
         {"reading": difference.reading, "cells": cells_or_none(difference.cells),
          "solvable": difference.solvable, "moves": difference.moves, "cap": difference.cap}
-        for difference in reading_differences(book, verdict, deadline=deadline)]
+        for difference in (reading_differences(book, verdict, deadline=deadline) if readings else [])]
     data["expect_failures"] = expectation_failures(book, verdict, expect, data)
     data["seconds"] = round(deadline.elapsed() if deadline is not None else verdict.seconds, 3)
     return data
@@ -170,7 +172,7 @@ def ambiguity_lines(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def expectation_failures(book: Book, verdict: BookVerdict, expect: BookExpectations,
+def expectation_failures(book: Book, verdict: BookAnalysis, expect: BookExpectations,
                          data: dict[str, Any]) -> list[str]:
     """Each claim that does not hold, or that a cap left undecided (it fails, naming the cap)."""
     failures = []
@@ -220,7 +222,6 @@ def _status_word(status: int) -> str:
 
 
 def summary_line(data: dict[str, Any]) -> str:
-    status = "FAILED" if data["expect_failures"] else "ok"
     cap = data.get("cap")
     if data["status"] == "unknown":
         stage = "the book was evaluated" if "evaluation" in data["undecided"] else "a walk was found"
@@ -237,47 +238,111 @@ def summary_line(data: dict[str, Any]) -> str:
                 f"{len(data['branches'])} branches, {len(data['dead_ends'])} dead ends"
             corridor = f"corridor of {len(data['corridor'])} cells ({shape})"
         verdict = f"solvable in {data['moves']} moves ({uniqueness}), {corridor}"
-    return (f"{status:<7}{data['level']}: {verdict}; {len(data['rules_fired_numbers'])} rules fired  "
+    return (f"{status_word(data):<11}{data['level']}: {verdict}; {len(data['rules_fired_numbers'])} rules fired  "
             f"[{data['seconds']:.2f}s]")
 
 
-def _analyse(source: LevelSource,
-             options: CheckOptions) -> tuple[Book | None, BookVerdict | None, dict[str, Any]]:
-    """The book, its verdict and the report, all within the level's one deadline. When the deadline passes
-    while the book is first evaluated, book and verdict are None and every answer is unknown."""
-    deadline = options.deadline
-    try:
-        book = load_book(source, deadline)
-    except LimitReached as reached:
-        expect = read_expectations(source, None)
-        return None, None, unevaluated_report(source, expect, reached.cap, deadline)
+@dataclass(frozen=True)
+class BookVerdict:
+    """What twisty says of one book: whether a walk crosses it and the shortest one (replayed by the path
+    rules), the corridor and its shape, uniqueness, the rules that decided cells, the other readings under
+    which the answer changes, and the [expect] claims that fail. What a cap stopped is None, and `cap`
+    names the cap. `to_json()` is the object `check --json` prints (keys in docs/book.md)."""
+
+    path: str
+    book: Book | None                  # None when the book could not even be evaluated within the deadline
+    analysis: BookAnalysis | None
+    data: Mapping[str, Any] = field(repr=False)
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome.of(self.data["solvable"])
+
+    @property
+    def solvable(self) -> bool | None:
+        return self.outcome.solvable
+
+    @property
+    def walk(self) -> list[Cell]:
+        return [tuple(cell) for cell in self.data["walk"]]       # type: ignore[misc]
+
+    @property
+    def moves(self) -> int | None:
+        return self.data["moves"]
+
+    @property
+    def unique(self) -> bool | None:
+        return self.data["unique"]
+
+    @property
+    def simple_corridor(self) -> bool | None:
+        return self.data["simple_corridor"]
+
+    @property
+    def cap(self) -> str | None:
+        return self.data["cap"]
+
+    @property
+    def expect_failures(self) -> tuple[str, ...]:
+        return tuple(self.data["expect_failures"])
+
+    @property
+    def status(self) -> str:
+        return level_status(self.to_json())
+
+    def to_json(self) -> dict[str, Any]:
+        return copy.deepcopy(dict(self.data))
+
+    def summary(self) -> str:
+        return summary_line(self.to_json())
+
+    def details(self) -> list[str]:
+        data = self.to_json()
+        return list(data["expect_failures"]) + ambiguity_lines(data)
+
+
+def check(level: Level, options: CheckOptions) -> BookVerdict:
+    """The book's verdict within the level's one deadline (loading has happened within it too). When the
+    deadline passed while the book was first evaluated, there is no model (level.stopped_by names the cap)
+    and every answer is unknown."""
+    source, deadline = level.source, options.deadline
+    asked = {"walk", "readings"} if options.questions is None else set(options.questions) & {"walk", "readings"}
+    if level.stopped_by is not None:
+        data = unevaluated_report(source, read_expectations(source, None), level.stopped_by, deadline)
+        return BookVerdict(level.path, None, None, _finish(data, source, asked))
+    book: Book = level.model
     expect = read_expectations(source, book)
-    verdict = solve_book(book, deadline=deadline)
-    return book, verdict, report(source, book, verdict, expect, deadline)
+    analysis = solve_book(book, deadline=deadline)
+    data = report(source, book, analysis, expect, deadline, readings="readings" in asked)
+    return BookVerdict(level.path, book, analysis, _finish(data, source, asked))
 
 
-def check(source: LevelSource, options: CheckOptions) -> CheckOutcome:
-    _book, _verdict, data = _analyse(source, options)
-    return CheckOutcome(data, summary_line(data), list(data["expect_failures"]) + ambiguity_lines(data))
+def _finish(data: dict[str, Any], source: LevelSource, asked: set[str]) -> Mapping[str, Any]:
+    expect = source.data.get("expect")
+    data["expected_solvable"] = expect.get("solvable") if isinstance(expect, dict) else None
+    data["questions"] = sorted(asked | {"walk"})
+    return MappingProxyType(data)
 
 
-def solve(source: LevelSource, options: CheckOptions) -> SolveOutcome:
-    book, verdict, data = _analyse(source, options)
-    lines = [(book.title if book is not None else "") or source.path, "", summary_line(data), ""]
-    if verdict is not None and verdict.walk:
-        steps = " ".join(f"{page}.{row}.{col}" for page, row, col in verdict.walk)
-        lines += [f"Walk ({len(verdict.walk)} cells, page.row.col): {steps}", ""]
+def solve_text(verdict: BookVerdict) -> str:
+    """What `twisty solve` prints for a book: the summary, the walk, the shape of the corridor, what a cap
+    left unknown, the other readings, and each spread drawn with the walk."""
+    book, analysis, data = verdict.book, verdict.analysis, verdict.to_json()
+    lines = [(book.title if book is not None else "") or verdict.path, "", summary_line(data), ""]
+    if analysis is not None and analysis.walk:
+        steps = " ".join(f"{page}.{row}.{col}" for page, row, col in analysis.walk)
+        lines += [f"Walk ({len(analysis.walk)} cells, page.row.col): {steps}", ""]
         lines += ["Path rules used by the walk: " + (", ".join(data["walk_rules"]) or "none"), ""]
-    if verdict is not None and (verdict.branches or verdict.dead_ends):
-        lines.append("Branches: " + (" ".join(f"{p}.{r}.{c}" for p, r, c in verdict.branches or []) or "none"))
-        lines.append("Dead ends: " + (" ".join(f"{p}.{r}.{c}" for p, r, c in verdict.dead_ends or []) or "none"))
+    if analysis is not None and (analysis.branches or analysis.dead_ends):
+        lines.append("Branches: " + (" ".join(f"{p}.{r}.{c}" for p, r, c in analysis.branches or []) or "none"))
+        lines.append("Dead ends: " + (" ".join(f"{p}.{r}.{c}" for p, r, c in analysis.dead_ends or []) or "none"))
         lines.append("")
     if data["undecided"]:
         lines += [f"Unknown ({data['cap']} reached): {', '.join(data['undecided'])}", ""]
     if data["ambiguities"]:
         lines += ambiguity_lines(data) + [""]
-    if book is not None and verdict is not None and verdict.initial is not None:
+    if book is not None and analysis is not None and analysis.initial is not None:
         lines.append(MARK_LEGEND)
         lines.append("")
-        lines += spread_lines(book, verdict.initial, verdict.walk)
-    return SolveOutcome(data, "\n".join(lines))
+        lines += spread_lines(book, analysis.initial, analysis.walk)
+    return "\n".join(lines)
