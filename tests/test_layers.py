@@ -1,7 +1,7 @@
 """The package's shape: data flows one way through the layers, and no two modules import each other.
 
     base (errors, limits, checking, the registry) -> rules -> importers -> encodings -> solver -> generator
-    -> report / render / bench -> api -> commands -> cli
+    -> report / render / bench -> api -> serve -> commands -> cli
 
 Every import of every module is read from its source (function-level imports included; imports under
 `if TYPE_CHECKING:` are for type checkers only and are left out), so a late import cannot hide an edge.
@@ -25,6 +25,7 @@ LAYERS = [
     ("twisty.generator",),
     ("twisty.report", "twisty.render", "twisty.bench"),
     ("twisty.api",),
+    ("twisty.serve",),
     ("twisty.commands",),
     ("twisty.cli",),
 ]

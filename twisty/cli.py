@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from twisty import __version__
-from twisty.commands import bench_passages, book, check, generate_passages, odds
+from twisty.commands import bench_passages, book, check, generate_passages, odds, render, serve
 from twisty.commands.common import EXIT_CODES_HELP, TwistyGroup
 
 
@@ -37,6 +37,8 @@ main.add_command(check.check)
 main.add_command(check.solve)
 main.add_command(book.explain)
 main.add_command(odds.odds)
+main.add_command(render.render)
+main.add_command(serve.serve)
 generate.add_command(generate_passages.generate_passages)
 generate.add_command(odds.generate_tunnels)
 bench.add_command(bench_passages.bench_passages)

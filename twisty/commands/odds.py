@@ -109,6 +109,29 @@ def _echo_json(data: dict[str, Any]) -> None:
     click.echo(json.dumps(data, sort_keys=True))
 
 
+PLOT_OPTION = click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="OUT.png",
+                           help="Also draw the odds as bars (exact fractions in the legend): OUT.png or OUT.svg.")
+
+
+def _plot_ready(plot: str | None) -> None:
+    """Before any work: a usage error (exit 2) for a missing pictures extra or a bad file name."""
+    if plot is not None:
+        from twisty.render.pictures import output_suffix, require_matplotlib
+        require_matplotlib()
+        output_suffix(plot)
+
+
+def _plot(plot: str | None, kind: str, result: Any, data: dict[str, Any]) -> None:
+    """Draw the odds with the tunnels renderer of the registry; the note goes to stderr (stdout may be JSON)."""
+    if plot is None:
+        return
+    from twisty.games import GAMES, resolve
+    from twisty.render.pictures import save_picture
+    from twisty.report.tunnels import Odds
+    save_picture(resolve(GAMES["tunnels"].renderer).draw_odds(Odds(kind, result, data)), plot)
+    click.echo(f"wrote {plot}", err=True)
+
+
 _difficulty_options = [
     click.option("--level", type=click.IntRange(1, MAX_LEVEL), default=None,
                  help="Dungeon level: difficulty = 3 x level + 6."),
@@ -133,10 +156,13 @@ def odds() -> None:
 @click.option("--rating", type=click.IntRange(-MAX_DIFFICULTY, MAX_DIFFICULTY), required=True,
               help="The ability rating tested (usually Luck).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def save(level: int | None, difficulty: int | None, rating: int, as_json: bool) -> None:
+@PLOT_OPTION
+def save(level: int | None, difficulty: int | None, rating: int, as_json: bool, plot: str | None) -> None:
     """Chance that a Saving Roll succeeds (flop on the first throw, doubles add and roll over)."""
+    _plot_ready(plot)
     target = _difficulty(level, difficulty)
     success = saving_roll_success(target, rating)
+    _plot(plot, "save", success, save_data(target, rating, success))
     if as_json:
         _echo_json(save_data(target, rating, success))
         return
@@ -172,9 +198,11 @@ def _armour_pairs(values: tuple[str, ...]) -> dict[str, int]:
               help="Luck of the flat-footed side.")
 @click.option("--shield", is_flag=True, help="The flat-footed side could block with a shield (+7).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@PLOT_OPTION
 def clash_command(a_dice: int, b_dice: int, upper_hand: str | None, armour: tuple[str, ...],
-                  flat_footed: str | None, luck: int, shield: bool, as_json: bool) -> None:
+                  flat_footed: str | None, luck: int, shield: bool, as_json: bool, plot: str | None) -> None:
     """Odds of one Clash: A Combat dice against B. Wounds are those reaching each side after armour."""
+    _plot_ready(plot)
     if upper_hand is not None and upper_hand == flat_footed:
         raise click.UsageError("a flat-footed side rolls no dice, so it cannot have the upper hand")
     if (luck or shield) and flat_footed is None:
@@ -187,6 +215,7 @@ def clash_command(a_dice: int, b_dice: int, upper_hand: str | None, armour: tupl
                              armour=armour_of[name])
              for name, dice in (("a", a_dice), ("b", b_dice))}
     result = clash(sides["a"], sides["b"])
+    _plot(plot, "clash", result, clash_data(sides["a"], sides["b"], result))
     if as_json:
         _echo_json(clash_data(sides["a"], sides["b"], result))
         return
@@ -240,13 +269,15 @@ def _fight_rules(level: int | None, difficulty: int | None, upper_hand: str | No
               help="rating=N,dice=N[,armour=N,luck=N,shield]")
 @_with_fight_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@PLOT_OPTION
 def fight_command(delver_spec: dict[str, int], monster_spec: dict[str, int], level: int | None,
                   difficulty: int | None, upper_hand: str | None, flat_footed: str | None, armour_use: str,
-                  as_json: bool) -> None:
+                  as_json: bool, plot: str | None) -> None:
     """Odds of a whole fight: Clashes until the monster falls or the delver is disabled or perishes.
 
     The Saving Roll made when hit while reeling uses --level (default 1) or --difficulty.
     """
+    _plot_ready(plot)
     rules = _fight_rules(level, difficulty, upper_hand, flat_footed, armour_use)
     delver, monster = _delver(delver_spec), _monster(monster_spec)
     chain = FightChain(delver, monster, rules)
@@ -255,6 +286,7 @@ def fight_command(delver_spec: dict[str, int], monster_spec: dict[str, int], lev
                                f" states, {delver.combat + monster.dice} dice a Clash): lower Constitution,"
                                f" armour, rating or dice")
     result = chain.forward()
+    _plot(plot, "fight", result, fight_data(result) | {"difficulty": rules.difficulty})
     if as_json:
         _echo_json(fight_data(result) | {"difficulty": rules.difficulty})
         return

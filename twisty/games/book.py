@@ -18,6 +18,7 @@ GAME = Game(
     auto=("rules",),
     loader="twisty.rules.book.loader:load_book",
     checker="twisty.report.book",
+    renderer="twisty.render.pictures_book",
     solving=frozenset({"walk"}),
     docs="docs/book.md",
 )

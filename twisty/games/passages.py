@@ -25,6 +25,7 @@ GAME = Game(
     auto=("search",),
     loader="twisty.rules.passages_format:load_passages",
     checker="twisty.report.passages",
+    renderer="twisty.render.pictures_passages",
     generator="twisty.generator.passages:generate_level",
     bench="twisty.solver.passages_bench",
     solving=frozenset({"route", "count"}),

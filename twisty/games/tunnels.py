@@ -17,5 +17,6 @@ GAME = Game(
     ),
     auto=("exact",),
     generator="twisty.generator.tunnels:find_monster",
+    renderer="twisty.render.pictures_tunnels",
     docs="docs/tunnels.md",
 )
