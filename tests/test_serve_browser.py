@@ -1,0 +1,121 @@
+"""`twisty serve` in a real headless Chromium (Playwright for Python driving the system's chromium; CI
+installs both with .ci/setup-browser): open a level, place an enemy by clicking, see the verdict change,
+save (the page asks before overwriting), and find the file on disk; a broken TOML shows its positioned
+error; requests outside the folder are refused; the server keeps serving. A screenshot of the page is
+written to the test's tmp_path."""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LEVEL = ROOT / "puzzles" / "passages" / "06-first-strike.toml"
+# Chromium on a closed network: no background connections, no first-run work, no sandbox as root.
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def find_chromium() -> str | None:
+    for candidate in (os.environ.get("TWISTY_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
+                      shutil.which("chromium-browser"), shutil.which("google-chrome")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    """`twisty serve` on a free port of 127.0.0.1, over a folder holding one passages level (with a
+    comment the page must keep), and a file outside the folder with a link to it from inside."""
+    pytest.importorskip("flask", reason="twisty serve needs flask: pip install 'twisty[serve]'")
+    folder = tmp_path / "levels"
+    folder.mkdir()
+    level = folder / LEVEL.name
+    level.write_text("# a designer's comment the page must keep\n" + LEVEL.read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    secret = tmp_path / "secret.toml"
+    secret.write_text('game = "passages"\n# outside the served folder\n', encoding="utf-8")
+    (folder / "link.toml").symlink_to(secret)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    process = subprocess.Popen([sys.executable, "-m", "twisty.cli", "serve", str(folder), "--port", "0",
+                                "--timeout", "20"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env, cwd=tmp_path)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()
+    try:
+        first = lines.get(timeout=60)
+        second = lines.get(timeout=10)
+    except queue.Empty:
+        process.kill()
+        pytest.fail(f"twisty serve did not start: {process.stderr.read() if process.stderr else ''}")
+    assert "127.0.0.1 only" in second, second
+    url = first.split(" at ", 1)[1].strip()
+    assert url.startswith("http://127.0.0.1:"), first
+    yield url, folder, level
+    process.terminate()
+    try:
+        _, errors = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, errors = process.communicate()
+    assert "Traceback" not in errors, errors
+
+
+def test_the_page_edits_checks_and_saves_a_level(server, tmp_path: Path) -> None:
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip("no Chromium found (/usr/bin/chromium, chromium on PATH or TWISTY_CHROMIUM): "
+                    "run .ci/setup-browser")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="Playwright for Python is not installed: run .ci/setup-browser")
+    url, folder, level = server
+    expect = sync_api.expect
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(url)
+            page.get_by_text(LEVEL.name, exact=True).click()
+            verdict = page.locator("#verdict")
+            # The level as shipped: the two Rats cost 2 hp each (8 - 4 = 4); the Viper would cost 7.
+            expect(verdict).to_contain_text("best final hp 4", timeout=30_000)
+            assert page.locator("#picture svg").count() == 1
+
+            # A third Rat on the bottom corridor, the only way round the Viper: 8 - 3 x 2 = 2 beats 8 - 7 = 1.
+            page.locator('.swatch[data-symbol="r"]').click()
+            page.locator('.cell[data-row="3"][data-col="2"]').click()
+            expect(verdict).to_contain_text("best final hp 2", timeout=30_000)
+            assert "#.rr.r..#" in page.locator("#text").input_value()
+
+            page.on("dialog", lambda dialog: dialog.accept())     # "exists. Overwrite it?"
+            page.locator("#save").click()
+            expect(page.locator("#saved")).to_have_text(f"saved {LEVEL.name}", timeout=15_000)
+            saved = level.read_text(encoding="utf-8")
+            assert "#.rr.r..#" in saved
+            assert saved.startswith("# a designer's comment the page must keep\n")
+            assert saved.count("\n") == LEVEL.read_text(encoding="utf-8").count("\n") + 1
+
+            broken = saved.replace("[player]", "[player")
+            line = broken.splitlines().index("[player") + 1
+            page.locator("#text").fill(broken)
+            # tomllib points just past "[player", where the "]" is missing.
+            expect(page.locator("#error")).to_contain_text(f"line {line}, column 8", timeout=15_000)
+            page.screenshot(path=str(tmp_path / "serve.png"), full_page=True)
+
+            outside = page.request.get(url + "api/level?path=../secret.toml")
+            assert outside.status == 403
+            through_link = page.request.get(url + "api/level?path=link.toml")
+            assert through_link.status == 403
+            still = page.request.get(url + "api/levels")
+            assert still.ok and still.json()["levels"] == [LEVEL.name]
+        finally:
+            browser.close()
+    assert (tmp_path / "serve.png").stat().st_size > 10_000
