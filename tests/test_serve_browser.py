@@ -76,7 +76,7 @@ def test_the_page_edits_checks_and_saves_a_level(server, tmp_path: Path) -> None
                     "run .ci/setup-browser")
     sync_api = pytest.importorskip("playwright.sync_api",
                                    reason="Playwright for Python is not installed: run .ci/setup-browser")
-    url, folder, level = server
+    url, _folder, level = server
     expect = sync_api.expect
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)

@@ -18,8 +18,9 @@ from __future__ import annotations
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from twisty.errors import LevelError, LimitReached, TwistyError
@@ -62,6 +63,7 @@ def create_app(folder: str | Path, *, timeout: float = 3.0, allowed_hosts: set[s
     """The Flask application serving `folder`. `allowed_hosts`: the Host headers accepted ("host:port";
     None accepts any, for a server bound to a chosen --host)."""
     from flask import Flask, jsonify, request, send_from_directory
+    from werkzeug.exceptions import HTTPException
 
     levels = LevelFolder.at(folder)
     app = Flask("twisty.serve", static_folder=None)
@@ -111,7 +113,9 @@ def create_app(folder: str | Path, *, timeout: float = 3.0, allowed_hosts: set[s
                 return refusal(f"unknown: the {reached.cap} of {timeout:g} s ran out", 200)
             except TwistyError as error:
                 return refusal(str(error))
-            except Exception as error:      # a fault of ours: the server keeps serving
+            except HTTPException:           # too large a request and the like: the handlers below answer
+                raise
+            except Exception as error:  # noqa: BLE001 (a fault of ours: the server keeps serving)
                 print(f"twisty serve: internal error, please report it: {type(error).__name__}: {error}",
                       file=sys.stderr, flush=True)
                 return refusal(f"internal error: {type(error).__name__}", 500)
