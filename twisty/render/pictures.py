@@ -156,6 +156,7 @@ def save_picture(picture: Picture, path: str | Path) -> None:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
+        os.chmod(temporary, 0o644)          # mkstemp makes the file private; a picture is for reading
         os.replace(temporary, target)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)

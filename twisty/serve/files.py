@@ -117,8 +117,8 @@ class LevelFolder:
                 stream.write(data)
                 stream.flush()
                 os.fsync(stream.fileno())
-            if mode is not None:
-                os.chmod(temporary, stat.S_IMODE(mode))
+            # mkstemp makes the file private: an existing level keeps its mode, a new one is readable.
+            os.chmod(temporary, stat.S_IMODE(mode) if mode is not None else 0o644)
             os.replace(temporary, path)
         except OSError as error:
             Path(temporary).unlink(missing_ok=True)
