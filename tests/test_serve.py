@@ -188,3 +188,9 @@ def test_the_page_and_its_scripts_are_served(client) -> None:
     assert b"<textarea id=\"text\"" in get(client, "/").data
     assert get(client, "/static/app.js").status_code == 200
     assert get(client, "/static/../app.py").status_code == 404
+
+
+def test_a_fifo_in_the_folder_is_neither_listed_nor_read(client, folder: Path) -> None:
+    os.mkfifo(folder / "pipe.toml")
+    assert "pipe.toml" not in get(client, "/api/levels").get_json()["levels"]
+    assert get(client, "/api/level", query_string={"path": "pipe.toml"}).status_code == 404

@@ -80,7 +80,11 @@ class LevelFolder:
     def read(self, name: object) -> str:
         path = self.resolve(name)
         try:
-            with open(path, "rb") as stream:
+            # Opened without blocking and checked on the open file: a FIFO put in its place would hang.
+            handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(handle, "rb") as stream:
+                if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                    raise FolderError(f"{name} is not a regular file", 403)
                 data = stream.read(MAX_LEVEL_BYTES + 1)
         except OSError as error:
             raise FolderError(f"cannot read {name}: {error.strerror or error}", 404) from None
