@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import twisty  # noqa: E402
-from twisty.games import GAMES, resolve  # noqa: E402
-from twisty.render.pictures import PictureOptions, save_picture  # noqa: E402
+import twisty
+from twisty.games import GAMES, resolve
+from twisty.render.pictures import PictureOptions, save_picture
 
 OUT = ROOT / "docs" / "pictures"
 

@@ -18,6 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL = ROOT / "puzzles" / "passages" / "06-first-strike.toml"
+BOOK = ROOT / "puzzles" / "book" / "tutorial.toml"
 # Chromium on a closed network: no background connections, no first-run work, no sandbox as root.
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -41,6 +42,7 @@ def server(tmp_path: Path):
     level = folder / LEVEL.name
     level.write_text("# a designer's comment the page must keep\n" + LEVEL.read_text(encoding="utf-8"),
                      encoding="utf-8")
+    (folder / BOOK.name).write_text(BOOK.read_text(encoding="utf-8"), encoding="utf-8")
     secret = tmp_path / "secret.toml"
     secret.write_text('game = "passages"\n# outside the served folder\n', encoding="utf-8")
     (folder / "link.toml").symlink_to(secret)
@@ -69,13 +71,19 @@ def server(tmp_path: Path):
     assert "Traceback" not in errors, errors
 
 
-def test_the_page_edits_checks_and_saves_a_level(server, tmp_path: Path) -> None:
+def browser_tools():
+    """Chromium's path and Playwright's sync API, or a skip that says what to run."""
     chromium = find_chromium()
     if chromium is None:
         pytest.skip("no Chromium found (/usr/bin/chromium, chromium on PATH or TWISTY_CHROMIUM): "
                     "run .ci/setup-browser")
     sync_api = pytest.importorskip("playwright.sync_api",
                                    reason="Playwright for Python is not installed: run .ci/setup-browser")
+    return chromium, sync_api
+
+
+def test_the_page_edits_checks_and_saves_a_level(server, tmp_path: Path) -> None:
+    chromium, sync_api = browser_tools()
     url, _folder, level = server
     expect = sync_api.expect
     with sync_api.sync_playwright() as playwright:
@@ -115,7 +123,37 @@ def test_the_page_edits_checks_and_saves_a_level(server, tmp_path: Path) -> None
             through_link = page.request.get(url + "api/level?path=link.toml")
             assert through_link.status == 403
             still = page.request.get(url + "api/levels")
-            assert still.ok and still.json()["levels"] == [LEVEL.name]
+            assert still.ok and still.json()["levels"] == [LEVEL.name, BOOK.name]
         finally:
             browser.close()
     assert (tmp_path / "serve.png").stat().st_size > 10_000
+
+
+def test_a_book_cell_clicked_is_explained(server, tmp_path: Path) -> None:
+    """Spread 3 of the tutorial holds a pack of three Wolves on page 6 (rule 4); a Dragon put in place of
+    one is deadly by rule 1, the bad guys."""
+    chromium, sync_api = browser_tools()
+    url = server[0]
+    expect = sync_api.expect
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(url)
+            page.get_by_text(BOOK.name, exact=True).click()
+            expect(page.locator("#verdict")).to_contain_text("walk of 237 moves", timeout=30_000)
+            for spread in (1, 2, 3):
+                page.locator("#spread-next").click()
+                expect(page.locator("#spread-label")).to_contain_text(f"spread {spread} ", timeout=15_000)
+            wolf = page.locator('.cell[data-page="6"][data-row="1"][data-col="0"]')
+            wolf.click()
+            expect(page.locator("#explain")).to_contain_text("rule 4 (The Wolf): a Wolf in a pack of 3")
+            page.locator('.swatch[data-symbol="Dr"]').click()
+            wolf.click()
+            expect(wolf).to_have_text("Dr", timeout=15_000)
+            page.locator(".swatch", has_text="look only").click()
+            page.locator('.cell[data-page="6"][data-row="1"][data-col="0"]').click()
+            expect(page.locator("#explain")).to_contain_text("rule 1 (The bad guys)")
+            page.screenshot(path=str(tmp_path / "serve-book.png"))
+        finally:
+            browser.close()
