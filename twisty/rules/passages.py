@@ -310,6 +310,13 @@ def blocker_cost(level: PassagesLevel, index: int, stats: Stats) -> int | None:
     return damage
 
 
+def pay_for(thing: Thing, stats: Stats, cost: int) -> Stats:
+    """What consuming a blocker takes from the player, `cost` being its blocker_cost. Door: "Subtract one
+    key from your inventory to open the locked door". Enemy: the fight's damage comes off your life."""
+    # Made directly rather than by dataclasses.replace: the generator's explorer calls this for every move.
+    return Stats(stats.hp - cost, stats.atk, stats.defense, stats.keys - (thing.kind == "door"))
+
+
 def frontier(level: PassagesLevel, state: RouteState) -> list[int]:
     """Blockers next to the reachable cells that are not consumed yet."""
     cells = reachable_cells(level, state.consumed)
@@ -333,11 +340,7 @@ def consume(level: PassagesLevel, state: RouteState, index: int) -> tuple[RouteS
     cost = blocker_cost(level, index, state.stats)
     if cost is None:
         raise ValueError("cannot be opened or survived with the current stats")
-    stats = state.stats
-    if level.things[index].kind == "door":
-        stats = replace(stats, keys=stats.keys - 1)
-    stats = replace(stats, hp=stats.hp - cost)
-    opened = RouteState(state.consumed | {index}, state.taken, stats)
+    opened = RouteState(state.consumed | {index}, state.taken, pay_for(level.things[index], state.stats, cost))
     after, taken = collect_items(level, opened)
     return after, cost, taken
 
@@ -421,8 +424,7 @@ def replay(level: PassagesLevel, decisions: Iterable[Decision]) -> Replay:
             state, cost, taken = consume(level, state, index)
         except ValueError as exc:
             raise RouteError(f"step {number}: {action} {thing.describe()} at {thing.cell}: {exc}") from None
-        stats = replace(state.stats, atk=before.atk, defense=before.defense,
-                        keys=before.keys - (thing.kind == "door"), hp=before.hp - cost)
+        stats = pay_for(thing, before, cost)
         steps.append(Step(action, thing.cell, thing.describe(), cost, stats))
         if thing.kind == "door":
             doors.add(index)
