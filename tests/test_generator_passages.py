@@ -1,9 +1,12 @@
 """The passages generator: every level it returns is tight (final life 1, min_start_hp = starting life) and
 has exactly one solution, as an independent engine (brute force) proves; files round-trip and are
-reproducible byte for byte, whatever the number of worker processes."""
+reproducible byte for byte, whatever the number of worker processes. The command's file handling (--force,
+symbolic links, atomic writes, --timeout, Ctrl-C) is tested in test_generator_files.py."""
 
 from __future__ import annotations
 
+import ast
+import hashlib
 import re
 from pathlib import Path
 
@@ -11,20 +14,30 @@ import pytest
 from click.testing import CliRunner
 
 from twisty.cli import main
-from twisty.generator.passages import (GenerationError, PassagesParams, generate_level, measure_difficulty,
-                                       score_range)
-from twisty.generator.passages_explore import Explorer
+from twisty.errors import GenerationError, LimitReached
+from twisty.generator.passages import PassagesParams, generate_level
+from twisty.generator.passages_difficulty import measure_difficulty
+from twisty.generator.passages_explore import DEADLINE_POLL_EVERY, Explorer
+from twisty.generator.passages_params import score_range
 from twisty.generator.passages_random import random_level
 from twisty.generator.passages_writer import level_text
 from twisty.rules.passages import replay, start_hp_upper_bound
 from twisty.rules.passages_format import load_passages
 from twisty.rules.source import parse_level_bytes
 from twisty.solver import passages_brute as brute
-from twisty.solver.passages_verdict import SOLVABLE, Deadline
+from twisty.solver import passages_search as search
+from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, BestRoute, Deadline
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SMALL_CASES = ([(PassagesParams(4, 4, 6, difficulty), seed)
                 for difficulty in ("easy", "medium", "hard") for seed in range(20)]
                + [(PassagesParams(5, 5, 10, ("easy", "medium", "hard")[seed % 3]), seed) for seed in range(8)])
+
+
+def made_level(params: PassagesParams, seed: int, engine=search, **options):
+    """The generator with the engine the command picks by default and no time limit."""
+    return generate_level(params, seed, engine, Deadline(None), **options)
 
 
 def load_text(text: str):
@@ -34,7 +47,7 @@ def load_text(text: str):
 @pytest.mark.parametrize("params,seed", SMALL_CASES,
                          ids=[f"{p.width}x{p.height}-{p.blockers}-{p.difficulty}-{s}" for p, s in SMALL_CASES])
 def test_generated_level_is_tight_and_unique_by_brute_force(params, seed):
-    made = generate_level(params, seed)
+    made = made_level(params, seed)
     level = made.level
     assert made.engine_disagreements == 0
 
@@ -63,7 +76,7 @@ def test_generated_level_is_tight_and_unique_by_brute_force(params, seed):
 
 
 def test_header_states_seed_parameters_and_score():
-    made = generate_level(PassagesParams(4, 4, 6, "medium"), 11)
+    made = made_level(PassagesParams(4, 4, 6, "medium"), 11)
     header = [line for line in made.text.splitlines() if line.startswith("#")]
     assert "# seed: 11" in header
     assert any("--size 4x4 --blockers 6 --difficulty medium" in line for line in header)
@@ -73,9 +86,9 @@ def test_header_states_seed_parameters_and_score():
 
 def test_same_seed_same_bytes_and_other_seed_other_level():
     params = PassagesParams(5, 4, 8, "medium")
-    first = generate_level(params, 7).text
-    assert generate_level(params, 7).text == first
-    assert generate_level(params, 8).text != first
+    first = made_level(params, 7).text
+    assert made_level(params, 7).text == first
+    assert made_level(params, 8).text != first
 
 
 def run_cli(args: list[str]):
@@ -112,7 +125,7 @@ def test_cli_says_when_the_folder_cannot_be_made(tmp_path: Path):
 
 
 def test_a_level_of_one_blocker_is_a_unique_boss_fight():
-    made = generate_level(PassagesParams(2, 2, 1, "easy"), 1)
+    made = made_level(PassagesParams(2, 2, 1, "easy"), 1)
     assert [t.enemy.boss for t in made.level.things if t.kind == "enemy"] == [True]
     assert brute.count_solutions(made.level, Deadline(None), 3, 1).solutions == 1
 
@@ -200,7 +213,7 @@ def test_difficulty_counts_a_fight_that_must_wait_for_the_sword():
 
 
 def test_writer_gives_distinct_enemies_distinct_characters():
-    made = generate_level(PassagesParams(6, 5, 14, "hard"), 4)
+    made = made_level(PassagesParams(6, 5, 14, "hard"), 4)
     written = load_text(level_text(made.level, PassagesParams(6, 5, 14, "hard"), 4, made.difficulty))
     assert [t.enemy for t in written.things] == [t.enemy for t in made.level.things]
     assert written.grid == made.level.grid
@@ -211,7 +224,7 @@ def test_writer_gives_distinct_enemies_distinct_characters():
 def test_twenty_blocker_levels_are_unique_by_the_other_engine(seed):
     """Levels of benchmark size, verified by the generator's engine, re-checked by CP-SAT."""
     from twisty.solver import passages_cpsat as cpsat
-    made = generate_level(PassagesParams(7, 6, 20, "medium"), seed)
+    made = made_level(PassagesParams(7, 6, 20, "medium"), seed)
     level = made.level
     best = cpsat.best_route(level, Deadline(None))
     assert best.status == SOLVABLE and best.final_hp == 1 and best.proved
@@ -225,7 +238,7 @@ def test_twenty_blocker_levels_are_unique_by_the_other_engine(seed):
 
 def test_output_does_not_depend_on_the_verifying_engine():
     params = PassagesParams(4, 4, 6, "medium")
-    assert generate_level(params, 5, engine=brute).text == generate_level(params, 5).text
+    assert made_level(params, 5, engine=brute).text == made_level(params, 5).text
 
 
 class DoubtingEngine:
@@ -246,12 +259,87 @@ class DoubtingEngine:
 
 def test_a_level_the_engine_does_not_confirm_is_never_returned():
     doubting = DoubtingEngine()
-    with pytest.raises(GenerationError):
-        generate_level(PassagesParams(4, 4, 6, "medium"), 5, engine=doubting, max_attempts=30)
+    with pytest.raises(GenerationError) as raised:
+        made_level(PassagesParams(4, 4, 6, "medium"), 5, engine=doubting, max_attempts=30)
+    assert str(raised.value) == ("no medium level of 4x4 cells with 6 blockers found for seed 5 in 30 drafts")
     assert doubting.asked >= 1
 
 
-SHIPPED = sorted((Path(__file__).resolve().parents[1] / "puzzles" / "passages" / "generated").glob("*.toml"))
+# ------------------------------------------------------------------------------------------ the deadline
+
+def test_a_deadline_already_passed_ends_the_seed_before_any_work():
+    with pytest.raises(GenerationError) as raised:
+        generate_level(PassagesParams(4, 4, 6, "medium"), 3, search, Deadline(0))
+    assert str(raised.value) == "time limit of 0 s reached for seed 3 in draft 1 (of at most 400); no level made"
+
+
+class SwitchedDeadline(Deadline):
+    """A deadline that passes when a test says so, not by the clock."""
+
+    def __init__(self) -> None:
+        super().__init__(None, memory_bytes=None)
+        self.passed = False
+
+    def expired(self) -> bool:
+        return self.passed
+
+
+class EngineOutOfTime:
+    """An engine whose deadline passes during its first question: it answers "unknown", as the contract
+    says, and is never asked again."""
+
+    NAME = "out of time"
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def best_route(self, level, deadline):
+        self.asked += 1
+        deadline.passed = True
+        return BestRoute(UNKNOWN)
+
+    min_start_hp = staticmethod(brute.min_start_hp)
+    count_solutions = staticmethod(brute.count_solutions)
+
+
+def test_a_deadline_passed_during_verification_fails_the_seed_and_is_no_disagreement():
+    """The level the explorer made is not written unverified, and the engine's "unknown" is the deadline's
+    doing, not a refusal: the seed stops there, and says why."""
+    engine, deadline = EngineOutOfTime(), SwitchedDeadline()
+    with pytest.raises(GenerationError) as raised:
+        generate_level(PassagesParams(4, 4, 6, "medium"), 5, engine, deadline)
+    # Seed 5 makes its level at the 19th draft (byte-identical since before the deadline existed).
+    assert str(raised.value) == "time limit reached for seed 5 in draft 19 (of at most 400); no level made"
+    assert engine.asked == 1
+
+
+def test_the_explorer_polls_the_deadline():
+    """A deadline that passes while drafts are being shaped stops the seed within the draft: the clock is
+    read every few thousand explored moves, not only between drafts."""
+    deadline = SwitchedDeadline()
+    level = made_level(PassagesParams(4, 4, 6, "medium"), 5).level.with_start_hp(60)
+    explorer = Explorer(level, budget=10_000_000, deadline=deadline)
+    explorer.moves(0, 60)
+    deadline.passed = True
+    with pytest.raises(LimitReached, match="time limit"):
+        for _ in range(DEADLINE_POLL_EVERY):
+            explorer.moves(0, 60)
+
+
+def test_the_generator_takes_its_engine_and_imports_none():
+    """Engines are handed in (from the registry, by the command or the API): no generator module imports an
+    engine, or anything by name at run time; only the engine contract's result types."""
+    allowed = ("twisty.errors", "twisty.limits", "twisty.rules.", "twisty.generator.", "twisty.solver.passages_verdict")
+    for path in sorted((ROOT / "twisty" / "generator").glob("passages*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        twisty_modules = {name for name in imported if name and name.startswith("twisty")}
+        assert all(name.startswith(allowed) for name in twisty_modules), (path.name, twisty_modules)
+        assert "importlib" not in imported, path.name
+
+
+SHIPPED = sorted((ROOT / "puzzles" / "passages" / "generated").glob("*.toml"))
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
@@ -262,8 +350,32 @@ def test_shipped_levels_are_what_their_header_regenerates(path: Path):
     seed = int(re.search(r"^# seed: (\d+)$", text, re.M).group(1))
     found = re.search(r"--size (\d+)x(\d+) --blockers (\d+) --difficulty (\w+)", text)
     params = PassagesParams(int(found.group(1)), int(found.group(2)), int(found.group(3)), found.group(4))
-    assert generate_level(params, seed).text == text
+    assert made_level(params, seed).text == text
 
 
 def test_ten_levels_are_shipped():
     assert len(SHIPPED) >= 10
+
+
+# The first 16 hex digits of the SHA-256 of each level file, as the generator wrote them before it was
+# split into modules and made to call the rule functions (commit 385d60d): the same bytes since.
+BEFORE_THE_SPLIT = {
+    ("4x4", 6, "easy"): ["cfe79a9babc49d2f", "3e5921463ca762b6", "09933234be44c531", "67b14d076e010535",
+                         "fc6296a6e40cea86"],
+    ("4x4", 6, "medium"): ["44481acdd3f3752b", "7e5de2c26002a181", "b8705bee51d349cc", "237fd627674a1687",
+                           "ccd2d621e64ea326"],
+    ("4x4", 6, "hard"): ["497ddd0751bacb1a", "e7307a4c33d4d938", "59b769ec2d31e55e", "b648cb1d59051be2",
+                         "63ebadacbb504e46"],
+    ("5x5", 10, "hard"): ["ee93869b3514bd5e", "717e57bb81811a47", "6f829668e6bc0cf8", "308c709c2ab57c84",
+                          "2793a0a9090c3941"],
+    ("7x6", 20, "medium"): ["81911a5dfa394d03", "f1559bcb584062c2", "c2ee376e7e51c38d", "900b2b738b2c0bfb",
+                            "64ab47e45061bea4"],
+}
+
+
+@pytest.mark.parametrize("size,blockers,difficulty", sorted(BEFORE_THE_SPLIT))
+def test_seeds_1_to_5_give_the_same_bytes_as_before_the_split(size, blockers, difficulty):
+    width, height = (int(part) for part in size.split("x"))
+    params = PassagesParams(width, height, blockers, difficulty)
+    digests = [hashlib.sha256(made_level(params, seed).text.encode("utf-8")).hexdigest()[:16] for seed in range(1, 6)]
+    assert digests == BEFORE_THE_SPLIT[(size, blockers, difficulty)]

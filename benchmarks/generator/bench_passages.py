@@ -46,13 +46,17 @@ def level_facts(folder: Path) -> list[dict]:
 
 
 def per_level_seconds(args: argparse.Namespace, first_seed: int) -> list[float]:
+    """One level after the other in this process, with the engine the command's `auto` picks."""
+    from twisty.games import GAMES
     from twisty.generator.passages import PassagesParams, generate_level
+    from twisty.limits import Deadline
+    engine = GAMES["passages"].auto_engine().load()
     width, height = (int(v) for v in args.size.lower().split("x"))
     params = PassagesParams(width, height, args.blockers, args.difficulty)
     times = []
     for seed in range(first_seed, first_seed + args.count):
         started = time.perf_counter()
-        generate_level(params, seed)
+        generate_level(params, seed, engine, Deadline(None))
         times.append(time.perf_counter() - started)
     return times
 

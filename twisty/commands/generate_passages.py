@@ -1,21 +1,42 @@
 """`twisty generate passages`: tight Twisty Little Passages levels with a unique solution.
 
-Parse options, call twisty.generator.passages, write files. Bad options are usage errors (exit 2).
+Parse options, call twisty.generator.passages, write files. Bad options are usage errors (exit 2). Files are
+written so that nothing is lost or left half-written: an existing file is replaced only with --force, never
+through a symbolic link, and each file is written to a temporary file in the same folder and renamed into
+place, so that an interrupted run leaves only complete levels.
 """
 
 from __future__ import annotations
 
+import errno
+import multiprocessing
+import os
 import re
+import signal
 import sys
-from concurrent.futures import ProcessPoolExecutor
+import tempfile
+import threading
+from contextlib import contextmanager, nullcontext, suppress
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import click
 
-from twisty.generator.passages import DIFFICULTIES, GenerationError, PassagesParams, generate_level
+from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, timeout_option
+from twisty.errors import GenerationError, UsageError
+from twisty.games import GAMES
+from twisty.generator.passages import DIFFICULTIES, PassagesEngine, PassagesParams, generate_level
+from twisty.limits import Deadline
 
-ENGINE_CHOICES = ("auto", "search", "cpsat", "brute")
+GAME = GAMES["passages"]
 MAX_COUNT = 10_000
+
+# One job for a worker: the parameters, the seed, the engine's name and the seconds allowed per level.
+Job = tuple[PassagesParams, int, str, "float | None"]
+# What a job gives back: the seed, the level file's text (None when no level was made) and a summary line
+# (or the reason no level was made).
+Result = tuple[int, "str | None", str]
 
 
 def parse_size(value: str) -> tuple[int, int]:
@@ -29,16 +50,133 @@ def level_file_name(params: PassagesParams, seed: int) -> str:
     return f"passages-{params.width}x{params.height}-{params.blockers}-{params.difficulty}-seed{seed}.toml"
 
 
-def generate_one(job: tuple[PassagesParams, int, str]) -> tuple[int, str | None, str]:
-    """One level in a worker process: (seed, file text or None, a one-line summary or the failure)."""
-    params, seed, engine = job
+def verifying_engine(name: str) -> PassagesEngine:
+    """The engine of the registry that `--engine name` stands for ("auto": the one auto picks); a
+    UsageError when it is not available here."""
+    engine: PassagesEngine = GAME.chosen_engine(name).load()
+    return engine
+
+
+def generate_one(job: Job) -> Result:
+    """One level, in this process or a worker: its deadline starts when its own work starts."""
+    params, seed, engine, timeout = job
     try:
-        made = generate_level(params, seed, engine=None if engine == "auto" else engine)
+        made = generate_level(params, seed, verifying_engine(engine), Deadline(timeout))
     except GenerationError as error:
         return seed, None, str(error)
     summary = (f"{len(made.level.blockers())} blockers, min_start_hp {made.min_start_hp}, "
                f"difficulty score {made.difficulty.score}, {made.attempts} drafts")
     return seed, made.text, summary
+
+
+# ---------------------------------------------------------------------------------------------- files
+
+def refuse_targets(paths: list[Path], force: bool) -> str | None:
+    """Why the run may not write to `paths` (checked before any work starts), or None when it may."""
+    existing = []
+    for path in paths:
+        if path.is_symlink():
+            return f"{path} is a symbolic link; refusing to write through it (remove it first)"
+        if path.exists():
+            if not path.is_file():
+                return f"{path} exists and is not a regular file"
+            existing.append(path)
+    if existing and not force:
+        others = (f" (and {len(existing) - 1} more of the {len(paths)} files to write)"
+                  if len(existing) > 1 else "")
+        return f"{existing[0]} already exists{others}; use --force to replace existing levels"
+    return None
+
+
+def file_mode() -> int:
+    """The mode a plain new file gets under this process's umask (temporary files are made 0600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_atomically(path: Path, text: str, *, replace: bool, mode: int) -> None:
+    """Write `text` to `path` all at once or not at all: into a new temporary file in the same folder
+    (created exclusively, never through a symbolic link), then renamed into place. Without `replace` the
+    rename is a hard link, which fails rather than replace a file that appeared meanwhile. A rename
+    replaces a symbolic link itself, never the file it points to. On any error or interruption the
+    temporary file is removed."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            os.fchmod(out.fileno(), mode)
+            out.write(text.encode("utf-8"))
+            out.flush()
+            os.fsync(out.fileno())
+        if replace:
+            if path.is_symlink():
+                raise FileExistsError(errno.EEXIST, "became a symbolic link; refusing to write through it")
+            os.replace(temporary, path)
+        else:
+            try:
+                os.link(temporary, path)
+            except OSError as error:
+                if error.errno == errno.EEXIST or os.path.lexists(path):
+                    raise FileExistsError(errno.EEXIST, "appeared while the level was made; not replaced") from None
+                # A file system without hard links: check, then rename (the window is the rename itself).
+                os.replace(temporary, path)
+        with suppress(FileNotFoundError):
+            os.unlink(temporary)
+    except BaseException:
+        with suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C waits while a file is written and counted (a moment), then strikes: so no temporary file is
+    left between its creation and the `try` that removes it, and the count of files written is exact."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+# ------------------------------------------------------------------------------------------- workers
+
+def ignore_interrupts() -> None:
+    """In a worker: Ctrl-C reaches the whole process group, but only the main process acts on it (it
+    terminates the workers), so that no worker dies half-way through reporting."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def level_results(jobs: list[Job], workers: int) -> Iterator[Iterator[Result]]:
+    """Results in seed order, made in this process or by a pool of `workers` processes. However the
+    caller leaves (an error, Ctrl-C), pending jobs are dropped and running workers terminated."""
+    if workers <= 1 or len(jobs) <= 1:
+        yield map(generate_one, jobs)
+        return
+    pool = multiprocessing.Pool(min(workers, len(jobs)), initializer=ignore_interrupts)
+    try:
+        # imap yields in submission order, so files and messages come in seed order whatever finishes first.
+        yield pool.imap(generate_one, jobs)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+# ------------------------------------------------------------------------------------------- command
+
+@dataclass
+class Tally:
+    """What a run has done so far, readable after an interruption."""
+
+    failures: int = 0     # seeds that gave no level
+    written: int = 0      # level files written
 
 
 @click.command("passages")
@@ -52,87 +190,94 @@ def generate_one(job: tuple[PassagesParams, int, str]) -> tuple[int, str | None,
               help="Number of levels, with seeds seed, seed+1, ...")
 @click.option("-o", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Folder to write the levels to (created if missing); without it one level is printed.")
+@click.option("--force", is_flag=True,
+              help="Replace level files that already exist (never through a symbolic link).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes generating in parallel; the files do not depend on it.")
-@click.option("--engine", type=click.Choice(ENGINE_CHOICES), default="auto", show_default=True,
+@click.option("--engine", type=click.Choice(("auto", *GAME.engine_names())), default="auto", show_default=True,
               help="Engine that verifies every level before it is written.")
+@timeout_option("Seconds allowed per level (drafts and verification); a seed that runs out fails, and nothing "
+                "unverified is written.")
 def generate_passages(size: str, blockers: int, difficulty: str, seed: int, count: int, out_dir: str | None,
-                      workers: int, engine: str) -> None:
+                      force: bool, workers: int, engine: str, timeout: float | None) -> None:
     """Generate verified Twisty Little Passages levels: the best route ends with exactly 1 life, the
     starting life is the smallest that wins, and exactly one solution exists.
 
-    The same options give byte-identical files, whatever --workers is.
+    The same options give byte-identical files, whatever --workers is. An existing file is replaced only
+    with --force, a symbolic link never; each file appears complete or not at all.
+
+    Exit 0 when every level was written, 1 when some seed gave no level (or a file could not be
+    written), 2 for bad options or files that exist without --force, 130 when interrupted.
     """
     width, height = parse_size(size)
     params = PassagesParams(width, height, blockers, difficulty)
     try:
         params.validate()
-    except ValueError as error:
+    except UsageError as error:
         raise click.UsageError(str(error)) from None
     if seed < 0:
         raise click.BadParameter("must be 0 or more", param_hint="'--seed'")
     if out_dir is None and count > 1:
         raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
-    jobs = [(params, seed + offset, engine) for offset in range(count)]
-    failures = 0
-    folder = None
-    if out_dir is not None:
-        folder = Path(out_dir)
+    verifying_engine(engine)        # an engine that is not available here is a usage error, before any work
+    jobs: list[Job] = [(params, seed + offset, engine, timeout) for offset in range(count)]
+    folder = None if out_dir is None else prepare_folder(Path(out_dir), params, jobs, force)
+    tally = Tally()
+    try:
+        run_jobs(jobs, workers, params, folder, force, tally)
+    except KeyboardInterrupt:
+        done = f"; the {tally.written} level files written before it are complete" if folder is not None else ""
+        # On a terminal the ^C (or the progress bar) has the line: the message takes the next one.
+        click.echo(f"{chr(10) if sys.stderr.isatty() else ''}twisty: interrupted{done}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit(EXIT_FAILED if tally.failures else EXIT_OK)
+
+
+def usage_failure(message: str) -> None:
+    click.echo(f"twisty: {message}", err=True)
+    sys.exit(EXIT_INVALID)
+
+
+def prepare_folder(folder: Path, params: PassagesParams, jobs: list[Job], force: bool) -> Path:
+    """The output folder, made if missing, once every file the run would write may be written."""
+    if folder.is_dir():
+        refused = refuse_targets([folder / level_file_name(params, job[1]) for job in jobs], force)
+        if refused is not None:
+            usage_failure(refused)
+    else:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise click.BadParameter(f"cannot create the folder: {error.strerror or error}",
                                      param_hint="'-o'") from None
-    with _results(jobs, workers) as results:
-        with click.progressbar(results, length=len(jobs), label="generating", file=sys.stderr,
-                               show_pos=True) if count > 1 else _plain(results) as bar:
-            for level_seed, text, summary in bar:
+    if not os.access(folder, os.W_OK | os.X_OK):
+        usage_failure(f"cannot write to the folder {folder}")
+    return folder
+
+
+def run_jobs(jobs: list[Job], workers: int, params: PassagesParams, folder: Path | None, force: bool,
+             tally: Tally) -> None:
+    """Make the levels and write (or print) each as it comes, in seed order, counting in `tally`. A file
+    that cannot be written stops the run with exit 1."""
+    mode = file_mode()
+    with level_results(jobs, workers) as results:
+        bar = (click.progressbar(results, length=len(jobs), label="generating", file=sys.stderr, show_pos=True)
+               if len(jobs) > 1 else nullcontext(results))
+        with bar as items:
+            for level_seed, text, summary in items:
                 if text is None:
-                    failures += 1
-                    click.echo(f"twisty: seed {level_seed}: {summary}", err=True)
+                    tally.failures += 1
+                    click.echo(f"twisty: {summary}", err=True)
                     continue
                 if folder is None:
                     click.echo(text, nl=False)
                     continue
                 path = folder / level_file_name(params, level_seed)
                 try:
-                    path.write_text(text, encoding="utf-8")
+                    with interrupts_held():
+                        write_atomically(path, text, replace=force, mode=mode)
+                        tally.written += 1
                 except OSError as error:
                     click.echo(f"twisty: cannot write {path}: {error.strerror or error}", err=True)
-                    sys.exit(1)
+                    sys.exit(EXIT_FAILED)
                 click.echo(f"{path}: {summary}")
-    if failures:
-        sys.exit(1)
-
-
-class _plain:
-    """A stand-in for the progress bar when only one level is made."""
-
-    def __init__(self, items) -> None:
-        self.items = items
-
-    def __enter__(self):
-        return self.items
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-
-class _results:
-    """Results in seed order, from this process or from a pool of `workers` processes."""
-
-    def __init__(self, jobs, workers: int) -> None:
-        self.jobs = jobs
-        self.workers = workers
-        self.pool: ProcessPoolExecutor | None = None
-
-    def __enter__(self):
-        if self.workers <= 1 or len(self.jobs) <= 1:
-            return map(generate_one, self.jobs)
-        self.pool = ProcessPoolExecutor(max_workers=self.workers)
-        # map yields in submission order, so files and messages come in seed order whatever finishes first.
-        return self.pool.map(generate_one, self.jobs)
-
-    def __exit__(self, *exc) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)

@@ -7,7 +7,14 @@ atk, def and keys; only life depends on the order of fights. It is not a verdict
 keeps is verified afterwards by a proper engine (twisty.solver) and its route replayed by the plain rules.
 
 Work is bounded by counts of explored states, never by time, so that the generator is reproducible on any
-machine: `TooMuchWork` is raised when a draft is too loose to explore within the budget.
+machine: `TooMuchWork` is raised when a draft is too loose to explore within the budget. The level's
+`Deadline`, when one is given, is polled as the work grows; a passed deadline raises `LimitReached`, which
+ends the whole level (unlike TooMuchWork, which only drops the draft).
+
+The rules are not written again here: what a blocker costs and whether it can be consumed is
+`blocker_cost`, what it takes from the player `pay_for`, what items give `apply_item`, and what a fight
+adds to a solution's signature `signature_entry` (all twisty.rules.passages). Only the bookkeeping is the
+explorer's own: a consumed set of blockers as a bitmask, and the items of whole areas taken together.
 """
 
 from __future__ import annotations
@@ -15,11 +22,16 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from twisty.rules.passages import Decision, PassagesLevel, fight_damage
+from twisty.limits import Deadline
+from twisty.rules.passages import (Decision, PassagesLevel, Stats, apply_item, blocker_cost, fight_damage, pay_for,
+                                   signature_entry)
 from twisty.rules.passages_graph import build_graph
 
-# A fight in a signature: (blocker number, player atk, player def) at the fight.
+# A fight in a signature: the rules' signature_entry (enemy, player atk, player def at the fight), with the
+# enemy given by its blocker number instead of its object index (the two orders agree).
 Fight = tuple[int, int, int]
+# Units of work (moves generated) between two looks at the deadline: a look costs a clock read.
+DEADLINE_POLL_EVERY = 2048
 
 
 class TooMuchWork(Exception):
@@ -28,7 +40,8 @@ class TooMuchWork(Exception):
 
 @dataclass(frozen=True)
 class MaskInfo:
-    """What a consumed set of blockers gives the player: items of every reachable area."""
+    """What a consumed set of blockers gives the player: items of every reachable area, less the keys of
+    the doors opened. Life is not here: it depends on the order of the fights."""
 
     frontier: tuple[int, ...]    # unconsumed blockers next to the reachable part
     goal: int | None             # a reachable goal's index, if any
@@ -37,6 +50,7 @@ class MaskInfo:
     keys_left: int
     elixirs: int                 # life from every elixir taken so far
     areas: int                   # bitmask of the reachable areas
+    stats: Stats                 # the same as the rules' Stats (its hp: the elixirs)
 
 
 @dataclass(frozen=True)
@@ -56,27 +70,46 @@ class Transition:
 
 
 class Explorer:
-    def __init__(self, level: PassagesLevel, budget: int = 200_000) -> None:
+    def __init__(self, level: PassagesLevel, budget: int = 200_000, deadline: Deadline | None = None) -> None:
         self.level = level
         self.graph = build_graph(level)
         self.budget = budget
         self.work = 0
+        self.deadline = deadline
+        self._next_poll = DEADLINE_POLL_EVERY
         graph = self.graph
         self.objects = graph.blockers
+        self.number = graph.blocker_of_object
+        # What the items of each area give together ("Taking an item never hurts", so an area's items are
+        # taken at once); hp is the life of its elixirs.
+        self.area_gains = tuple(self.items_gain(area.items) for area in graph.areas)
         self.is_door = tuple(level.things[obj].kind == "door" for obj in self.objects)
         self.enemies = tuple(level.things[obj].enemy for obj in self.objects)
         self.door_bits = sum(1 << b for b, door in enumerate(self.is_door) if door)
         self._info: dict[int, MaskInfo] = {}
         self._damage: dict[tuple[int, int, int], int | None] = {}
+        # (object, hp, atk, def, keys) -> (blocker_cost, life after pay_for), None when not allowed.
+        self._costs: dict[tuple[int, int, int, int, int], tuple[int, int] | None] = {}
+        self._every_item: Stats | None = None
         self._best_stats: tuple[int, int] | None = None
         self._reach_without: dict[int, int] = {}
 
     # ------------------------------------------------------------------------------------------ basics
 
+    def items_gain(self, items: tuple[int, ...]) -> Stats:
+        """What taking `items` gives, by the rules' apply_item (hp: the life of the elixirs)."""
+        gain = Stats(hp=0)
+        for item in items:
+            gain = apply_item(self.level.things[item], gain)
+        return gain
+
     def spend(self, amount: int = 1) -> None:
         self.work += amount
         if self.work > self.budget:
             raise TooMuchWork
+        if self.deadline is not None and self.work >= self._next_poll:
+            self._next_poll = self.work + DEADLINE_POLL_EVERY
+            self.deadline.check()
 
     def info(self, mask: int) -> MaskInfo:
         known = self._info.get(mask)
@@ -110,14 +143,19 @@ class Explorer:
         player = self.level.player
         atk, defense, keys, elixirs = player.atk, player.defense, player.keys, 0
         for area in areas:
-            found = graph.areas[area]
-            atk += found.atk
-            defense += found.defense
-            keys += found.keys
-            elixirs += found.hp
-        keys -= bin(mask & self.door_bits).count("1")
-        result = MaskInfo(tuple(sorted(frontier)), min(goals) if goals else None, atk, defense, keys, elixirs,
-                          sum(1 << area for area in areas))
+            gain = self.area_gains[area]
+            atk += gain.atk
+            defense += gain.defense
+            keys += gain.keys
+            elixirs += gain.hp
+        stats = Stats(elixirs, atk, defense, keys)
+        opened = mask & self.door_bits
+        while opened:
+            door = opened & -opened
+            opened ^= door
+            stats = pay_for(self.level.things[self.objects[door.bit_length() - 1]], stats, 0)
+        result = MaskInfo(tuple(sorted(frontier)), min(goals) if goals else None, stats.atk, stats.defense,
+                          stats.keys, elixirs, sum(1 << area for area in areas), stats)
         self._info[mask] = result
         return result
 
@@ -129,24 +167,41 @@ class Explorer:
             self._damage[key] = fight_damage(enemy, atk, defense)
         return self._damage[key]
 
-    def moves(self, mask: int, hp: int) -> list[Transition]:
-        """Every legal consumption from (mask, hp), in blocker order."""
+    def stats(self, mask: int, hp: int) -> Stats:
+        """The player after consuming the blockers of `mask`, with `hp` life."""
         here = self.info(mask)
+        return Stats(hp, here.atk, here.defense, here.keys_left)
+
+    def moves(self, mask: int, hp: int) -> list[Transition]:
+        """Every legal consumption from (mask, hp), in blocker order: each blocker of the frontier that
+        blocker_cost allows, paid for by pay_for, then the items of the areas it opens."""
+        here = self.info(mask)
+        things = self.level.things
+        costs = self._costs
         result = []
         for b in here.frontier:
-            if self.is_door[b]:
-                if here.keys_left < 1:
-                    continue
-                cost = 0
+            obj = self.objects[b]
+            # The rules' answers depend on nothing else, and the same questions come back many times.
+            key = (obj, hp, here.atk, here.defense, here.keys_left)
+            if key in costs:
+                known = costs[key]
             else:
-                damage = self.damage(b, here.atk, here.defense)
-                if damage is None or damage >= hp:
-                    continue
-                cost = damage
+                player = Stats(hp, here.atk, here.defense, here.keys_left)
+                cost = blocker_cost(self.level, obj, player)
+                known = costs[key] = None if cost is None else (cost, pay_for(things[obj], player, cost).hp)
+            if known is None:
+                continue
+            cost, paid_hp = known
             after = mask | 1 << b
-            result.append(Transition(b, cost, after, hp - cost + self.info(after).elixirs - here.elixirs))
+            result.append(Transition(b, cost, after, paid_hp + self.info(after).elixirs - here.elixirs))
         self.spend(len(result) + 1)
         return result
+
+    def signature_fight(self, b: int, player: Stats, cost: int) -> Fight | None:
+        """What consuming blocker `b` at `cost` by `player` adds to a signature (None for a door or a fight
+        that costs nothing), by the rules' signature_entry."""
+        entry = signature_entry(self.level, self.objects[b], player, cost)
+        return None if entry is None else (b, entry[1], entry[2])
 
     def decision(self, b: int) -> Decision:
         return ("open" if self.is_door[b] else "fight", self.objects[b])
@@ -185,12 +240,19 @@ class Explorer:
         return (after.areas & ~before.areas & self.reach_without(move.blocker)) == 0
 
     @property
+    def every_item(self) -> Stats:
+        """What taking every item of the level gives (hp: the life of all its elixirs)."""
+        if self._every_item is None:
+            self._every_item = self.items_gain(tuple(i for i, thing in enumerate(self.level.things)
+                                                     if not thing.is_blocker))
+        return self._every_item
+
+    @property
     def best_stats(self) -> tuple[int, int]:
         """The best atk and def any route can have: every piece of equipment in the level."""
         if self._best_stats is None:
-            level = self.level
-            self._best_stats = (level.player.atk + sum(t.atk for t in level.things),
-                                level.player.defense + sum(t.defense for t in level.things))
+            player = self.level.player
+            self._best_stats = (player.atk + self.every_item.atk, player.defense + self.every_item.defense)
         return self._best_stats
 
     def reach_without(self, b: int) -> int:
@@ -239,7 +301,9 @@ class Explorer:
         if best is None:
             return None
         final, current = best
-        steps: list[Decision] = [("goal", self.info(current).goal)]
+        goal = self.info(current).goal
+        assert goal is not None
+        steps: list[Decision] = [("goal", goal)]
         while current != origin:
             previous, blockers = parent[current]
             steps.extend(self.decision(b) for b in reversed(blockers))
@@ -331,19 +395,19 @@ class Explorer:
                 stack.append((move.mask, move.hp, fights, decisions + (self.decision(move.blocker),)))
                 continue
             for move in reversed(moves):
-                entry = frozenset({(move.blocker, here.atk, here.defense)}) if move.cost > 0 else frozenset()
+                fight = self.signature_fight(move.blocker, here.stats, move.cost)
+                entry = frozenset() if fight is None else frozenset({fight})
                 stack.append((move.mask, move.hp, fights | entry, decisions + (self.decision(move.blocker),)))
         return sorted(wins.values(), key=lambda win: (-win.final_hp, sorted(win.fights), win.doors))
 
     def replay_states(self, decisions: tuple[Decision, ...], start_hp: int) -> list[tuple[int, int]]:
         """The (mask, hp) before each decision of a route given by object indices."""
-        number = {obj: b for b, obj in enumerate(self.objects)}
         mask, hp = 0, self.start_hp(start_hp)
         states = [(mask, hp)]
         for action, obj in decisions:
             if action == "goal":
                 break
-            b = number[obj]
+            b = self.number[obj]
             move = next(m for m in self.moves(mask, hp) if m.blocker == b)
             mask, hp = move.mask, move.hp
             states.append((mask, hp))

@@ -1,4 +1,4 @@
-"""Writing a generated passages level as a normal level file (the format of ../shared/rules/passages.md).
+"""Writing a generated passages level as a normal level file (the format of docs/passages.md).
 
 Each distinct object (a key, a door, an elixir of some strength, an enemy with its stats) gets one legend
 character; the file carries its `[expect]` claims and a comment header saying how it was made.
@@ -6,12 +6,8 @@ character; the file carries its `[expect]` claims and a comment header saying ho
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from twisty.generator.passages_params import Difficulty, PassagesParams
 from twisty.rules.passages import PassagesLevel, Thing
-
-if TYPE_CHECKING:
-    from twisty.generator.passages import Difficulty, PassagesParams
 
 # Legend characters per kind, in the order they are handed out. Only characters that need no escaping in
 # a TOML basic string, and none of the reserved map characters (# . S G space).
@@ -73,7 +69,7 @@ def legend_line(symbol: str, entry: tuple) -> str:
     return f'{key} = {{ kind = "{kind}" }}'
 
 
-def header_lines(params: "PassagesParams", seed: int, difficulty: "Difficulty", level: PassagesLevel) -> list[str]:
+def header_lines(params: PassagesParams, seed: int, difficulty: Difficulty, level: PassagesLevel) -> list[str]:
     greedy = ("a cheapest-fight-first player wins" if difficulty.greedy_wins else
               f"a cheapest-fight-first player makes {difficulty.greedy_steps} good decisions, then a "
               f"losing one; the solution has {difficulty.route_length}")
@@ -88,8 +84,10 @@ def header_lines(params: "PassagesParams", seed: int, difficulty: "Difficulty", 
     ]
 
 
-def level_text(level: PassagesLevel, params: "PassagesParams", seed: int, difficulty: "Difficulty",
+def level_text(level: PassagesLevel, params: PassagesParams, seed: int, difficulty: Difficulty,
                header: bool = True) -> str:
+    """The level file: the comment header (with `header`), the map with one legend character per distinct
+    object, the player, the legend and the [expect] claims the generator has proved."""
     symbols = assign_symbols(level.things)
     rows = [list(row) for row in level.grid]
     for thing in level.things:

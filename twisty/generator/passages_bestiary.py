@@ -1,0 +1,109 @@
+"""The enemies of generated passages levels: the bestiary, stats drawn against a player, and reshaping.
+
+An enemy's stats are drawn backwards from the fight a designer wants: a breed says how many hits the
+player takes and how hard, at the atk and def the player has when meeting it. Damage itself is always the
+rule's (twisty.rules.passages.fight_damage and hits_received); this module only chooses stats.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from twisty.rules.passages import Enemy, hits_received
+
+
+@dataclass(frozen=True)
+class Breed:
+    """A kind of enemy: how many hits it lands and how hard, at the stats a player should have by then."""
+
+    name: str
+    hits: tuple[int, int]
+    per_hit: tuple[int, int]
+    defense: tuple[int, int]
+    first_strike: bool = False
+
+
+BESTIARY = (
+    Breed("Rat", (1, 2), (1, 2), (0, 0)),
+    Breed("Bat", (1, 2), (1, 3), (0, 0), first_strike=True),
+    Breed("Slime", (3, 5), (1, 1), (0, 0)),
+    Breed("Goblin", (1, 3), (2, 3), (0, 1)),
+    Breed("Skeleton", (2, 3), (2, 4), (1, 1)),
+    Breed("Orc", (2, 4), (2, 4), (0, 1)),
+    Breed("Wraith", (1, 2), (3, 5), (0, 1), first_strike=True),
+    Breed("Knight", (2, 3), (2, 4), (1, 2)),
+    Breed("Troll", (3, 5), (2, 4), (1, 1)),
+)
+BOSSES = (
+    Breed("Minotaur", (3, 5), (3, 5), (0, 1)),
+    Breed("Lich", (2, 4), (3, 6), (1, 2), first_strike=True),
+    Breed("Dragon", (3, 6), (3, 6), (1, 2)),
+)
+
+
+def draw_enemy(rng: random.Random, breed: Breed, atk: int, defense: int, boss: bool = False) -> Enemy:
+    """An enemy of `breed` against a player with (atk, defense): the player takes a number of hits in the
+    breed's range, each doing damage in its range. Its hp is chosen so that the player needs exactly
+    `hits + 1` strikes (`hits` when it strikes first), the inverse of the rule's hits_received."""
+    enemy_def = min(rng.randint(*breed.defense), max(0, atk - 1))
+    per_strike = atk - enemy_def
+    hits = rng.randint(*breed.hits)
+    strikes = hits if breed.first_strike else hits + 1
+    strikes = max(strikes, 1)
+    hp = rng.randint((strikes - 1) * per_strike + 1, strikes * per_strike)
+    enemy_atk = defense + rng.randint(*breed.per_hit)
+    enemy = Enemy(breed.name, hp, enemy_atk, enemy_def, breed.first_strike, boss)
+    assert hits_received(enemy, atk) == strikes - (not breed.first_strike)
+    return enemy
+
+
+SEALED_DEFENSE = 1000
+
+
+def sealed(breed: Breed, boss: bool = False) -> Enemy:
+    """A placeholder that no player can harm, so that it cannot be fought while the level takes shape."""
+    return Enemy(breed.name, 1, 1, SEALED_DEFENSE, breed.first_strike, boss)
+
+
+def is_sealed(enemy: Enemy | None) -> bool:
+    """Whether `enemy` is still the placeholder of `sealed` (no stats given yet)."""
+    return enemy is not None and enemy.defense >= SEALED_DEFENSE
+
+
+def closest_enemy(enemy: Enemy, accept: Callable[[Enemy], bool], hp_span: int = 12, atk_span: int = 8,
+                  def_span: int = 2) -> Enemy | None:
+    """The smallest change of `enemy`'s hp, atk and def that `accept` takes (ties: fewer hp first)."""
+    best: tuple[tuple[int, int, int, int], Enemy] | None = None
+    for hp in range(max(1, enemy.hp - hp_span), enemy.hp + hp_span + 1):
+        for atk in range(max(0, enemy.atk - atk_span), enemy.atk + atk_span + 1):
+            for defense in range(max(0, enemy.defense - def_span), enemy.defense + def_span + 1):
+                candidate = replace(enemy, hp=hp, atk=atk, defense=defense)
+                if candidate == enemy or not accept(candidate):
+                    continue
+                change = (abs(hp - enemy.hp) + 2 * abs(atk - enemy.atk) + 3 * abs(defense - enemy.defense),
+                          hp, atk, defense)
+                if best is None or change < best[0]:
+                    best = (change, candidate)
+    return None if best is None else best[1]
+
+
+def deadly(enemy: Enemy, best_atk: int, best_def: int, life: int) -> Enemy:
+    """`enemy` made strong enough that even the best equipped player with all the life of the level
+    cannot survive it (an enemy that cannot be harmed at all is left as it is)."""
+    if enemy.defense >= best_atk:
+        return enemy
+    if not enemy.first_strike:
+        enemy = replace(enemy, hp=max(enemy.hp, best_atk - enemy.defense + 1))
+    hits = hits_received(enemy, best_atk)
+    assert hits is not None and hits >= 1
+    return replace(enemy, atk=best_def - (-life // hits))
+
+
+def trap_ladder(natural: Enemy) -> list[Enemy]:
+    """Candidate stats for a trap, weakest first: harder hits, then more hits as well."""
+    ladder = [natural] + [replace(natural, atk=natural.atk + step) for step in (1, 2, 3, 4, 6, 8)]
+    for factor, step in ((3, 2), (2, 4), (3, 6), (4, 8)):
+        ladder.append(replace(natural, hp=natural.hp * factor // 2 + 1, atk=natural.atk + step))
+    return ladder
