@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from twisty.limits import Deadline
 from twisty.rules.passages import (Decision, PassagesLevel, Stats, apply_item, blocker_cost, fight_damage, pay_for,
@@ -32,6 +33,7 @@ from twisty.rules.passages_graph import build_graph
 Fight = tuple[int, int, int]
 # Units of work (moves generated) between two looks at the deadline: a look costs a clock read.
 DEADLINE_POLL_EVERY = 2048
+UNASKED = object()
 
 
 class TooMuchWork(Exception):
@@ -50,7 +52,6 @@ class MaskInfo:
     keys_left: int
     elixirs: int                 # life from every elixir taken so far
     areas: int                   # bitmask of the reachable areas
-    stats: Stats                 # the same as the rules' Stats (its hp: the elixirs)
 
 
 @dataclass(frozen=True)
@@ -61,12 +62,14 @@ class Win:
     doors: int                   # bitmask of doors opened
 
 
-@dataclass(frozen=True)
-class Transition:
+class Transition(NamedTuple):
+    """One move: a tuple rather than a frozen dataclass because the explorer makes millions of them."""
+
     blocker: int
     cost: int
     mask: int
     hp: int
+    fight: Fight | None       # what the move adds to a signature (signature_entry), None for most moves
 
 
 class Explorer:
@@ -88,8 +91,8 @@ class Explorer:
         self.door_bits = sum(1 << b for b, door in enumerate(self.is_door) if door)
         self._info: dict[int, MaskInfo] = {}
         self._damage: dict[tuple[int, int, int], int | None] = {}
-        # (object, hp, atk, def, keys) -> (blocker_cost, life after pay_for), None when not allowed.
-        self._costs: dict[tuple[int, int, int, int, int], tuple[int, int] | None] = {}
+        # (blocker, hp, atk, def, keys) -> consumption(), remembered.
+        self._costs: dict[tuple[int, int, int, int, int], tuple[int, int, Fight | None] | None] = {}
         self._every_item: Stats | None = None
         self._best_stats: tuple[int, int] | None = None
         self._reach_without: dict[int, int] = {}
@@ -155,7 +158,7 @@ class Explorer:
             opened ^= door
             stats = pay_for(self.level.things[self.objects[door.bit_length() - 1]], stats, 0)
         result = MaskInfo(tuple(sorted(frontier)), min(goals) if goals else None, stats.atk, stats.defense,
-                          stats.keys, elixirs, sum(1 << area for area in areas), stats)
+                          stats.keys, elixirs, sum(1 << area for area in areas))
         self._info[mask] = result
         return result
 
@@ -176,32 +179,33 @@ class Explorer:
         """Every legal consumption from (mask, hp), in blocker order: each blocker of the frontier that
         blocker_cost allows, paid for by pay_for, then the items of the areas it opens."""
         here = self.info(mask)
-        things = self.level.things
         costs = self._costs
         result = []
         for b in here.frontier:
-            obj = self.objects[b]
             # The rules' answers depend on nothing else, and the same questions come back many times.
-            key = (obj, hp, here.atk, here.defense, here.keys_left)
-            if key in costs:
-                known = costs[key]
-            else:
-                player = Stats(hp, here.atk, here.defense, here.keys_left)
-                cost = blocker_cost(self.level, obj, player)
-                known = costs[key] = None if cost is None else (cost, pay_for(things[obj], player, cost).hp)
+            key = (b, hp, here.atk, here.defense, here.keys_left)
+            known = costs.get(key, UNASKED)
+            if known is UNASKED:
+                known = costs[key] = self.consumption(b, Stats(hp, here.atk, here.defense, here.keys_left))
             if known is None:
                 continue
-            cost, paid_hp = known
+            cost, paid_hp, fight = known
             after = mask | 1 << b
-            result.append(Transition(b, cost, after, paid_hp + self.info(after).elixirs - here.elixirs))
+            result.append(Transition(b, cost, after, paid_hp + self.info(after).elixirs - here.elixirs, fight))
         self.spend(len(result) + 1)
         return result
 
-    def signature_fight(self, b: int, player: Stats, cost: int) -> Fight | None:
-        """What consuming blocker `b` at `cost` by `player` adds to a signature (None for a door or a fight
-        that costs nothing), by the rules' signature_entry."""
-        entry = signature_entry(self.level, self.objects[b], player, cost)
-        return None if entry is None else (b, entry[1], entry[2])
+    def consumption(self, b: int, player: Stats) -> tuple[int, int, Fight | None] | None:
+        """What the rules say of `player` consuming blocker `b`: None when blocker_cost forbids it, else its
+        cost, the life left after pay_for, and what it adds to a signature (signature_entry; None for a
+        door or a fight that costs nothing)."""
+        obj = self.objects[b]
+        cost = blocker_cost(self.level, obj, player)
+        if cost is None:
+            return None
+        entry = signature_entry(self.level, obj, player, cost)
+        fight = None if entry is None else (b, entry[1], entry[2])
+        return cost, pay_for(self.level.things[obj], player, cost).hp, fight
 
     def decision(self, b: int) -> Decision:
         return ("open" if self.is_door[b] else "fight", self.objects[b])
@@ -395,8 +399,7 @@ class Explorer:
                 stack.append((move.mask, move.hp, fights, decisions + (self.decision(move.blocker),)))
                 continue
             for move in reversed(moves):
-                fight = self.signature_fight(move.blocker, here.stats, move.cost)
-                entry = frozenset() if fight is None else frozenset({fight})
+                entry = frozenset() if move.fight is None else frozenset({move.fight})
                 stack.append((move.mask, move.hp, fights | entry, decisions + (self.decision(move.blocker),)))
         return sorted(wins.values(), key=lambda win: (-win.final_hp, sorted(win.fights), win.doors))
 
