@@ -33,7 +33,8 @@ from twisty.rules.passages_graph import build_graph
 Fight = tuple[int, int, int]
 # Units of work (moves generated) between two looks at the deadline: a look costs a clock read.
 DEADLINE_POLL_EVERY = 2048
-UNASKED = object()
+# Stands for a question not asked yet in the explorer's memory of the rules' answers (compared by identity).
+UNASKED: tuple[int, int, None] = (-1, -1, None)
 
 
 class TooMuchWork(Exception):
