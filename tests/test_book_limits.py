@@ -59,7 +59,7 @@ def test_an_unknown_key_is_an_error_naming_it_and_the_keys_expected(tmp_path, ca
     text, position, message = UNKNOWN_KEYS[case]
     result, path = run(tmp_path, text, "check")
     assert result.exit_code == 2
-    assert result.output.splitlines()[0] == f"INVALID  {path}:{position}: {message}"
+    assert result.output.splitlines()[0] == f"INVALID    {path}:{position}: {message}"
 
 
 # --- sizes beyond the input limits ------------------------------------------------------------------
@@ -97,7 +97,7 @@ def test_sizes_beyond_the_limits_are_refused_with_their_position(tmp_path, case)
     text, position, message = OUT_OF_RANGE[case]
     result, path = run(tmp_path, text, "check")
     assert result.exit_code == 2
-    assert result.output.splitlines()[0] == f"INVALID  {path}:{position}: {message}"
+    assert result.output.splitlines()[0] == f"INVALID    {path}:{position}: {message}"
 
 
 # --- the walker cap ---------------------------------------------------------------------------------
