@@ -161,6 +161,25 @@ def path_or_text_level(level: str | Path | Level, deadline: Deadline) -> Level:
     return load_level(level, deadline)
 
 
+def generate(game: str, *, seed: int = 1, timeout: float | None = None, engine: str = "auto",
+             **params: Any) -> Level:
+    """A new level of `game` for `seed` (the same parameters and seed give the same level), with its answer
+    verified: the level is written as its file would be, read back, and checked by `engine` within what
+    is left of `timeout` (`level.answer` holds that verdict; `level.source.text` the file). Parameters are
+    the game's (passages: width, height or size="WxH", blockers, difficulty). Raises GenerationError when
+    no level is found or the time runs out first."""
+    entry = game_named(game)
+    if entry.generator is None or entry.loader is None:
+        raise UsageError(f"{game} has no level generator (games with one: "
+                         f"{', '.join(g.name for g in GAMES.values() if g.generator and g.loader)})")
+    deadline = Deadline(timeout)
+    made = resolve(entry.generator)(params, seed, deadline, engine)
+    level = load_level(made.text, deadline)
+    level = replace(level, path=f"<generated {game} seed {seed}>")
+    answer = check(level, engine=engine, timeout=deadline.remaining() if timeout is not None else None)
+    return replace(level, answer=answer)
+
+
 def odds(kind: str, **params: Any) -> Any:
     """Exact Twisted Tunnels odds (twisty.report.tunnels.Odds, with to_json()):
 

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any, Mapping
 
-from twisty.errors import GenerationError, LimitReached
+from twisty.errors import GenerationError, LimitReached, UsageError
+from twisty.games import GAMES
 from twisty.generator.passages_bestiary import is_sealed
 from twisty.generator.passages_difficulty import measure_difficulty
 from twisty.generator.passages_draft import draw_draft, walk_route
@@ -50,7 +52,7 @@ from twisty.rules.passages_format import load_passages
 from twisty.rules.source import parse_level_bytes
 
 __all__ = ["DIFFICULTIES", "MAX_ATTEMPTS", "Difficulty", "GeneratedLevel", "GenerationError", "PassagesEngine",
-           "PassagesParams", "generate_level"]
+           "PassagesParams", "generate_from", "generate_level"]
 
 # Drafts tried per seed: a count, so that whether a seed succeeds does not depend on the machine.
 MAX_ATTEMPTS = 400
@@ -119,3 +121,22 @@ def generate_level(params: PassagesParams, seed: int, engine: PassagesEngine, de
                               f"{max_attempts}); no level made") from None
     raise GenerationError(f"no {params.difficulty} level of {params.width}x{params.height} cells with "
                           f"{params.blockers} blockers found for seed {seed} in {max_attempts} drafts")
+
+
+def generate_from(params: Mapping[str, Any], seed: int, deadline: Deadline, engine: str = "auto") -> GeneratedLevel:
+    """The registry's entry point (twisty.generate("passages", ...)): `params` are the keyword parameters
+    width, height, blockers and difficulty (or size="WxH"); the verifying engine is the one the registry
+    picks for `engine`."""
+    fields = dict(params)
+    size = fields.pop("size", None)
+    if size is not None:
+        width, _, height = str(size).lower().partition("x")
+        if not (width.strip().isdigit() and height.strip().isdigit()):
+            raise UsageError(f"size is WxH (for example 6x5), not {size!r}")
+        fields["width"], fields["height"] = int(width), int(height)
+    unknown = sorted(set(fields) - {"width", "height", "blockers", "difficulty"})
+    if unknown:
+        raise UsageError(f"passages levels take width, height (or size), blockers and difficulty, not "
+                         f"{', '.join(unknown)}")
+    chosen = GAMES["passages"].chosen_engine(engine).load()
+    return generate_level(PassagesParams(**fields), seed, chosen, deadline)

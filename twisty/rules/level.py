@@ -29,6 +29,8 @@ class Level:
     # The cap that stopped loading (the deadline passed while, say, a book was first evaluated): then there
     # is no model, and a check reports every answer as unknown, naming the cap.
     stopped_by: str | None = None
+    # A generated level's verdict, checked when it was made (twisty.generate); None for a level read in.
+    answer: Any = None
 
     @property
     def name(self) -> str:
