@@ -32,14 +32,16 @@ TABLE_KEYS = {"atk", "def", "life_lost", "hits"}
 
 # Input limits (docs/passages.md, "Limits", gives each with its reason). Every number in a level already
 # lies within +-10^9 (twisty.limits.MAX_NUMBER): stats, elixirs and equipment up to 10^9 are held exactly
-# by every engine (the CP-SAT model leaves out damage no hp can survive, so its sums stay far inside 64 bits).
-# Maps are drawn by hand; rows and columns each.
+# by every engine (the CP-SAT model leaves out damage no life survives, so its sums stay inside 64 bits).
+# Rows and columns of a map: maps are drawn by hand (the benchmark suite's largest is 31 x 23).
 MAX_MAP_SIDE = 200
-# Doors and enemies: each engine's work grows with them (the CP-SAT model has blockers x blockers step
-# literals, the search keeps sets of them), and the generator places at most 266.
-MAX_BLOCKERS = 500
-# Objects of every kind (items, doors, enemies): replaying a route looks at every object at each step.
-MAX_OBJECTS = 5000
+# Doors and enemies. The generator places at most 266. Beyond, no engine gets far: the CP-SAT model has
+# blockers x blockers step literals and took 45 s and 0.96 GB to build at 299 blockers, 203 s and 2 GB at
+# 449; the compiled search holds at most 128.
+MAX_BLOCKERS = 300
+# Objects of every kind (items, doors and enemies together): replaying a route looks at every object at
+# each of its steps, so this bounds that work to 600,000 looks per route.
+MAX_OBJECTS = 2000
 # ATK rows and DEF columns of a printed damage table: a book prints a handful; inferring the stats takes
 # work that grows with the square of the rows (at most 0.25 s at 32 x 32, whatever the numbers).
 MAX_TABLE_SIDE = 32
@@ -270,10 +272,15 @@ def _describe_entry(wrong: Entry, atks: list[int], defs: list[int], life_lost: l
     kind, i, j = wrong
     if kind == "hits":
         assert hits is not None
-        found = f" (the stats give {hits_received(enemy, atks[i])})" if enemy else ""
-        return f"hits at ATK {atks[i]} = {hits[i]}{found}"
-    found = f" (the stats give {fight_damage(enemy, atks[i], defs[j])})" if enemy else ""
-    return f"life_lost at ATK {atks[i]}, DEF {defs[j]} = {life_lost[i][j]}{found}"
+        printed, given = f"hits at ATK {atks[i]} = {hits[i]}", enemy and hits_received(enemy, atks[i])
+    else:
+        printed, given = (f"life_lost at ATK {atks[i]}, DEF {defs[j]} = {life_lost[i][j]}",
+                          enemy and fight_damage(enemy, atks[i], defs[j]))
+    if enemy is None:
+        return printed
+    if given is None:
+        return f"{printed} (with those stats ATK {atks[i]} cannot harm it)"
+    return f"{printed} (the stats give {given})"
 
 
 def _load_printed_table(source: LevelSource, symbol: str, table: Any):

@@ -6,6 +6,7 @@ replayed signature differs from the model's, is a bug in the model and raises in
 
 from __future__ import annotations
 
+import signal
 import threading
 
 from ortools.sat.python import cp_model
@@ -47,7 +48,7 @@ def _solve(pm: PassagesModel, deadline: Deadline) -> tuple[int, cp_model.CpSolve
 
     OR-Tools catches SIGINT during a solve by default and only ends its search, so the first Ctrl-C
     never reached Python. Here CP-SAT leaves SIGINT alone (catch_sigint_signal off) and solves in a
-    worker thread, while this thread, the one Python delivers signals to, waits in short joins: a Ctrl-C
+    worker thread, while this thread, the one Python delivers signals to, waits in short steps: a Ctrl-C
     raises KeyboardInterrupt in it, which stops the search and goes on."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = WORKERS
@@ -60,25 +61,34 @@ def _solve(pm: PassagesModel, deadline: Deadline) -> tuple[int, cp_model.CpSolve
             return cp_model.UNKNOWN, solver
         solver.parameters.max_time_in_seconds = remaining
     outcome: dict[str, object] = {}
+    done = threading.Event()
 
     def run() -> None:
         try:
+            if hasattr(signal, "pthread_sigmask"):
+                # SIGINT goes to the waiting thread, the one that acts on it: neither this thread nor the
+                # workers CP-SAT starts from it (they inherit the mask) take it.
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             outcome["status"] = solver.solve(pm.model)
         except BaseException as error:      # handed to the waiting thread, which raises it
             outcome["error"] = error
+        finally:
+            done.set()
 
-    worker = threading.Thread(target=run, name="cpsat-solve", daemon=True)
+    # Not a daemon: Python waits for it at exit. A solver thread still in CP-SAT (whose presolve may take
+    # seconds to notice a stop) when the interpreter shuts down ends the process with "terminate called
+    # without an active exception". An Event, not Thread.join: a join cut short by Ctrl-C may not wait again.
+    worker = threading.Thread(target=run, name="cpsat-solve")
     worker.start()
     try:
         stopped = False
-        while worker.is_alive():
-            worker.join(POLL_SECONDS)
-            if not stopped and worker.is_alive() and deadline.expired():
+        while not done.wait(POLL_SECONDS):
+            if not stopped and deadline.expired():
                 solver.stop_search()
                 stopped = True
     except KeyboardInterrupt:
         solver.stop_search()
-        worker.join(STOP_GRACE_SECONDS)
+        done.wait(STOP_GRACE_SECONDS)
         raise
     if "error" in outcome:
         raise outcome["error"]          # type: ignore[misc]
