@@ -177,16 +177,16 @@ map = """
 hp = 100
 atk = 5
 [legend]
-e = { kind = "enemy", table = { atk = [5, 10, 20], def = [0, 10, 50], life_lost = [[600, 500, 100], [300, 250, 50], [120, 100, 21]] } }
+e = { kind = "enemy", table = { atk = [5, 10], def = [0, 10, 50], life_lost = [[600, 500, 100], [300, 250, 51]] } }
 '''
 
 
 def test_a_printed_table_of_large_numbers_infers_its_stats():
     # Row ATK 5: 600 / 500 / 100 at DEF 0 / 10 / 50 fix the per-hit damage: g at DEF 50 with
-    # 100 (g + 50) = 600 g, so g = 10 and atk 60, 10 hits. ATK 10: 5 hits; ATK 20: 2 hits. 11, 6 and 3
-    # strikes of 5 - E, 10 - E, 20 - E: E = 0 gives hp in (50, 55] & (50, 60] & (40, 60] -> 51; E = 1
-    # would need hp in (40, 44] & (45, 54]: none. So hp 51, atk 60, def 0; the last entry should be 20.
-    level = level_from_toml(TABLE_LEVEL.replace("[120, 100, 21]", "[120, 100, 20]"))
+    # 100 (g + 50) = 600 g, so g = 10 and atk 60, 10 hits; ATK 10: 5 hits. 11 and 6 strikes of 5 - E and
+    # 10 - E: E = 0 gives hp in (50, 55] & (50, 60] -> 51; E = 1 needs (40, 44] & (45, 54], E = 2 (30, 33]
+    # & (40, 48], E = 3 and 4 no better: none. So hp 51, atk 60, def 0; the last entry should be 50.
+    level = level_from_toml(TABLE_LEVEL.replace("250, 51]", "250, 50]"))
     enemy = level.things[0].enemy
     assert (enemy.hp, enemy.atk, enemy.defense) == (51, 60, 0)
 
@@ -194,14 +194,13 @@ def test_a_printed_table_of_large_numbers_infers_its_stats():
 def test_a_printed_table_with_one_typo_names_the_cell_where_it_is_written():
     error = error_of(TABLE_LEVEL)
     assert error.message == ('legend "e": no enemy stats reproduce the printed table; first wrong entry: '
-                             "life_lost at ATK 20, DEF 50 = 21")
+                             "life_lost at ATK 10, DEF 50 = 51")
     line = TABLE_LEVEL.splitlines()[error.line - 1]
-    assert error.line == 11 and line[error.column - 1:] == "21]] } }"
+    assert error.line == 11 and line[error.column - 1:] == "51]] } }"
 
 
 def test_a_printed_table_against_stats_names_an_entry_the_stats_cannot_fight():
-    text = TABLE_LEVEL.replace('kind = "enemy", table = { atk = [5, 10, 20]',
-                               'kind = "enemy", hp = 51, atk = 60, def = 5, table = { atk = [5, 10, 20]')
+    text = TABLE_LEVEL.replace('kind = "enemy", table = {', 'kind = "enemy", hp = 51, atk = 60, def = 5, table = {')
     error = error_of(text)
     assert error.message == ('legend "e": the printed table does not follow from hp 51, atk 60, def 5: life_lost '
                              "at ATK 5, DEF 0 = 600 (with those stats ATK 5 cannot harm it)")
@@ -212,8 +211,8 @@ def test_a_printed_table_against_stats_names_an_entry_the_stats_cannot_fight():
 def test_the_inference_polls_the_levels_deadline():
     # One DEF column of 735,134,400 (1,344 divisors, each a candidate enemy atk): with an expired
     # deadline the loader stops with LimitReached instead of working on.
-    text = TABLE_LEVEL.replace("def = [0, 10, 50], life_lost = [[600, 500, 100], [300, 250, 50], [120, 100, 21]]",
-                               "def = [0], life_lost = [[735134400], [735134400], [735134400]]")
+    text = TABLE_LEVEL.replace("def = [0, 10, 50], life_lost = [[600, 500, 100], [300, 250, 51]]",
+                               "def = [0], life_lost = [[735134400], [735134400]]")
     source = parse_level_bytes(text.encode(), "t.toml")
     with pytest.raises(LimitReached):
         load_passages(source, Deadline(0))

@@ -19,8 +19,10 @@ from twisty.rules.passages_tables import infer_enemy_stats
 
 
 def scanned(atks, defs, life_lost, hits, first_strike):
-    order = [entry for i in range(len(atks))
-             for entry in ([("hits", i, 0)] if hits is not None else []) + [("life_lost", i, j) for j in range(len(defs))]]
+    order = []
+    for i in range(len(atks)):
+        order += [("hits", i, 0)] if hits is not None else []
+        order += [("life_lost", i, j) for j in range(len(defs))]
     top = max([v for row in life_lost for v in row] + (hits or [0]))
     smallest, longest = None, -1
     for hp in range(1, (top + 2) * max(atks) + 2):
