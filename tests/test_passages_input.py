@@ -70,6 +70,8 @@ def test_the_base_level_loads():
     ('name = "Rat", hp = 3, atk = 3, def = 0', 'name = "Rat", table = { atk = [2], def = [0], lifelost = [[3]] }',
      '16:69: legend "e": unknown printed table field "lifelost" (did you mean "life_lost"?); expected one of: '
      "atk, def, hits, life_lost"),
+    ("[player]", "[plyer]", '8:1: unknown key "plyer" (did you mean "player"?); expected one of: description, '
+     "expect, game, legend, map, name, player"),
     ("solvable = true", "solveable = true", '18:1: unknown expectation "solveable" in [expect] (did you mean '
      '"solvable"?); expected one of: final_hp, min_start_hp, optimal_solutions, solutions, solvable, unique'),
     ('kind = "enemy"', 'kind = "enmy"', '16:7: legend "e": unknown kind \'enmy\' (did you mean "enemy"?); '

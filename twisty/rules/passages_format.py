@@ -68,10 +68,12 @@ def load_passages(source: LevelSource, deadline: Deadline | None = None) -> Pass
 
 def _positioned(source: LevelSource, error: LevelError, key: str, table: str | None = None) -> LevelError:
     """`error` with a position even where TOML was written in a form the plain key scan misses (a dotted
-    key such as `player.atck = 2`, a `[legend.e]` header): the first `key =` after a dot, brace or comma,
-    else at the start of a line."""
+    key such as `player.atck = 2`, a misspelt `[plyer]` header): the first `key =` after a dot, brace or
+    comma, else at the start of a line, else a `[key]` header."""
     if error.line is None or (table is not None and (error.line, error.column) == source.locate_table(table)):
         found = _find_key_line(source, key, after=table)
+        if found is None and table is None and source.locate_table(key)[0] is not None:
+            found = source.locate_table(key)         # a misspelt [table] header
         if found is not None:
             error.line, error.column = found
     return error
