@@ -43,7 +43,7 @@ MAX_BLOCKERS = 300
 # each of its steps, so this bounds that work to 600,000 looks per route.
 MAX_OBJECTS = 2000
 # ATK rows and DEF columns of a printed damage table: a book prints a handful; inferring the stats takes
-# work that grows with the square of the rows (at most 0.25 s at 32 x 32, whatever the numbers).
+# work that grows with the table (at most 0.3 s at 32 x 32, whatever the numbers).
 MAX_TABLE_SIDE = 32
 
 

@@ -17,6 +17,7 @@ number up to 10^9).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Protocol
 
@@ -34,20 +35,26 @@ class Clock(Protocol):
 
 
 class _Known:
-    """The part of a printed table that is taken as given: per row, its known hits (or None) and its known
-    (DEF, life lost) entries."""
+    """The part of a printed table that is taken as given, per row: its hits (or None), its positive
+    entries as distinct (DEF, life lost) pairs, and the lowest DEF among its entries of 0 (or None). That
+    is all a row says: a 0 at DEF d means no hits or a per-hit damage of 0 there, and entries of 0 at
+    higher DEF follow from the lowest."""
 
     def __init__(self, atks: list[int], defs: list[int], life_lost: list[list[int]], hits: list[int] | None,
                  order: list[Entry], length: int) -> None:
         self.atks = atks
         self.hits: list[int | None] = [None] * len(atks)
-        self.entries: list[list[tuple[int, int]]] = [[] for _ in atks]
+        positive: list[set[tuple[int, int]]] = [set() for _ in atks]
+        self.lowest_zero: list[int | None] = [None] * len(atks)
         for kind, i, j in order[:length]:
             if kind == "hits":
                 assert hits is not None
                 self.hits[i] = hits[i]
-            else:
-                self.entries[i].append((defs[j], life_lost[i][j]))
+            elif life_lost[i][j] > 0:
+                positive[i].add((defs[j], life_lost[i][j]))
+            elif self.lowest_zero[i] is None or defs[j] < self.lowest_zero[i]:
+                self.lowest_zero[i] = defs[j]
+        self.positive = [sorted(pairs) for pairs in positive]
 
 
 def infer_enemy_stats(atks: list[int], defs: list[int], life_lost: list[list[int]],
@@ -118,11 +125,10 @@ def _candidate_atks(known: _Known, largest: int) -> list[int]:
     other atk can need less hp: it is the only candidate. A positive entry v at DEF d says the per-hit
     damage E_atk - d divides v; two positive entries of one row at DEF d1 < d2 fix it:
     v1 / v2 = (g + d2 - d1) / g for g = E_atk - d2."""
-    positive = [(i, d, v) for i, row in enumerate(known.entries) for d, v in row if v > 0]
+    positive = [(i, d, v) for i, row in enumerate(known.positive) for d, v in row]
     if not positive:
         return [0]
-    for i, row in enumerate(known.entries):
-        losses = sorted({(d, v) for d, v in row if v > 0})
+    for losses in known.positive:
         if len({d for d, _ in losses}) >= 2:
             (d1, v1), (d2, v2) = losses[0], losses[-1]
             if v1 <= v2 or v2 * (d2 - d1) % (v1 - v2):
@@ -143,30 +149,33 @@ def _candidate_atks(known: _Known, largest: int) -> list[int]:
     return [d + g for g in reversed(_divisors(common)) if d + g <= largest]
 
 
-def _divisors(number: int) -> list[int]:
-    """The divisors of a positive number, by trial division up to its square root (31,623 steps at 10^9)."""
+@functools.lru_cache(maxsize=64)
+def _divisors(number: int) -> tuple[int, ...]:
+    """The divisors of a positive number, by trial division up to its square root (31,623 steps at 10^9);
+    kept, since each beginning of a table tried asks again."""
     small, large = [], []
     for low in range(1, math.isqrt(number) + 1):
         if number % low == 0:
             small.append(low)
             if low * low != number:
                 large.append(number // low)
-    return small + large[::-1]
+    return tuple(small + large[::-1])
 
 
 def _hits_for_atk(known: _Known, atk: int) -> list[int | None] | None:
     """The hits each row must take for the enemy to have this atk (None where the row leaves them free),
     or None when the known entries contradict it: an entry at DEF d is hits x max(0, atk - d)."""
     row_hits: list[int | None] = []
-    for i, row in enumerate(known.entries):
-        hits = known.hits[i]
-        for d, v in row:
-            per_hit = max(0, atk - d)
-            if per_hit == 0:
-                if v != 0:
-                    return None
-                continue
-            if v % per_hit:
+    for i, hits in enumerate(known.hits):
+        zero = known.lowest_zero[i]
+        if zero is not None and zero < atk:        # a 0 where each hit would hurt: no hits in this row
+            if hits is None:
+                hits = 0
+            elif hits != 0:
+                return None
+        for d, v in known.positive[i]:
+            per_hit = atk - d
+            if per_hit <= 0 or v % per_hit:
                 return None
             if hits is None:
                 hits = v // per_hit
@@ -196,11 +205,18 @@ def _smallest_hp_and_def(atks: list[int], row_hits: list[int | None], first_stri
     only falls as E grows, so it is least at the interval's top; the smallest def with that hp follows
     from the same inequalities."""
     low, high = 0, min(atks) - 1
-    rows = [(atk, hits + (0 if first_strike else 1)) for atk, hits in zip(atks, row_hits) if hits is not None]
-    if any(strikes < 1 for _, strikes in rows):
-        return None
-    for atk_i, strikes_i in rows:
-        for atk_k, strikes_k in rows:
+    # Rows of equal strikes bind through their extremes only: the largest ATK for the lower end of hp,
+    # the smallest for the upper end.
+    extremes: dict[int, tuple[int, int]] = {}
+    for atk, hits in zip(atks, row_hits):
+        if hits is not None:
+            strikes = hits + (0 if first_strike else 1)
+            if strikes < 1:
+                return None
+            least, most = extremes.get(strikes, (atk, atk))
+            extremes[strikes] = (min(least, atk), max(most, atk))
+    for strikes_i, (_, atk_i) in extremes.items():
+        for strikes_k, (atk_k, _) in extremes.items():
             coefficient = strikes_i - 1 - strikes_k
             bound = (strikes_i - 1) * atk_i + 1 - strikes_k * atk_k      # needs bound <= coefficient x E
             if coefficient > 0:
@@ -213,9 +229,9 @@ def _smallest_hp_and_def(atks: list[int], row_hits: list[int | None], first_stri
                 return None
     if low > high:
         return None
-    hp = max([(strikes - 1) * (atk - high) + 1 for atk, strikes in rows], default=1)
+    hp = max([(strikes - 1) * (atk - high) + 1 for strikes, (_, atk) in extremes.items()], default=1)
     if hp > largest:
         return None
-    defense = max([low] + [-(-((strikes - 1) * atk + 1 - hp) // (strikes - 1)) for atk, strikes in rows
-                           if strikes > 1])
+    defense = max([low] + [-(-((strikes - 1) * atk + 1 - hp) // (strikes - 1))
+                           for strikes, (_, atk) in extremes.items() if strikes > 1])
     return hp, defense
