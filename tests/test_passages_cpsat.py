@@ -7,10 +7,15 @@ the -1 for first strike).
 
 from __future__ import annotations
 
+import os
 import random
+import signal
+import threading
+import time
 from pathlib import Path
 
 import pytest
+from ortools.sat.python import cp_model
 
 from tests.passages_helpers import level_from_toml
 from twisty.encodings.passages_cpsat import OutOfTime, build_model
@@ -267,6 +272,98 @@ def test_an_expired_deadline_stops_the_model_building():
     lvl = load_passages(read_level(SUITE / "b120-00.toml"))
     with pytest.raises(OutOfTime):
         build_model(lvl, deadline=Deadline(0))
+
+
+class Countdown(Deadline):
+    """A deadline that never passes, whose remaining() gives 100, 90, 80, ... seconds, one per call."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.given: list[float] = []
+
+    def remaining(self) -> float:
+        self.given.append(100.0 - 10 * len(self.given))
+        return self.given[-1]
+
+    def expired(self) -> bool:
+        return False
+
+
+class RecordingSolver(cp_model.CpSolver):
+    """CP-SAT's solver, recording the time limit of every solve and every request to stop."""
+
+    limits: list[float] = []
+    stops: list["RecordingSolver"] = []
+
+    def solve(self, *args, **kwargs):
+        RecordingSolver.limits.append(self.parameters.max_time_in_seconds)
+        return super().solve(*args, **kwargs)
+
+    def stop_search(self) -> None:
+        RecordingSolver.stops.append(self)
+        super().stop_search()
+
+
+@pytest.fixture
+def recording_solver(monkeypatch):
+    RecordingSolver.limits, RecordingSolver.stops = [], []
+    monkeypatch.setattr(passages_cpsat.cp_model, "CpSolver", RecordingSolver)
+    return RecordingSolver
+
+
+def test_every_solve_gets_the_time_left_on_the_one_deadline(recording_solver):
+    # Three signatures and a last, infeasible solve: four solves, each limited to what the deadline
+    # had left when it started (never a fresh full timeout).
+    lvl = level(TWO_WAYS, "hp = 10\natk = 1", TWO_WAYS_LEGEND)
+    countdown = Countdown()
+    count = passages_cpsat.count_solutions(lvl, countdown, 10, 8)
+    assert count.solutions == 3
+    assert recording_solver.limits == countdown.given == [100.0, 90.0, 80.0, 70.0]
+
+
+class PassesMidSolve(Deadline):
+    """Two minutes left by remaining() (CP-SAT's own limit), but passed from the twentieth look while the
+    solver thread runs: only the engine's own watch can stop the search that early."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.looks_while_solving = 0
+
+    def remaining(self) -> float:
+        return 120.0
+
+    def expired(self) -> bool:
+        if any(thread.name == "cpsat-solve" for thread in threading.enumerate()):
+            self.looks_while_solving += 1
+        return self.looks_while_solving >= 20
+
+
+def test_the_search_stops_when_the_deadline_passes_mid_solve(recording_solver):
+    lvl = load_passages(read_level(SUITE / "b040-00.toml"))     # CP-SAT does not prove it in a minute
+    best = passages_cpsat.best_route(lvl, PassesMidSolve())
+    assert best.proved is False and best.status in ("unknown", "solvable")
+    assert len(recording_solver.stops) == 1
+    assert recording_solver.stops[0].wall_time < 60     # stopped long before its own limit of 120 s
+
+
+def test_ctrl_c_during_a_solve_raises_keyboard_interrupt_and_ends_the_solver():
+    """OR-Tools catches SIGINT during a solve unless told not to; the engine must hand it to Python."""
+    lvl = load_passages(read_level(SUITE / "b040-00.toml"))
+
+    def interrupt_once_solving() -> None:
+        while not any(thread.name == "cpsat-solve" for thread in threading.enumerate()):
+            time.sleep(0.01)
+        time.sleep(0.3)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=interrupt_once_solving, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt) as caught:
+        passages_cpsat.best_route(lvl, Deadline(None))
+    assert any(entry.name == "_solve" for entry in caught.traceback)
+    for thread in threading.enumerate():
+        if thread.name == "cpsat-solve":
+            thread.join(60)     # the search was told to stop: it ends (unstopped, it would run for ever)
+            assert not thread.is_alive()
 
 
 # ------------------------------------------------------------------------------------------ differential

@@ -61,7 +61,7 @@ def test_start_and_goal_rules(old, new, message, line):
     ("atk = 2", 'atk = "2"', "player atk must be a whole number", 10, 1),
     ("def = 0 }", "def = -1 }", "def must be at least 0", 12, 40),
     ('kind = "enemy"', 'kind = "dragon"', "unknown kind 'dragon'", 12, 7),
-    ("hp = 3,", "hp = 3, speed = 2,", 'no field "speed"', 12, 31),
+    ("hp = 3,", "hp = 3, speed = 2,", 'unknown enemy field "speed"', 12, 31),
 ])
 def test_bad_values_are_positioned(old, new, message, line, column):
     error = error_of(GOOD.replace(old, new))

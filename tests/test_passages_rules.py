@@ -2,8 +2,8 @@
 
 import pytest
 
-from twisty.rules.passages import (Enemy, RouteError, damage_table, fight_damage, hits_received,
-                                   infer_enemy_stats, replay)
+from twisty.rules.passages import Enemy, RouteError, damage_table, fight_damage, hits_received, replay
+from twisty.rules.passages_tables import infer_enemy_stats
 from tests.passages_helpers import level_from_toml
 
 RULEBOOK_ENEMY = Enemy("rulebook", hp=3, atk=3, defense=0)

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from ortools.sat.python import cp_model
 
-from twisty.rules.passages import PassagesLevel, Signature, fight_damage
+from twisty.rules.passages import Enemy, PassagesLevel, Signature, fight_damage, stat_sums
 from twisty.rules.passages_graph import LevelGraph, build_graph
 
 # A literal of the model, or a Python bool when the rule fixes it for every route.
@@ -35,6 +35,19 @@ class Clock(Protocol):
 
 class OutOfTime(Exception):
     """The deadline passed while the model was being built; the engine answers "unknown"."""
+
+
+class TooLarge(Exception):
+    """The level cannot be modelled exactly within CP-SAT's limits (its message says why)."""
+
+
+# CP-SAT works in 64-bit integers and refuses a model where a linear constraint could overflow them; every
+# sum of this model is kept below this bound (a quarter of the 64-bit range, room for the solver's own sums).
+MAX_MODEL_MAGNITUDE = 2**61
+# Entries of the combat table (blockers x attack values x defence values): each becomes one literal in
+# CP-SAT's setup (about 25 microseconds each, see twisty.solver.passages_cpsat) and a few Python objects
+# while the model is built. Beyond 20 million the setup alone would take minutes and gigabytes.
+MAX_COMBAT_ENTRIES = 20_000_000
 
 
 @dataclass
@@ -64,10 +77,20 @@ class PassagesModel:
     # fight_code[b]: 0 when enemy b is not fought or costs 0 hp, else 1 + the (atk, def) cell of the fight.
     fight_code: dict[int, cp_model.IntVar] = field(default_factory=dict)
     has_signature: bool = False
-    atk_range: tuple[int, int] = (0, 0)
-    def_range: tuple[int, int] = (0, 0)
+    # The atk and def values the player can hold: the starting stat plus the gains of some of the areas
+    # (stat_sums), never a range of values, so one +10^9 sword adds one value.
+    atk_values: list[int] = field(default_factory=lambda: [0])
+    def_values: list[int] = field(default_factory=lambda: [0])
+    # Position of a stat value in its list, and the position expressions of each state (made once).
+    atk_position_of: dict[int, int] = field(default_factory=dict)
+    def_position_of: dict[int, int] = field(default_factory=dict)
+    positions: dict[tuple[str, int], cp_model.LinearExprT] = field(default_factory=dict)
+    # Largest life the player can ever have: a fight costing this much or more is never survivable, so its
+    # entries are left out of the combat table (which keeps every sum of the model within 64 bits).
+    life_cap: int = 0
     # Reified "stat >= threshold in state s" literals, keyed by (stat, threshold, s).
     thresholds: dict[tuple[str, int, int], Literal] = field(default_factory=dict)
+    code_table: list[int] = field(default_factory=list)   # signature code per combat table index
     # Values of every step's combat table index added up: CP-SAT expands each step's table lookup into one
     # literal per value before it can be interrupted, so this measures the solver's setup work.
     table_values: int = 0
@@ -82,11 +105,11 @@ class PassagesModel:
 
     @property
     def atk_count(self) -> int:
-        return self.atk_range[1] - self.atk_range[0] + 1
+        return len(self.atk_values)
 
     @property
     def def_count(self) -> int:
-        return self.def_range[1] - self.def_range[0] + 1
+        return len(self.def_values)
 
     def area_sum(self, attribute: str, state: int) -> cp_model.LinearExprT:
         """The total of an item attribute (hp, atk, defense, keys) over the areas reached in `state`."""
@@ -113,11 +136,30 @@ class PassagesModel:
 
     def cell_code(self, atk: int, defense: int) -> int:
         """1 + the position of (atk, def) in the flattened stats grid; 0 is kept for "no costly fight"."""
-        return 1 + (atk - self.atk_range[0]) * self.def_count + (defense - self.def_range[0])
+        return 1 + self.atk_position_of[atk] * self.def_count + self.def_position_of[defense]
 
     def stats_of_code(self, code: int) -> tuple[int, int]:
-        return (self.atk_range[0] + (code - 1) // self.def_count,
-                self.def_range[0] + (code - 1) % self.def_count)
+        return self.atk_values[(code - 1) // self.def_count], self.def_values[(code - 1) % self.def_count]
+
+    def position(self, stat: str, state: int) -> cp_model.LinearExprT:
+        """The position of the player's atk (or def) of `state` in atk_values (def_values). Where the
+        values are consecutive it is the stat less the smallest; else an element constraint links a
+        position variable to the stat."""
+        key = (stat, state)
+        if key not in self.positions:
+            values = self.atk_values if stat == "atk" else self.def_values
+            value = self.atk(state) if stat == "atk" else self.defense(state)
+            if values[-1] - values[0] + 1 == len(values):
+                self.positions[key] = value - values[0]
+            else:
+                held = self.model.new_int_var_from_domain(cp_model.Domain.from_values(values),
+                                                          f"{stat}_s{state}")
+                where = self.model.new_int_var(0, len(values) - 1, f"{stat}_position_s{state}")
+                # The stat is one of the values it can take, at that position of their list.
+                self.model.add(held == value)
+                self.model.add_element(where, values, held)
+                self.positions[key] = where
+        return self.positions[key]
 
 
 def sum_of(terms) -> cp_model.LinearExprT:
@@ -162,7 +204,8 @@ def at_least(pm: "PassagesModel", stat: str, threshold: int, state: int) -> Lite
     """A literal equal to "the player's atk (or def) in `state` is >= threshold", shared between uses."""
     key = (stat, threshold, state)
     if key not in pm.thresholds:
-        low, high = pm.atk_range if stat == "atk" else pm.def_range
+        values = pm.atk_values if stat == "atk" else pm.def_values
+        low, high = values[0], values[-1]
         if threshold <= low:
             pm.thresholds[key] = True
         elif threshold > high:
@@ -269,24 +312,36 @@ def add_key_budget(pm: PassagesModel) -> None:
 def combat_table(pm: PassagesModel) -> tuple[list[int], list[int], list[int]]:
     """The flattened damage table of every blocker over the stats the player can have.
 
-    Entry (blocker b, atk a, def d) sits at index (b * atk_count + a - atk_min) * def_count + d - def_min;
-    the last block (b = steps) is "nothing happens". Returns the allowed indices (an enemy that "cannot be
-    harmed" leaves its entries out: that fight is impossible), the damage per index and the signature code
-    per index (the (atk, def) cell when the fight costs hp, else 0)."""
+    Entry (blocker b, atk value i, def value j) sits at index (b * atk_count + i) * def_count + j; the last
+    block (b = steps) is "nothing happens". Returns the allowed indices, the damage per index and the
+    signature code per index (the (atk, def) cell when the fight costs hp, else 0). Left out of the allowed
+    indices: an enemy that "cannot be harmed" (that fight is impossible), and a fight that costs at least
+    pm.life_cap, more life than the player can ever have ("If your life points drop to zero or below, you
+    lose"), so no damage in the model reaches the life cap."""
     level, graph = pm.level, pm.graph
     allowed, damage, codes = [], [], []
-    cells = [(a, d) for a in range(pm.atk_range[0], pm.atk_range[1] + 1)
-             for d in range(pm.def_range[0], pm.def_range[1] + 1)]
+    cells = [(a, d) for a in pm.atk_values for d in pm.def_values]
+    cell_codes = [pm.cell_code(a, d) for a, d in cells]
+    losses_of: dict[Enemy, list[int | None]] = {}
     for b in range(pm.steps + 1):
+        pm.check_time()
         thing = level.things[graph.blockers[b]] if b < len(graph.blockers) else None
-        for a, d in cells:
-            index = len(damage)
-            lost = 0 if thing is None or thing.enemy is None else fight_damage(thing.enemy, a, d)
-            if lost is not None:
-                allowed.append(index)
-            damage.append(lost or 0)
-            codes.append(pm.cell_code(a, d) if lost else 0)
+        if thing is None or thing.enemy is None:
+            losses = [0] * len(cells)
+        else:
+            if thing.enemy not in losses_of:
+                losses_of[thing.enemy] = [_survivable(fight_damage(thing.enemy, a, d), pm.life_cap)
+                                          for a, d in cells]
+            losses = losses_of[thing.enemy]
+        base = len(damage)
+        allowed.extend(base + k for k, lost in enumerate(losses) if lost is not None)
+        damage.extend(lost or 0 for lost in losses)
+        codes.extend(code if lost else 0 for code, lost in zip(cell_codes, losses))
     return allowed, damage, codes
+
+
+def _survivable(lost: int | None, life_cap: int) -> int | None:
+    return None if lost is None or lost >= life_cap else lost
 
 
 def add_combat(pm: PassagesModel) -> None:
@@ -294,19 +349,20 @@ def add_combat(pm: PassagesModel) -> None:
     corresponding to your current ATK and DEF values." The damage of step t is the table entry of the
     chosen blocker at the stats of state t-1 (doors and "nothing" cost 0); "If an enemy has DEF equal to or
     greater than your ATK, you cannot harm it (and the path cannot be unblocked)": those entries are not in
-    the index's domain."""
+    the index's domain, nor are fights no life can survive."""
     model = pm.model
-    allowed, damage_table, _ = combat_table(pm)
+    allowed, damage_table, code_table = combat_table(pm)
+    pm.code_table = code_table
     block = pm.atk_count * pm.def_count
-    top_damage = max(damage_table, default=0)
+    top_damage = max((damage_table[index] for index in allowed), default=0)
     pm.damage, pm.table_index = [], []
     pm.table_values = pm.steps * len(allowed)
     for t in range(1, pm.steps + 1):
         pm.check_time()
         index = model.new_int_var_from_domain(cp_model.Domain.from_values(allowed), f"table_index_t{t}")
         # The table cell of (chosen blocker, atk, def) before the step.
-        model.add(index == pm.chosen[t - 1] * block + (pm.atk(t - 1) - pm.atk_range[0]) * pm.def_count
-                  + (pm.defense(t - 1) - pm.def_range[0]))
+        model.add(index == pm.chosen[t - 1] * block + pm.position("atk", t - 1) * pm.def_count
+                  + pm.position("def", t - 1))
         lost = model.new_int_var(0, top_damage, f"damage_t{t}")
         # Life lost at this step, read from the enemy's damage table.
         model.add_element(index, damage_table, lost)
@@ -320,7 +376,7 @@ def add_signature(pm: PassagesModel) -> None:
     are the consumed doors of the last state; per enemy, fight_code is the (atk, def) cell of its fight
     when that fight costs hp, else 0."""
     model = pm.model
-    _, _, code_table = combat_table(pm)
+    code_table = pm.code_table
     block = pm.atk_count * pm.def_count
     codes = []
     for t, index in enumerate(pm.table_index, start=1):
@@ -330,10 +386,8 @@ def add_signature(pm: PassagesModel) -> None:
         codes.append(code)
     for b in pm.enemies():
         pm.check_time()
-        thing = pm.level.things[pm.graph.blockers[b]]
-        if max((fight_damage(thing.enemy, a, d) or 0 for a in range(pm.atk_range[0], pm.atk_range[1] + 1)
-                for d in range(pm.def_range[0], pm.def_range[1] + 1)), default=0) == 0:
-            continue   # never costs hp, so never part of a signature
+        if not any(code_table[b * block:(b + 1) * block]):
+            continue   # never costs hp at any stats, so never part of a signature
         fight = model.new_int_var(0, block, f"fight_code_b{b}")
         for t in range(pm.steps):
             # The enemy's entry is the code of the step that fights it ...
@@ -458,22 +512,20 @@ def build_model(level: PassagesLevel, *, start_hp: tuple[int, int] | None = None
     min_start_hp); by default it is the level's. `signature` adds the variables that read and block
     signatures (only counting needs them). `free_fights_first` keeps the best final hp and solvability
     but not every signature, and cannot be combined with the symmetry breaking (see
-    add_free_fights_first). With a `deadline`, raises OutOfTime as soon as it has passed."""
+    add_free_fights_first). With a `deadline`, raises OutOfTime as soon as it has passed; raises TooLarge
+    for a level the model cannot hold exactly (see limit_model)."""
     if free_fights_first and (symmetry_breaking or signature):
         raise ValueError("free_fights_first loses signatures and conflicts with symmetry breaking")
     graph = build_graph(level)
     pm = PassagesModel(level, graph, deadline=deadline)
     pm.check_time()
     pm.steps = len(graph.blockers)
-    player = level.player
-    pm.atk_range = (player.atk, player.atk + sum(area.atk for area in graph.areas))
-    pm.def_range = (player.defense, player.defense + sum(area.defense for area in graph.areas))
+    largest_start_hp = level.player.hp if start_hp is None else start_hp[1]
+    limit_model(pm, largest_start_hp)
     if start_hp is None:
-        pm.start_hp = player.hp
-        largest_start_hp = player.hp
+        pm.start_hp = level.player.hp
     else:
         pm.start_hp = pm.model.new_int_var(start_hp[0], start_hp[1], "start_hp")
-        largest_start_hp = start_hp[1]
     add_steps(pm)
     add_reachable_areas(pm)
     add_frontier(pm)
@@ -490,6 +542,31 @@ def build_model(level: PassagesLevel, *, start_hp: tuple[int, int] | None = None
         add_free_fights_first(pm)
     pm.check_time()
     return pm
+
+
+def limit_model(pm: PassagesModel, largest_start_hp: int) -> None:
+    """The stat values and the life cap of the model, or TooLarge when the level cannot be modelled exactly.
+
+    Every sum of the model is bounded by (steps + 2) x the life cap: life is the starting hp plus the
+    elixirs less the damage of each step, and no step's damage reaches the life cap (combat_table). With
+    stats and elixirs of up to 10^9 that stays far inside 64 bits; what cannot is a starting hp range of
+    min_start_hp that ends beyond about 10^16 (enemies that cost 10^18 life). The combat table grows with
+    the atk values times the def values the player can hold, at most MAX_COMBAT_ENTRIES in all."""
+    graph, player = pm.graph, pm.level.player
+    pm.life_cap = largest_start_hp + sum(area.hp for area in graph.areas)
+    if (pm.steps + 2) * pm.life_cap > MAX_MODEL_MAGNITUDE:
+        raise TooLarge(f"life of up to {pm.life_cap:,} over {pm.steps} steps does not fit CP-SAT's 64-bit "
+                       "arithmetic")
+    per_stat = MAX_COMBAT_ENTRIES // (pm.steps + 1)
+    atk_values = stat_sums(player.atk, (area.atk for area in graph.areas), per_stat)
+    def_values = stat_sums(player.defense, (area.defense for area in graph.areas), per_stat)
+    if atk_values is None or def_values is None or (pm.steps + 1) * len(atk_values) * len(def_values) > \
+            MAX_COMBAT_ENTRIES:
+        raise TooLarge(f"the combat table of {pm.steps} blockers over every atk and def the player can hold "
+                       f"has more than {MAX_COMBAT_ENTRIES:,} entries")
+    pm.atk_values, pm.def_values = atk_values, def_values
+    pm.atk_position_of = {value: i for i, value in enumerate(atk_values)}
+    pm.def_position_of = {value: i for i, value in enumerate(def_values)}
 
 
 # ------------------------------------------------------------------------------------ reading solutions

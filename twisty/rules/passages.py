@@ -7,6 +7,7 @@ reports is replayed here before anyone sees it.
 
 from __future__ import annotations
 
+import bisect
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
@@ -181,49 +182,48 @@ def table_mismatch(enemy: Enemy, atks: list[int], defs: list[int], life_lost: li
     return None
 
 
-def infer_enemy_stats(atks: list[int], defs: list[int], life_lost: list[list[int]],
-                      hits: list[int] | None = None, *, first_strike: bool = False, name: str = "enemy",
-                      boss: bool = False) -> tuple[Enemy | None, tuple[str, int, int] | None]:
-    """Stats that reproduce a printed table: the smallest hp, then atk, then def (passages.md).
+def stat_sums(base: int, gains: Iterable[int], cap: int) -> list[int] | None:
+    """Every value of base + a sum of some of `gains`, in increasing order: the atk (or def) a player can
+    hold when the gains are those of the items (or of whole areas, whose items are taken together). Built
+    from the gains themselves, never over a range of values, so a +10^9 sword adds one value, not 10^9.
+    None when there are more than `cap` values (the caller's bound on its work)."""
+    sums = {base}
+    for gain in gains:
+        if gain:
+            sums |= {value + gain for value in sums}
+            if len(sums) > cap:
+                return None
+    return sorted(sums)
 
-    Returns (enemy, None) on success, else (None, the first entry that no stats reproduce): the entry
-    after the longest row-major prefix of the table that some stats still reproduce.
-    """
-    entries = [(i, j) for i in range(len(atks)) for j in range(len(defs))]
-    largest_loss = max((v for row in life_lost for v in row), default=0)
-    largest_hits = max(hits or [0])
-    # Every printed fight is possible, so E_def < smallest player ATK; a loss v at DEF d needs
-    # E_atk <= v + d; hp <= (hits + 1) * (A - E_def) for the largest ATK shown.
-    max_hits = max(largest_loss, largest_hits) + 1
-    hp_limit = (max_hits + 1) * max(max(atks), 1)
-    atk_limit = largest_loss + max(defs, default=0) + 1
-    best_prefix = -1
-    for hp in range(1, hp_limit + 1):
-        for atk in range(0, atk_limit + 1):
-            for defense in range(0, max(min(atks), 0)):
-                enemy = Enemy(name, hp, atk, defense, first_strike, boss)
-                wrong = table_mismatch(enemy, atks, defs, life_lost, hits)
-                if wrong is None:
-                    return enemy, None
-                kind, i, j = wrong
-                reproduced = i * len(defs) + j if kind == "life_lost" else i * len(defs)
-                best_prefix = max(best_prefix, reproduced)
-    if best_prefix < 0 or not entries:
-        return None, ("life_lost", 0, 0)
-    i, j = entries[min(best_prefix, len(entries) - 1)]
-    return None, ("life_lost", i, j)
+
+# Attack values start_hp_upper_bound lists exactly; with more it uses a looser bound found in one pass.
+_BOUND_ATK_VALUES = 4096
 
 
 def start_hp_upper_bound(level: PassagesLevel) -> int:
     """A starting hp that lets every possible fight happen: 1 + the worst damage of every enemy over
-    all stats the player can have. If the level cannot be solved with it, no starting hp suffices."""
-    atks = range(level.player.atk, level.player.atk + sum(t.atk for t in level.things) + 1)
-    defs = range(level.player.defense, level.player.defense + sum(t.defense for t in level.things) + 1)
+    all stats the player can have. If the level cannot be solved with it, no starting hp suffices.
+
+    Damage only falls as atk and def rise (fewer strikes, less per hit), so an enemy's worst damage is the
+    one at the weakest atk the player can hold that harms it, with the weakest def. The weakest stats are
+    those after taking the items around the start (taking an item never hurts, so a route takes them
+    first); the atks held are those plus sums of other equipment (stat_sums), not a range of values. Where
+    those sums are too many to list, the weakest harmful atk is taken as no more than the starting atk
+    (when it harms) or the starting atk plus the smallest gain, which still bounds the damage from above."""
+    start, _ = initial_state(level)
+    base, defense = start.stats.atk, start.stats.defense
+    gains = [thing.atk for index, thing in enumerate(level.things) if thing.atk and index not in start.taken]
+    held = stat_sums(base, gains, _BOUND_ATK_VALUES)
     worst = 0
     for thing in level.things:
-        if thing.enemy is not None:
-            damages = [fight_damage(thing.enemy, a, d) for a in atks for d in defs]
-            worst += max((d for d in damages if d is not None), default=0)
+        enemy = thing.enemy
+        if enemy is None or base + sum(gains) <= enemy.defense:
+            continue
+        if held is not None:
+            weakest = held[bisect.bisect_right(held, enemy.defense)]
+        else:
+            weakest = max(enemy.defense + 1, base if base > enemy.defense else base + min(gains))
+        worst += fight_damage(enemy, weakest, defense) or 0
     return 1 + worst
 
 

@@ -6,10 +6,14 @@ replayed signature differs from the model's, is a bug in the model and raises in
 
 from __future__ import annotations
 
+import signal
+import threading
+
 from ortools.sat.python import cp_model
 
-from twisty.encodings.passages_cpsat import (OutOfTime, PassagesModel, block_signature, build_model,
+from twisty.encodings.passages_cpsat import (OutOfTime, PassagesModel, TooLarge, block_signature, build_model,
                                              decode_decisions, decode_signature)
+from twisty.errors import UsageError
 from twisty.rules.passages import Decision, PassagesLevel, Replay, replay
 from twisty.rules.passages import start_hp_upper_bound
 from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
@@ -27,6 +31,11 @@ BEST_HP_ONLY = {"signature": False, "symmetry_breaking": False, "free_fights_fir
 # presolve 32.5 s into a 30 s limit; b120-00: 4 million values, 55 s for a 30 s limit), so a model whose setup
 # alone would outlast the time left answers "unknown" at once instead of overrunning its deadline.
 SETUP_SECONDS_PER_TABLE_VALUE = 25e-6
+# How often the waiting thread looks at the deadline (and lets a Ctrl-C in) while CP-SAT solves.
+POLL_SECONDS = 0.05
+# After a stop request CP-SAT returns within about 0.2 s once it searches (measured on suite level b040-00);
+# an interrupted wait gives it this long before the KeyboardInterrupt goes on without it.
+STOP_GRACE_SECONDS = 0.5
 
 
 class ModelError(AssertionError):
@@ -34,14 +43,60 @@ class ModelError(AssertionError):
 
 
 def _solve(pm: PassagesModel, deadline: Deadline) -> tuple[int, cp_model.CpSolver]:
+    """Solve within the level's one deadline: CP-SAT's time limit is the time left now, and a waiting
+    thread stops the search the moment the deadline passes (time or memory) or Ctrl-C is pressed.
+
+    OR-Tools catches SIGINT during a solve by default and only ends its search, so the first Ctrl-C
+    never reached Python. Here CP-SAT leaves SIGINT alone (catch_sigint_signal off) and solves in a
+    worker thread, while this thread, the one Python delivers signals to, waits in short steps: a Ctrl-C
+    raises KeyboardInterrupt in it, which stops the search and goes on."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = WORKERS
+    solver.parameters.catch_sigint_signal = False
     remaining = deadline.remaining()
+    if deadline.expired():
+        return cp_model.UNKNOWN, solver
     if remaining is not None:
-        if remaining <= 0 or pm.table_values * SETUP_SECONDS_PER_TABLE_VALUE > remaining:
+        if pm.table_values * SETUP_SECONDS_PER_TABLE_VALUE > remaining:
             return cp_model.UNKNOWN, solver
         solver.parameters.max_time_in_seconds = remaining
-    return solver.solve(pm.model), solver
+    outcome: dict[str, object] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            if hasattr(signal, "pthread_sigmask"):
+                # SIGINT goes to the waiting thread, the one that acts on it: neither this thread nor the
+                # workers CP-SAT starts from it (they inherit the mask) take it.
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            outcome["status"] = solver.solve(pm.model)
+        except BaseException as error:      # handed to the waiting thread, which raises it
+            outcome["error"] = error
+        finally:
+            done.set()
+
+    # Not a daemon: Python waits for it at exit. A solver thread still in CP-SAT (whose presolve may take
+    # seconds to notice a stop) when the interpreter shuts down ends the process with "terminate called
+    # without an active exception". An Event, not Thread.join: a join cut short by Ctrl-C may not wait again.
+    worker = threading.Thread(target=run, name="cpsat-solve")
+    worker.start()
+    try:
+        stopped = False
+        while not done.wait(POLL_SECONDS):
+            if not stopped and deadline.expired():
+                solver.stop_search()
+                stopped = True
+    except KeyboardInterrupt:
+        solver.stop_search()
+        done.wait(STOP_GRACE_SECONDS)
+        raise
+    if "error" in outcome:
+        raise outcome["error"]          # type: ignore[misc]
+    return outcome["status"], solver   # type: ignore[return-value]
+
+
+def _too_large(error: TooLarge) -> UsageError:
+    return UsageError(f"this level is too large for the cpsat engine: {error}")
 
 
 def checked_route(pm: PassagesModel, solver: cp_model.CpSolver) -> Replay:
@@ -69,21 +124,26 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
         pm = build_model(level, deadline=deadline, **BEST_HP_ONLY)
     except OutOfTime:
         return BestRoute(UNKNOWN)
+    except TooLarge as error:
+        raise _too_large(error) from None
     pm.model.maximize(pm.final_hp)
     status, solver = _solve(pm, deadline)
     if status == cp_model.INFEASIBLE:
         return BestRoute(UNSOLVABLE, proved=True)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return BestRoute(UNKNOWN)
-    route = without_detours(level, checked_route(pm, solver))
+    route = without_detours(level, checked_route(pm, solver), deadline)
     return BestRoute(SOLVABLE, route.final_hp, route.decisions, proved=status == cp_model.OPTIMAL)
 
 
-def without_detours(level: PassagesLevel, route: Replay) -> Replay:
+def without_detours(level: PassagesLevel, route: Replay, deadline: Deadline) -> Replay:
     """The route less every step it can do without at no loss of final hp. The free-fights-first model
-    fights every free enemy it passes, which makes walkthroughs longer than they need to be."""
+    fights every free enemy it passes, which makes walkthroughs longer than they need to be. Each trial
+    is a replay, so this stops trimming (the route stays valid) once the deadline has passed."""
     decisions = list(route.decisions)
     for position in range(len(decisions) - 2, -1, -1):
+        if deadline.expired():
+            break
         shorter = decisions[:position] + decisions[position + 1:]
         try:
             trial = replay(level, shorter)
@@ -102,6 +162,8 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
         pm = build_model(level, start_hp=(1, start_hp_upper_bound(level)), deadline=deadline, **BEST_HP_ONLY)
     except OutOfTime:
         return MinStartHp(UNKNOWN)
+    except TooLarge as error:
+        raise _too_large(error) from None
     pm.model.minimize(pm.start_hp)
     status, solver = _solve(pm, deadline)
     if status == cp_model.INFEASIBLE:
@@ -121,6 +183,8 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
         pm = build_model(level, deadline=deadline)
     except OutOfTime:
         return SolutionCount(0, 0, False, False)
+    except TooLarge as error:
+        raise _too_large(error) from None
     pm.model.maximize(pm.final_hp)
     found: list[Replay] = []
     complete = True
