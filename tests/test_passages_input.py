@@ -97,7 +97,7 @@ def test_the_misspelt_key_makes_check_exit_2_with_one_line(tmp_path):
     path.write_text(BASE.replace("atk = 2\n", "atck = 2\n"))
     result = CliRunner().invoke(main, ["check", str(path)])
     assert result.exit_code == 2
-    assert result.output.splitlines()[0] == (f'INVALID  {path}:10:1: unknown player stat "atck" in [player] '
+    assert result.output.splitlines()[0] == (f'INVALID    {path}:10:1: unknown player stat "atck" in [player] '
                                              '(did you mean "atk"?); expected one of: atk, def, hp, keys')
 
 

@@ -98,6 +98,8 @@ def check_file(path: str, options: CheckOptions) -> CheckOutcome:
         if error.path is None:
             error.path = path
         return invalid_outcome(path, error, game)
+    except UsageError as error:         # an engine that refuses this level (too large for it): this level only
+        return invalid_outcome(path, LevelError(str(error), path=path), game)
     outcome.data.setdefault("seconds", round(time.perf_counter() - started, 3))
     return outcome
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import threading
 from typing import Any, Callable, NoReturn
 
 import click
@@ -78,6 +79,20 @@ def fail_invalid(error: LevelError) -> NoReturn:
     fail(error)
 
 
+def _exit_now(code: int) -> NoReturn:
+    """Exit at once. A solver's own thread (CP-SAT's search, say) may take seconds to notice a stop, and
+    Python waits for such threads at exit: with any still running, what was printed is flushed and the
+    process ends without waiting for them."""
+    if threading.active_count() > 1:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    sys.exit(code)
+
+
 class TwistyGroup(click.Group):
     """A click group that maps errors to exit codes in one place: twisty's errors by exit_code_for, click's
     usage errors to 2, and Ctrl-C to 130 with a one-line message (click alone would print "Aborted!"
@@ -95,7 +110,7 @@ class TwistyGroup(click.Group):
         except (click.Abort, KeyboardInterrupt) as error:
             if isinstance(error, KeyboardInterrupt) or isinstance(error.__cause__, KeyboardInterrupt):
                 click.echo("twisty: interrupted", err=True)
-                sys.exit(EXIT_INTERRUPTED)
+                _exit_now(EXIT_INTERRUPTED)
             click.echo("twisty: aborted", err=True)
             sys.exit(EXIT_FAILED)
         except TwistyError as error:

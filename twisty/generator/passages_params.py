@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from twisty.errors import UsageError
+from twisty.rules.passages_format import MAX_MAP_SIDE
 
 DIFFICULTIES = ("easy", "medium", "hard")
 MIN_BLOCKERS_ABOVE_EASY = 3
@@ -28,6 +29,10 @@ class PassagesParams:
             raise UsageError(f"the maze needs at least 2x2 cells, not {self.width}x{self.height}")
         if self.width * self.height > MAX_MAZE_CELLS:
             raise UsageError(f"a {self.width}x{self.height} maze is too large (at most {MAX_MAZE_CELLS} cells)")
+        # maze cell (x, y) stands at map cell (2y + 1, 2x + 1), inside a frame of walls
+        if max(self.width, self.height) * 2 + 1 > MAX_MAP_SIDE:
+            raise UsageError(f"a {self.width}x{self.height} maze makes a map wider than {MAX_MAP_SIDE} cells, "
+                             f"the most a level may have (at most {(MAX_MAP_SIDE - 1) // 2} maze cells a side)")
         if self.blockers < 1:
             raise UsageError("a level needs at least 1 blocker (the boss before the goal)")
         corridors = self.width * self.height - 1

@@ -76,6 +76,18 @@ class LevelSource:
             return self.locate_table(table)
         return None, None
 
+    def locate_number(self, value: int) -> tuple[int | None, int | None]:
+        """Line and column of the first whole number in the text equal to `value` (written in decimal,
+        with or without a sign or underscores), for a number whose key cannot be located."""
+        for number, raw in enumerate(self.lines, start=1):
+            for found in re.finditer(r"[+-]?[0-9][0-9_]*", raw):
+                try:
+                    if int(found.group().replace("_", "")) == value:
+                        return number, found.start() + 1
+                except ValueError:
+                    continue
+        return None, None
+
     def locate_table(self, table: str) -> tuple[int | None, int | None]:
         for number, raw in enumerate(self.lines, start=1):
             if re.match(r"^\s*\[\s*" + re.escape(table) + r"\s*\]", raw):
@@ -316,8 +328,12 @@ def _check_numbers(source: LevelSource) -> None:
         elif isinstance(value, list):
             pending.extend((table, key, item) for item in value)
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
-            raise source.error(f"the number {value} is out of range: numbers in a level lie within "
-                               f"-{MAX_NUMBER:,} to {MAX_NUMBER:,}", table=table, key=key)
+            message = (f"the number {value} is out of range: numbers in a level lie within -{MAX_NUMBER:,} to "
+                       f"{MAX_NUMBER:,}")
+            line, column = source.locate_key(key, table)
+            if line is None:
+                line, column = source.locate_number(value)
+            raise source.error(message, line=line, column=column)
 
 
 def expect_int(source: LevelSource, value: Any, what: str, *, table: str | None, key: str,
