@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from twisty.rules.passages import (Decision, PassagesLevel, Stats, consume_blocker, fight_damage, signature_entry,
                                    take_items)
-from twisty.rules.passages_graph import build_graph
+from twisty.rules.passages_graph import LevelGraph, build_graph
 from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
                                             SolutionCount)
 
@@ -47,7 +47,7 @@ NAME = "reference"
 
 # How many steps between two looks at the clock.
 _CLOCK_EVERY = 256
-NO_GOAL = 1 << 62       # (above every goal's number, so that the least goal is a plain min)
+NO_GOAL = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,14 +59,15 @@ class Position:
     areas: int
     frontier: int
     stats: Stats
-    goal: int           # the lowest-numbered goal next to what it reached, or NO_GOAL
+    goal: int           # a goal next to what it reached (the first it came next to), or NO_GOAL
 
 
 class RegionWalk:
-    """The moves of a level's region graph, every stat change made by the rules."""
+    """The moves of a level's region graph, every stat change made by the rules. (The search engine walks
+    with it too, wherever it follows a route in Python.)"""
 
-    def __init__(self, level: PassagesLevel) -> None:
-        graph = build_graph(level)
+    def __init__(self, level: PassagesLevel, graph: LevelGraph | None = None) -> None:
+        graph = build_graph(level) if graph is None else graph
         self.level = level
         self.objects = graph.blockers                       # blocker number -> object index
         self.things = [level.things[obj] for obj in graph.blockers]
@@ -74,8 +75,11 @@ class RegionWalk:
         self.area_blockers = [_mask(blockers) for blockers in graph.area_blockers]
         self.blocker_areas = graph.blocker_areas
         self.blocker_blockers = [_mask(blockers) for blockers in graph.blocker_blockers]
+        self.area_goals = graph.area_goals
+        self.blocker_goals = graph.blocker_goals
         self.area_goal = [min(goals, default=NO_GOAL) for goals in graph.area_goals]
         self.blocker_goal = [min(goals, default=NO_GOAL) for goals in graph.blocker_goals]
+        self.blockers_count = len(graph.blockers)
         self.start_area = graph.start_area
         self.door_mask = _mask(b for b, thing in enumerate(self.things) if thing.kind == "door")
         self._free: dict[tuple[int, int], int] = {}
@@ -93,15 +97,22 @@ class RegionWalk:
         if after is None:
             return None
         stats, cost = after
-        areas, frontier, goal = at.areas, at.frontier | self.blocker_blockers[b], min(at.goal, self.blocker_goal[b])
+        areas, frontier = at.areas, at.frontier | self.blocker_blockers[b]
+        goal = self.blocker_goal[b] if at.goal == NO_GOAL else at.goal
         for a in self.blocker_areas[b]:
             if not areas >> a & 1:
                 areas |= 1 << a
                 frontier |= self.area_blockers[a]
                 stats = take_items(stats, self.area_items[a])
-                goal = min(goal, self.area_goal[a])
+                if goal == NO_GOAL:
+                    goal = self.area_goal[a]
         consumed = at.consumed | 1 << b
         return Position(consumed, areas, frontier & ~consumed, stats, goal), cost
+
+    def goals_near(self, at: Position) -> set[int]:
+        """Every goal next to what the position reached (a route may end at any of them)."""
+        return ({g for a in _bits(at.areas) for g in self.area_goals[a]}
+                | {g for b in _bits(at.consumed) for g in self.blocker_goals[b]})
 
     def free_fights(self, at: Position, decisions: list[Decision]) -> Position:
         """Fight every frontier enemy that costs nothing, again and again, lowest number first: such a fight
