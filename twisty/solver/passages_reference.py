@@ -35,6 +35,7 @@ route, gives the best route found so far as unproved), never a guess.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from twisty.rules.passages import (Decision, PassagesLevel, Stats, consume_blocker, fight_damage, signature_entry,
@@ -122,7 +123,9 @@ class RegionWalk:
             if not free:
                 return at
             b = (free & -free).bit_length() - 1
-            at = self.step(at, b, survive=False)[0]
+            moved = self.step(at, b, survive=False)
+            assert moved is not None, "a fight that costs nothing is always allowed"
+            at = moved[0]
             decisions.append(self.decision(b))
 
     def _free_at(self, stats: Stats) -> int:
@@ -137,11 +140,11 @@ class RegionWalk:
         return ("open" if self.things[b].kind == "door" else "fight", self.objects[b])
 
 
-def _mask(members) -> int:
+def _mask(members: Iterable[int]) -> int:
     return sum(1 << m for m in set(members))
 
 
-def _bits(mask: int):
+def _bits(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1

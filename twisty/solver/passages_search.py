@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
+from typing import TypeVar
 
 from twisty.errors import EngineBug
 from twisty.rules.passages import Decision, PassagesLevel, Stats, signature_entry, worst_fight_damage
@@ -84,7 +85,7 @@ def fits(sg: SearchGraph, start_hp: int) -> bool:
     return COMPILED_AVAILABLE and sg.fits_compiled(start_hp)
 
 
-def search(sg: SearchGraph, start_hp: int, deadline: Deadline, *, first_win: bool = False, dive: bool = False,
+def search(sg: SearchGraph, start_hp: int, deadline: Deadline | _RaceDeadline, *, first_win: bool = False, dive: bool = False,
            use_dominance: bool = True, at_least: int = 1, priced: bool = True, steiner: bool = False,
            chain_from: int | None = None, threads: int = 1) -> SearchResult:
     """The compiled best-first branch and bound from the level's start (the core's run_search): the best
@@ -241,7 +242,10 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     return BestRoute(SOLVABLE, result.best_hp, result.route, proved=False)
 
 
-def _out_of_memory(deadline: Deadline, answer):
+Answer = TypeVar("Answer", BestRoute, MinStartHp, SolutionCount)
+
+
+def _out_of_memory(deadline: Deadline, answer: Answer) -> Answer:
     """The core could not grow one of its tables (its memory, or a table at its largest size): the question
     is undecided, and the level's deadline says it was memory (the rest of the level stops too)."""
     deadline.out_of_memory = True
@@ -257,8 +261,9 @@ def start_hp_upper_bound(sg: SearchGraph) -> int:
     player = sg.level.player
     worst = 0
     for b in bits(sg.all_mask):
-        if not sg.is_door[b]:
-            worst += worst_fight_damage(sg.enemies[b], player.atk, sg.max_atk, player.defense) or 0
+        enemy = sg.enemies[b]
+        if enemy is not None:
+            worst += worst_fight_damage(enemy, player.atk, sg.max_atk, player.defense) or 0
     return 1 + worst
 
 

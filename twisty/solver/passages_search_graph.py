@@ -20,7 +20,7 @@ the reference engine, which counts in Python's integers.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from twisty.rules.passages import PassagesLevel, Stats, fight_damage, take_items
 from twisty.rules.passages_graph import build_graph
@@ -33,7 +33,7 @@ SET_BITS = 128
 NODE_BITS = 256
 
 
-def bits(mask: int):
+def bits(mask: int) -> Iterator[int]:
     """The members of a bit set, lowest first."""
     while mask:
         low = mask & -mask
