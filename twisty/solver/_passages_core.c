@@ -1628,6 +1628,19 @@ static int read_int(PyObject *tuple, Py_ssize_t i, int64_t *out) {
     return 0;
 }
 
+/* A count (keys) or an index (a goal), kept in an int: at most 2^30 (keys are at most 10^9 and a key per
+   cell of the map). */
+static int read_small(PyObject *tuple, Py_ssize_t i, int *out) {
+    int64_t value;
+    if (read_int(tuple, i, &value) < 0) return -1;
+    if (value > ((int64_t)1 << 30) || value < -((int64_t)1 << 30)) {
+        PyErr_SetString(PyExc_OverflowError, "a count beyond the compiled search's range");
+        return -1;
+    }
+    *out = (int)value;
+    return 0;
+}
+
 static int tuple_of(PyObject *o, Py_ssize_t size, const char *what) {
     if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != size) {
         PyErr_Format(PyExc_ValueError, "%s must be a tuple of %zd", what, size);
@@ -1667,28 +1680,25 @@ static int read_graph(PyObject *spec, Graph *g) {
     if (!g->areas || !g->blockers || !g->positive || !g->goal_extra || !g->tables) { no_memory(); return -1; }
     for (int a = 0; a < g->areas_count; a++) {
         PyObject *item = PyTuple_GET_ITEM(areas, a);
-        int64_t atk, defense, keys, hp, goal;
-        if (tuple_of(item, 7, "an area") < 0 || read_int(item, 0, &atk) < 0 || read_int(item, 1, &defense) < 0
-                || read_int(item, 2, &keys) < 0 || read_int(item, 3, &hp) < 0 || read_int(item, 4, &goal) < 0
-                || read_set(PyTuple_GET_ITEM(item, 5), &g->areas[a].blockers) < 0
-                || read_nodes(PyTuple_GET_ITEM(item, 6), &g->areas[a].children) < 0)
+        Area *area = &g->areas[a];
+        if (tuple_of(item, 7, "an area") < 0 || read_int(item, 0, &area->atk) < 0
+                || read_int(item, 1, &area->defense) < 0 || read_small(item, 2, &area->keys) < 0
+                || read_int(item, 3, &area->hp) < 0 || read_small(item, 4, &area->goal) < 0
+                || read_set(PyTuple_GET_ITEM(item, 5), &area->blockers) < 0
+                || read_nodes(PyTuple_GET_ITEM(item, 6), &area->children) < 0)
             return -1;
-        g->areas[a].atk = atk; g->areas[a].defense = defense; g->areas[a].keys = (int)keys;
-        g->areas[a].hp = hp; g->areas[a].goal = (int)goal;
     }
     for (int b = 0; b < g->blockers_count; b++) {
         PyObject *item = PyTuple_GET_ITEM(blockers, b);
-        int64_t is_door, goal;
         Blocker *blocker = &g->blockers[b];
-        if (tuple_of(item, 8, "a blocker") < 0 || read_int(item, 0, &is_door) < 0 || read_int(item, 1, &goal) < 0
+        if (tuple_of(item, 8, "a blocker") < 0 || read_small(item, 0, &blocker->is_door) < 0
+                || read_small(item, 1, &blocker->goal) < 0
                 || read_int(item, 2, &blocker->least) < 0 || read_int(item, 3, &blocker->goal_distance) < 0
                 || read_set(PyTuple_GET_ITEM(item, 4), &blocker->areas) < 0
                 || read_set(PyTuple_GET_ITEM(item, 5), &blocker->blockers) < 0
                 || read_set(PyTuple_GET_ITEM(item, 6), &blocker->allowed_neighbours) < 0
                 || read_nodes(PyTuple_GET_ITEM(item, 7), &blocker->children) < 0)
             return -1;
-        blocker->is_door = (int)is_door;
-        blocker->goal = (int)goal;
     }
     for (int n = 0; n < g->nodes_count; n++) {
         if (read_int(positive, n, &g->positive[n]) < 0 || read_int(goal_extra, n, &g->goal_extra[n]) < 0) return -1;
@@ -1713,15 +1723,13 @@ static int read_graph(PyObject *spec, Graph *g) {
    (a level's start, a state of the counting walk); then settled on the graph (settle_state), with its
    closure when `close` (its free steps appended to `taken` when not NULL). Returns -1 on error. */
 static int read_state(Graph *g, PyObject *t, State *s, int close, Trail *taken) {
-    int64_t keys, goal;
     if (tuple_of(t, 9, "a state") < 0) return -1;
     memset(s, 0, sizeof(State));
     if (read_set(PyTuple_GET_ITEM(t, 0), &s->consumed) < 0 || read_set(PyTuple_GET_ITEM(t, 1), &s->areas) < 0
-            || read_int(t, 2, &s->atk) < 0 || read_int(t, 3, &s->defense) < 0 || read_int(t, 4, &keys) < 0
+            || read_int(t, 2, &s->atk) < 0 || read_int(t, 3, &s->defense) < 0 || read_small(t, 4, &s->keys) < 0
             || read_int(t, 5, &s->hp) < 0 || read_int(t, 6, &s->elixirs) < 0
-            || read_set(PyTuple_GET_ITEM(t, 7), &s->frontier) < 0 || read_int(t, 8, &goal) < 0)
+            || read_set(PyTuple_GET_ITEM(t, 7), &s->frontier) < 0 || read_small(t, 8, &s->goal) < 0)
         return -1;
-    s->keys = (int)keys; s->goal = (int)goal;
     s->parent = -1;
     s->step = -1;
     s->hint.count = -1;
