@@ -223,6 +223,7 @@ def load_suite_builder():
     return module
 
 
+@needs_core
 @pytest.mark.parametrize("seed", [40002, 40004, 30001, 30003])
 def test_least_start_hp_is_consistent_with_best_routes_on_benchmark_levels(seed):
     """On benchmark-style levels (30 to 40 blockers) the two searches behind the answers must agree: at
