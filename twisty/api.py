@@ -175,7 +175,7 @@ def generate(game: str, *, seed: int = 1, timeout: float | None = None, engine: 
         raise UsageError(f"{game} has no level generator (games with one: "
                          f"{', '.join(g.name for g in GAMES.values() if g.generator and g.loader)})")
     deadline = Deadline(timeout)
-    made = resolve(entry.generator)(params, seed, deadline, engine)
+    made = resolve(entry.generator)(params, seed, deadline, entry.chosen_engine(engine).load())
     level = load_level(made.text, deadline)
     level = replace(level, path=f"<generated {game} seed {seed}>")
     answer = check(level, engine=engine, timeout=deadline.remaining() if timeout is not None else None)

@@ -21,8 +21,8 @@ from twisty.solver import passages_bench
 @click.option("--limit", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
               help="Seconds per level and engine; an answer not proven within it counts as unsolved.")
 @click.option("--engine", "engines", multiple=True,
-              help="Run only these engines (repeatable): search, search-py (the search without its compiled "
-                   "core), cpsat, standard. Default: every one that imports.")
+              help="Run only these engines (repeatable): search, cpsat, standard. Default: every one that "
+                   "imports.")
 @click.option("--bucket", "buckets", type=click.Choice([str(b) for b in passages_bench.BUCKETS]), multiple=True,
               help="Run only these size buckets (repeatable), by number of blockers.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full results as one JSON object.")

@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from twisty.errors import GenerationError, LimitReached, UsageError
-from twisty.games import GAMES
 from twisty.generator.passages_bestiary import is_sealed
 from twisty.generator.passages_difficulty import measure_difficulty
 from twisty.generator.passages_draft import draw_draft, walk_route
@@ -123,10 +122,9 @@ def generate_level(params: PassagesParams, seed: int, engine: PassagesEngine, de
                           f"{params.blockers} blockers found for seed {seed} in {max_attempts} drafts")
 
 
-def generate_from(params: Mapping[str, Any], seed: int, deadline: Deadline, engine: str = "auto") -> GeneratedLevel:
+def generate_from(params: Mapping[str, Any], seed: int, deadline: Deadline, engine: PassagesEngine) -> GeneratedLevel:
     """The registry's entry point (twisty.generate("passages", ...)): `params` are the keyword parameters
-    width, height, blockers and difficulty (or size="WxH"); the verifying engine is the one the registry
-    picks for `engine`."""
+    width, height, blockers and difficulty (or size="WxH"); `engine` verifies the level."""
     fields = dict(params)
     size = fields.pop("size", None)
     if size is not None:
@@ -138,5 +136,4 @@ def generate_from(params: Mapping[str, Any], seed: int, deadline: Deadline, engi
     if unknown:
         raise UsageError(f"passages levels take width, height (or size), blockers and difficulty, not "
                          f"{', '.join(unknown)}")
-    chosen = GAMES["passages"].chosen_engine(engine).load()
-    return generate_level(PassagesParams(**fields), seed, chosen, deadline)
+    return generate_level(PassagesParams(**fields), seed, engine, deadline)

@@ -273,46 +273,68 @@ def initial_state(level: PassagesLevel) -> tuple[RouteState, list[int]]:
 def collect_items(level: PassagesLevel, state: RouteState) -> tuple[RouteState, list[int]]:
     """Take every item now reachable, in map order. Returns the new state and the items taken."""
     cells = reachable_cells(level, state.consumed)
-    stats = state.stats
-    newly = []
-    for index, thing in enumerate(level.things):
-        if thing.is_blocker or index in state.taken or thing.cell not in cells:
-            continue
-        newly.append(index)
-        stats = apply_item(thing, stats)
+    newly = [index for index, thing in enumerate(level.things)
+             if not thing.is_blocker and index not in state.taken and thing.cell in cells]
+    stats = take_items(state.stats, (level.things[index] for index in newly))
     return RouteState(state.consumed, state.taken | frozenset(newly), stats), newly
 
 
+def take_items(stats: Stats, items: Iterable[Thing]) -> Stats:
+    """The stats after taking these items. Elixir: "Add the indicated number of points to your life." Key:
+    "Add one key to your inventory." Equipment: "raise the indicated player stat by the displayed amount".
+    The one place where an item changes the stats: the rules' replay, the region graph's searches and the
+    reference engine all take items through it."""
+    hp, atk, defense, keys = stats.hp, stats.atk, stats.defense, stats.keys
+    for thing in items:
+        if thing.kind == "elixir":
+            hp += thing.hp
+        elif thing.kind == "key":
+            keys += 1
+        elif thing.kind == "equipment":
+            atk += thing.atk
+            defense += thing.defense
+        else:
+            raise ValueError(f"{thing.kind} is not an item")
+    return Stats(hp, atk, defense, keys)
+
+
 def apply_item(thing: Thing, stats: Stats) -> Stats:
-    """Elixir: "Add the indicated number of points to your life." Key: "Add one key to your inventory."
-    Equipment: "raise the indicated player stat by the displayed amount"."""
-    if thing.kind == "elixir":
-        return replace(stats, hp=stats.hp + thing.hp)
-    if thing.kind == "key":
-        return replace(stats, keys=stats.keys + 1)
-    if thing.kind == "equipment":
-        return replace(stats, atk=stats.atk + thing.atk, defense=stats.defense + thing.defense)
-    raise ValueError(f"{thing.kind} is not an item")
+    """The stats after taking one item (take_items)."""
+    return take_items(stats, (thing,))
+
+
+def consume_blocker(thing: Thing, stats: Stats, *, survive: bool = True) -> tuple[Stats, int] | None:
+    """Open the door or fight the enemy `thing` with these stats: (the stats after, the life lost), or None
+    when the rules do not allow it now. The one place where a blocker changes the stats.
+
+    Door: "Subtract one key from your inventory to open the locked door": it needs a key and spends it.
+    Enemy: the fight's damage (fight_damage); "If your life points drop to zero or below, you lose", so the
+    fight is allowed only if the damage is below the current hp. With `survive` False that last condition
+    is left to the caller: a search for the least starting hp counts life from 0 and turns each fight's
+    damage into the starting hp it needs instead."""
+    if thing.kind == "door":
+        if stats.keys < 1:
+            return None
+        return pay_for(thing, stats, 0), 0
+    if thing.enemy is None:
+        raise ValueError(f"{thing.kind} is not a blocker")
+    damage = fight_damage(thing.enemy, stats.atk, stats.defense)
+    if damage is None or (survive and damage >= stats.hp):
+        return None
+    return pay_for(thing, stats, damage), damage
 
 
 def blocker_cost(level: PassagesLevel, index: int, stats: Stats) -> int | None:
-    """Life lost by consuming blocker `index` now; None when it cannot be consumed.
-
-    Door: "Subtract one key from your inventory to open the locked door" (needs a key). Enemy: the fight
-    is allowed only if damage < current hp ("If your life points drop to zero or below, you lose")."""
-    thing = level.things[index]
-    if thing.kind == "door":
-        return 0 if stats.keys >= 1 else None
-    assert thing.enemy is not None
-    damage = fight_damage(thing.enemy, stats.atk, stats.defense)
-    if damage is None or damage >= stats.hp:
-        return None
-    return damage
+    """Life lost by consuming blocker `index` now; None when it cannot be consumed (consume_blocker)."""
+    after = consume_blocker(level.things[index], stats)
+    return None if after is None else after[1]
 
 
 def pay_for(thing: Thing, stats: Stats, cost: int) -> Stats:
     """What consuming a blocker takes from the player, `cost` being its blocker_cost. Door: "Subtract one
-    key from your inventory to open the locked door". Enemy: the fight's damage comes off your life."""
+    key from your inventory to open the locked door". Enemy: the fight's damage comes off your life.
+    consume_blocker decides whether and at what cost; callers that know the cost already (the generator's
+    explorer) pay it here directly."""
     # Made directly rather than by dataclasses.replace: the generator's explorer calls this for every move.
     return Stats(stats.hp - cost, stats.atk, stats.defense, stats.keys - (thing.kind == "door"))
 
@@ -337,12 +359,13 @@ def consume(level: PassagesLevel, state: RouteState, index: int) -> tuple[RouteS
         raise ValueError("not a blocker left on the map")
     if index not in frontier(level, state):
         raise ValueError("not next to any cell the player can reach")
-    cost = blocker_cost(level, index, state.stats)
-    if cost is None:
+    after = consume_blocker(level.things[index], state.stats)
+    if after is None:
         raise ValueError("cannot be opened or survived with the current stats")
-    opened = RouteState(state.consumed | {index}, state.taken, pay_for(level.things[index], state.stats, cost))
-    after, taken = collect_items(level, opened)
-    return after, cost, taken
+    stats, cost = after
+    opened = RouteState(state.consumed | {index}, state.taken, stats)
+    after_items, taken = collect_items(level, opened)
+    return after_items, cost, taken
 
 
 # -------------------------------------------------------------------------------------------- signature
@@ -424,7 +447,7 @@ def replay(level: PassagesLevel, decisions: Iterable[Decision]) -> Replay:
             state, cost, taken = consume(level, state, index)
         except ValueError as exc:
             raise RouteError(f"step {number}: {action} {thing.describe()} at {thing.cell}: {exc}") from None
-        stats = pay_for(thing, before, cost)
+        stats = pay_for(thing, before, cost)       # (the step itself; the items it opens come next)
         steps.append(Step(action, thing.cell, thing.describe(), cost, stats))
         if thing.kind == "door":
             doors.add(index)

@@ -1,24 +1,72 @@
-/* The passages search engine's searches, compiled.
+/* The passages search engine: exact best-first search over sets of consumed blockers on the region graph.
 
-   A line-for-line port of `_search` in passages_search.py (best route, solvability, the first witness of
-   min_start_hp, and the counting walk's decision searches, which share what fails: Decider), of
-   `_least_need` (min_start_hp), and of the walker steps they use: same states, same closure, same bound,
-   same dominance tests, same order of expansion, so they expand exactly the states the Python searches
-   expand (the tests compare the counts) and return the same answers, ten to thirty times sooner; with the
-   priced bound and the Steiner bound too (_Walker.priced_bound, SteinerGraph.bound), which only pay at
-   this speed. Everything that is a rule of the
-   game stays in Python: the region graph, the dominator tree, the bound's precomputed tables, and each
-   fight's damage, which this module asks of a Python callback once per pair of stats it meets. The
-   searches run without the GIL, so two of them can run at once (passages_search._race); and the search
-   with the chain bound can hand states to be bounded to a helper thread on the other core (Helper), the
-   one place where the order of expansion may differ from the Python search's.
+   This is the one fast engine of the passages game: the best route (and solvability), the first witness and
+   the least-need search of min_start_hp, and the decision searches of the counting walk (Decider). Python
+   (twisty/solver/passages_search.py) feeds it and binds it: the region graph, each area's gains, the
+   dominator tree and the bound's tables are made there (passages_search_graph.py), each fight's damage
+   comes from the rules through a callback once per pair of stats met, and every route this module returns
+   (the blockers it consumed) is followed there by the rules' own functions, then replayed on the grid by
+   the plain rules before anything is printed. The tests hold its answers to the reference engine
+   (passages_reference.py) and to the brute force on hundreds of levels, its steps to the rules' functions
+   (follow), and each bound to the plain rules' exhaustive optimum and to hand-computed values (bound).
+
+   Everything about a route's position except its life is a function of the set S of blockers it has
+   consumed: the reached areas (hence the items taken, the attack, defence and keys) and the frontier. So a
+   state is S (a bit set over blockers) with the best life found for it, as in the genre's standard solver.
+   On top of that:
+
+   Dominance. Let damage = start hp + elixirs taken - hp (the life lost in fights so far), doors = the number of
+   doors opened, and "linking" blockers those that touch another blocker or a goal. State A dominates B when
+       A's reached areas include B's, A consumed every linking blocker B consumed, damage_A <= damage_B, and
+       either doors_A <= doors_B or A's keys cover every door it may still open.
+   Why it is sound: let B go on with blockers X and reach a goal. A copies B, skipping every blocker it
+   already consumed. Each blocker B consumes touches B's reach: one of its areas, all reached by A too, or a
+   consumed linking blocker, consumed by A too (now or earlier in the copy); so it is on A's frontier. A
+   consumed blocker that is not linking gives nothing beyond the areas around it, which A has. A's reach
+   includes B's at every step, so A's attack and defence are at least B's (every fight costs A no more), A
+   has taken every elixir B has, and A's life exceeds B's at every step by at least damage_B - damage_A >= 0,
+   so every fight B survives A survives. Keys: each side holds the starting keys plus the keys of its reached
+   areas minus the doors it opened; A has reached every area B has, and the copy opens no door that B does
+   not, so A's keys minus B's stay at least doors_B - doors_A >= 0 (or, in the other case, keys never bind A
+   again). The goal B reaches touches A's reach too, with at least B's life. (Comparing life instead of damage
+   is unsound: B may pick up later the elixir A already counted; and more areas reached through more doors is
+   not better: B may reach the key behind that door around another way and keep its own key.)
+   States are stored by what their future depends on besides life: (reached areas, consumed linking blockers,
+   keys), one state per such key, the one with the most hp; equal keys mean equal areas and doors_A = doors_B,
+   so the rule applies both ways. Consumed sets that reach the same areas around a loop thus count once.
+   Applied four ways: (1) closure: zero-damage fights, and doors once the keys cover every remaining door,
+   are taken at once, because the state after them dominates the state before; (2) blockers that lead to
+   nothing (dead-end chains without items or goals) are never consumed; (3) a state is dropped when the
+   state one fight further on (over any frontier enemy) is known with no more damage, checked when it comes
+   up for expansion (by then the further state is often known; checking when it is made too cost more than
+   it saved); (4) a blocker whose neighbours are all reached or consumed and that touches no goal is never
+   consumed: the state without it dominates the state with it (same reach, no less hp or keys).
+
+   Bound. The final life of any continuation is at most hp + (elixirs not taken yet in areas reachable at
+   all) - (least damage still needed to touch a goal). The last term is a shortest path over blockers from
+   the frontier to a goal where each enemy costs its damage at the largest attack and defence the player can
+   ever have (damage only falls as attack and defence rise) and doors cost 0; it is 0 when a goal is already
+   reached. Each term bounds its true counterpart, so the bound never falls below the true optimum
+   (admissible). A state whose bound cannot beat the best route found is pruned. The bound is also
+   consistent in this sense: consuming blocker b at cost c lowers it by at least c - (b's least damage),
+   since the relaxation's best set after the step, with b and what b opens added back, is a set for the
+   state before that counts b at its least damage. So a move whose child could not beat the best route is
+   skipped without making the child.
+
+   Order. States are expanded best bound first (A*), ties broken towards more consumed blockers, so the
+   first routes found are good ones and the search stops the moment the best remaining bound cannot beat
+   the best route: that is the optimality proof.
 
    Sets of areas and of blockers are 128-bit masks, sets of dominator-tree nodes 256-bit masks; levels with
-   more areas, blockers or nodes stay with the Python search (passages_search.py checks the sizes).
-
+   more areas, blockers or nodes go to the reference engine (passages_search_graph.py checks the sizes).
    A state is a record in one growing array, never freed during the search: a record keeps the index of the
    record it was made from and the blocker consumed on the way, so the chain of records from the best one
-   back to the root is the route, replayed in Python (and then by the plain rules). */
+   back to the root is the route (route_steps). The searches run without the GIL, so two of them can run
+   at once (passages_search._race); and the search with the chain bound can hand states to be bounded to a
+   helper thread on the other core (Helper), the one place where the order of expansion depends on timing.
+
+   Portable C11: the helper's lock is a spin lock on an atomic_flag, threads are POSIX threads; it builds
+   with `-std=c11 -Wall -Wextra -Werror` (.ci/compile-core). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -33,6 +81,11 @@
 #define NODE_WORDS 4    /* dominator-tree nodes: 256 */
 #define CLOCK_EVERY 256
 #define NO_WIN (-((int64_t)1 << 62))
+/* The largest cost the core takes: the Python side turns any larger one into an impossible fight (no route
+   can survive it: it is above all the life ever available, start hp and every elixir, each at most 10^9).
+   Below it, sums over 128 blockers, and a distance shifted left by 8 in piece_distances' heap, stay far
+   within 64 bits. */
+#define MAX_COST ((int64_t)1 << 48)
 
 typedef struct { uint64_t w[SET_WORDS]; } set_t;
 typedef struct { uint64_t w[NODE_WORDS]; } nodes_t;
@@ -64,7 +117,7 @@ static inline int set_lowest(set_t a) {
     if (a.w[1]) return 64 + __builtin_ctzll(a.w[1]);
     return -1;
 }
-/* Iterate the members of a set, lowest first (the Python search's order). */
+/* Iterate the members of a set, lowest first. */
 #define FOR_EACH(i, set, ...) \
     for (int word_ = 0; word_ < SET_WORDS; word_++) { \
         uint64_t rest_ = (set).w[word_]; \
@@ -107,8 +160,8 @@ static inline nodes_t nodes_of_areas(set_t areas) { nodes_t out = {{areas.w[0], 
 /* ------------------------------------------------------------------------------------------ the graph */
 
 typedef struct {
-    int atk, defense, keys, goal;
-    int64_t hp;
+    int64_t atk, defense, hp;
+    int keys, goal;
     set_t blockers;
     nodes_t children;
 } Area;
@@ -126,10 +179,12 @@ typedef struct {
     int64_t *prices;        /* per blocker then per Steiner node, the chain bound's prices (chain_prices_of);
                                NULL until first asked */
     set_t free;             /* enemies that cost nothing */
-    int64_t stat_key;       /* atk * stride + defence */
+    int64_t atk, defense;   /* the stats it is for */
+    int64_t id;             /* tables are numbered as they are made: the distance tables' keys */
 } CostTable;
 
-/* The distances of one weighting of the blockers (piece_distances), under the key the chain bound gives it. */
+/* The distances of one weighting of the blockers (piece_distances), under the key the chain bound gives it
+   (made of cost tables' ids). */
 typedef struct {
     int64_t first, second;  /* the key; first == DIST_EMPTY for an empty slot */
     int64_t *dist;          /* per piece of equipment, then per blocker */
@@ -137,8 +192,19 @@ typedef struct {
 
 #define DIST_EMPTY INT64_MIN
 
+/* A lock for the tables two threads may add to, spinning: a holder keeps it for well under a microsecond
+   but for the rare new table. C11 atomics, so that it builds wherever the compiler has them. */
 typedef struct {
-    int areas_count, blockers_count, nodes_count, stride;
+    atomic_flag held;
+} SpinLock;
+
+static inline void spin_lock(SpinLock *lock) {
+    while (atomic_flag_test_and_set_explicit(&lock->held, memory_order_acquire)) { }
+}
+static inline void spin_unlock(SpinLock *lock) { atomic_flag_clear_explicit(&lock->held, memory_order_release); }
+
+typedef struct {
+    int areas_count, blockers_count, nodes_count;
     Area *areas;
     Blocker *blockers;
     int64_t *positive;      /* per node */
@@ -148,7 +214,7 @@ typedef struct {
     int64_t total_elixirs;
     struct SteinerGraph *steiner;   /* the Steiner bound's graph; NULL when the level does not fit it */
     struct Scratch *scratch;        /* the searching thread's working space for the Steiner ascents */
-    pthread_spinlock_t *tables_lock;   /* held around the shared tables while two threads bound (NULL: one) */
+    SpinLock *tables_lock;  /* held around the shared tables while two threads bound (NULL: one) */
     PyObject *cost_callback;
     CostTable **tables;     /* an open-addressing table of the cost tables met (NULL: an empty slot) */
     int64_t tables_capacity, tables_used;
@@ -159,7 +225,7 @@ typedef struct {
 /* The chain bound follows this many pieces of equipment one by one (chain_bound). */
 #define CHAIN_PIECES 4
 
-/* What a state's chain bound learnt for the states made from it (_Walker.chain_bound's hint): the pieces
+/* What a state's chain bound learnt for the states made from it (chain_bound's hint): the pieces
    it followed, and the sets of them (bits of `dead`, as the chain bound's masks) with which no route from
    it beats the floor. count -1: nothing. */
 typedef struct {
@@ -171,8 +237,8 @@ typedef struct {
 typedef struct {
     set_t consumed, areas, frontier;
     nodes_t boundary;
-    int64_t hp, elixirs, gain;
-    int atk, defense, keys, goal;
+    int64_t hp, elixirs, gain, atk, defense;
+    int keys, goal;
     int parent, step;       /* the record this one was made from (-1 for the root) and the blocker */
     int key_id;             /* the id of the state's key (KeyTable) */
     int refined;            /* the lazy bounds (priced, Steiner) are in the bound it is queued with */
@@ -225,9 +291,8 @@ typedef struct {
     int64_t count, keys_capacity;
 } KeyTable;
 
-/* Where a raw step (a closed state's consumed set + one blocker) led: the key of its closure. (The Python
-   search keeps the closure's elixirs too; they are the elixirs of the state stored under that key, since
-   both reached the same areas.) */
+/* Where a raw step (a closed state's consumed set + one blocker) led: the key of its closure. (Its elixirs
+   are the elixirs of the state stored under that key, since both reached the same areas.) */
 typedef struct {
     set_t raw;
     int32_t key_id;         /* -1: empty slot */
@@ -238,8 +303,8 @@ typedef struct {
     int64_t capacity, count;
 } StepTable;
 
-/* The Python search orders its heap by (first, second, counter), the counter counting pushes: first and
-   second are -bound and -depth (with `dive`, -depth and -bound). Few pairs (first, second) are in use at
+/* The search pops the least (first, second), first in first out among equals: first and second are -bound
+   and -depth (with `dive`, -depth and -bound). Few pairs (first, second) are in use at
    a time (a few hundred bounds by at most 129 depths), so the queue keeps one first-in first-out list of
    records per pair and a small heap of the pairs: within a pair, records come out in the order they went
    in, which is the counter's; the heap of pairs stays in the cache where a heap of every entry did not. */
@@ -302,10 +367,10 @@ static int grow(void **items, int64_t *capacity, int64_t needed, size_t item_siz
 
 /* Every blocker's damage at these stats, from the rules through the callback (a sequence of ints, -1 for
    a fight that cannot be won), and the enemies that cost nothing. */
-static int ask_costs(Graph *g, int atk, int defense, int64_t *costs, set_t *free_mask) {
+static int ask_costs(Graph *g, int64_t atk, int64_t defense, int64_t *costs, set_t *free_mask) {
     PyGILState_STATE gil = PyGILState_Ensure();
     int status = -1;
-    PyObject *answer = PyObject_CallFunction(g->cost_callback, "ii", atk, defense);
+    PyObject *answer = PyObject_CallFunction(g->cost_callback, "LL", (long long)atk, (long long)defense);
     PyObject *seq = answer ? PySequence_Fast(answer, "the cost callback must return a sequence") : NULL;
     Py_XDECREF(answer);
     if (seq && PySequence_Fast_GET_SIZE(seq) != g->blockers_count) {
@@ -315,7 +380,10 @@ static int ask_costs(Graph *g, int atk, int defense, int64_t *costs, set_t *free
         for (int b = 0; b < g->blockers_count && status == 0; b++) {
             costs[b] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, b));
             if (costs[b] == -1 && PyErr_Occurred()) status = -1;
-            else if (costs[b] == 0 && !g->blockers[b].is_door) *free_mask = set_with(*free_mask, b);
+            else if (costs[b] < -1 || costs[b] > MAX_COST) {
+                PyErr_SetString(PyExc_ValueError, "a cost beyond the compiled search's range reached it");
+                status = -1;
+            } else if (costs[b] == 0 && !g->blockers[b].is_door) *free_mask = set_with(*free_mask, b);
         }
     }
     Py_XDECREF(seq);
@@ -323,17 +391,20 @@ static int ask_costs(Graph *g, int atk, int defense, int64_t *costs, set_t *free
     return status;
 }
 
-static inline void lock_tables(const Graph *g) { if (g->tables_lock) pthread_spin_lock(g->tables_lock); }
-static inline void unlock_tables(const Graph *g) { if (g->tables_lock) pthread_spin_unlock(g->tables_lock); }
+static inline void lock_tables(const Graph *g) { if (g->tables_lock) spin_lock(g->tables_lock); }
+static inline void unlock_tables(const Graph *g) { if (g->tables_lock) spin_unlock(g->tables_lock); }
+
+static inline uint64_t stats_hash(int64_t atk, int64_t defense) {
+    return ((uint64_t)atk * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)defense * 0xc2b2ae3d27d4eb4fULL);
+}
 
 /* costs_at with the tables' lock held. Each table is allocated alone, so that a pointer to it stays good
    while the table of tables grows (another thread may make it grow). */
-static CostTable *costs_at_locked(Graph *g, int atk, int defense) {
-    int64_t stat_key = (int64_t)atk * g->stride + defense;
+static CostTable *costs_at_locked(Graph *g, int64_t atk, int64_t defense) {
     uint64_t mask = (uint64_t)g->tables_capacity - 1;
-    uint64_t at = ((uint64_t)stat_key * 0x9e3779b97f4a7c15ULL) & mask;
+    uint64_t at = stats_hash(atk, defense) & mask;
     while (g->tables[at]) {
-        if (g->tables[at]->stat_key == stat_key) return g->tables[at];
+        if (g->tables[at]->atk == atk && g->tables[at]->defense == defense) return g->tables[at];
         at = (at + 1) & mask;
     }
     if (2 * (g->tables_used + 1) > g->tables_capacity) {
@@ -345,7 +416,7 @@ static CostTable *costs_at_locked(Graph *g, int atk, int defense) {
         mask = (uint64_t)g->tables_capacity - 1;
         for (int64_t i = 0; i < old_capacity; i++) {
             if (!old[i]) continue;
-            uint64_t to = ((uint64_t)old[i]->stat_key * 0x9e3779b97f4a7c15ULL) & mask;
+            uint64_t to = stats_hash(old[i]->atk, old[i]->defense) & mask;
             while (fresh[to]) to = (to + 1) & mask;
             fresh[to] = old[i];
         }
@@ -362,13 +433,15 @@ static CostTable *costs_at_locked(Graph *g, int atk, int defense) {
     table->costs = costs;
     table->prices = NULL;
     table->free = free_mask;
-    table->stat_key = stat_key;
+    table->atk = atk;
+    table->defense = defense;
+    table->id = g->tables_used;
     g->tables[at] = table;
     g->tables_used++;
     return table;
 }
 
-static CostTable *costs_at(Graph *g, int atk, int defense) {
+static CostTable *costs_at(Graph *g, int64_t atk, int64_t defense) {
     lock_tables(g);
     CostTable *table = costs_at_locked(g, atk, defense);
     unlock_tables(g);
@@ -616,62 +689,125 @@ static inline Key key_of(const Graph *g, const State *s) {
     return k;
 }
 
-/* _Walker.consume with closure: consume frontier blocker b at life cost `cost`, take the items of the
-   areas it opens, then every free step (dominance rule, application 1). Returns -1 on error. */
-static int consume(Graph *g, const State *from, int b, int64_t cost, State *out) {
+/* The blockers a route consumes, in order (route_steps), or the free steps of a closure. */
+typedef struct {
+    int *items;
+    int64_t count, capacity;
+} Trail;
+
+static int trail_add(Trail *t, int b) {
+    if (grow((void **)&t->items, &t->capacity, t->count + 1, sizeof(int)) < 0) return -1;
+    t->items[t->count++] = b;
+    return 0;
+}
+
+/* Consume blocker b at no cost: what it opens is reached, the items of every area newly reached are taken
+   (their gains summed in the graph's areas: the rules' take_items on each area's items, made once in
+   Python), a door spends a key. The boundary (the unreached dominator-tree nodes whose immediate
+   dominator is reached) loses the nodes just reached and gains their unreached children, and `gain`, the
+   sum of the positive tree values over it, follows. */
+static inline void take_blocker(const Graph *g, State *s, int b) {
+    const int A = g->areas_count;
+    const Blocker *blocker = &g->blockers[b];
+    s->consumed = set_with(s->consumed, b);
+    if (blocker->is_door) s->keys -= 1;
+    s->frontier = set_or(s->frontier, blocker->blockers);
+    if (s->goal < 0) s->goal = blocker->goal;
+    nodes_t children = blocker->children;
+    set_t new_areas = set_andnot(blocker->areas, s->areas);
+    if (!set_empty(new_areas)) {
+        s->areas = set_or(s->areas, new_areas);
+        FOR_EACH(a, new_areas, {
+            const Area *area = &g->areas[a];
+            children = nodes_or(children, area->children);
+            s->atk += area->atk;
+            s->defense += area->defense;
+            s->keys += area->keys;
+            s->hp += area->hp;
+            s->elixirs += area->hp;
+            s->frontier = set_or(s->frontier, area->blockers);
+            if (s->goal < 0) s->goal = area->goal;
+        })
+    }
+    nodes_t newly = nodes_with(nodes_of_areas(new_areas), A + b);
+    nodes_t leaving = nodes_and(s->boundary, newly);
+    FOR_EACH_NODE(n, leaving, { s->gain -= g->positive[n]; })
+    nodes_t added = nodes_andnot(nodes_andnot(nodes_andnot(children, newly), s->boundary),
+                                 nodes_of(s->areas, s->consumed, A));
+    FOR_EACH_NODE(n, added, { s->gain += g->positive[n]; })
+    s->boundary = nodes_or(nodes_andnot(s->boundary, newly), added);
+    s->frontier = set_andnot(set_and(s->frontier, g->allowed), s->consumed);
+}
+
+/* The closure (dominance rule, application 1): take every free step, the lowest first, again and again: an
+   enemy that does no damage at the state's stats, or a door once the keys cover every allowed door left.
+   Each is appended to `taken` when it is not NULL. Returns -1 on error. */
+static int close_state(Graph *g, State *s, Trail *taken) {
+    for (;;) {
+        CostTable *table = costs_at(g, s->atk, s->defense);
+        if (!table) return -1;
+        set_t free_steps = set_and(table->free, s->frontier);
+        set_t doors = set_and(s->frontier, g->door_mask);
+        if (s->keys >= 1 && !set_empty(doors) && s->keys >= set_count(set_andnot(g->allowed_doors, s->consumed)))
+            free_steps = set_or(free_steps, doors);
+        if (set_empty(free_steps)) return 0;
+        int b = set_lowest(free_steps);
+        if (taken && trail_add(taken, b) < 0) return -1;
+        take_blocker(g, s, b);
+    }
+}
+
+/* A step of the search: consume frontier blocker b at life cost `cost`, take the items of the areas it
+   opens, then the closure (free steps appended to `taken` when not NULL). Returns -1 on error. */
+static int consume(Graph *g, const State *from, int b, int64_t cost, State *out, Trail *taken) {
     State s = *from;
     s.hp -= cost;
-    const int A = g->areas_count;
-    for (;;) {
-        const Blocker *blocker = &g->blockers[b];
-        s.consumed = set_with(s.consumed, b);
-        if (blocker->is_door) s.keys -= 1;
-        s.frontier = set_or(s.frontier, blocker->blockers);
-        if (s.goal < 0) s.goal = blocker->goal;
-        nodes_t children = blocker->children;
-        set_t new_areas = set_andnot(blocker->areas, s.areas);
-        if (!set_empty(new_areas)) {
-            s.areas = set_or(s.areas, new_areas);
-            FOR_EACH(a, new_areas, {
-                const Area *area = &g->areas[a];
-                children = nodes_or(children, area->children);
-                s.atk += area->atk;
-                s.defense += area->defense;
-                s.keys += area->keys;
-                s.hp += area->hp;
-                s.elixirs += area->hp;
-                s.frontier = set_or(s.frontier, area->blockers);
-                if (s.goal < 0) s.goal = area->goal;
-            })
-        }
-        /* The boundary loses the nodes just reached and gains their unreached children. */
-        nodes_t newly = nodes_with(nodes_of_areas(new_areas), A + b);
-        nodes_t leaving = nodes_and(s.boundary, newly);
-        FOR_EACH_NODE(n, leaving, { s.gain -= g->positive[n]; })
-        nodes_t added = nodes_andnot(nodes_andnot(nodes_andnot(children, newly), s.boundary),
-                                     nodes_of(s.areas, s.consumed, A));
-        FOR_EACH_NODE(n, added, { s.gain += g->positive[n]; })
-        s.boundary = nodes_or(nodes_andnot(s.boundary, newly), added);
-        s.frontier = set_andnot(set_and(s.frontier, g->allowed), s.consumed);
-        CostTable *table = costs_at(g, s.atk, s.defense);
-        if (!table) return -1;
-        set_t free_steps = set_and(table->free, s.frontier);
-        set_t doors = set_and(s.frontier, g->door_mask);
-        if (s.keys >= 1 && !set_empty(doors) && s.keys >= set_count(set_andnot(g->allowed_doors, s.consumed)))
-            free_steps = set_or(free_steps, doors);
-        if (set_empty(free_steps)) break;
-        b = set_lowest(free_steps);
-    }
+    take_blocker(g, &s, b);
+    if (close_state(g, &s, taken) < 0) return -1;
     *out = s;
     return 0;
 }
 
-/* _Walker.priced_bound: the stats-aware bound, a Dijkstra over damage with blockers priced at the stats of
-   the equipment within reach (the Python method says why it is admissible, and why it may stop early).
-   Answers `enough` once the bound is known to be at least that, and a number at most `floor` once it is
-   known to be at most that. Sets *error on a failed cost callback. */
+/* A state given from outside (a level's start, a state of the counting walk): its frontier kept to the
+   allowed blockers, its boundary and gain worked out from what it reached (the same as take_blocker's,
+   step by step), and with `close`, its closure taken (appended to `taken` when not NULL). */
+static int settle_state(Graph *g, State *s, int close, Trail *taken) {
+    const int A = g->areas_count;
+    s->frontier = set_andnot(set_and(s->frontier, g->allowed), s->consumed);
+    nodes_t children = {{0, 0, 0, 0}};
+    FOR_EACH(a, s->areas, { children = nodes_or(children, g->areas[a].children); })
+    FOR_EACH(b, s->consumed, { children = nodes_or(children, g->blockers[b].children); })
+    s->boundary = nodes_andnot(children, nodes_of(s->areas, s->consumed, A));
+    s->gain = 0;
+    FOR_EACH_NODE(n, s->boundary, { s->gain += g->positive[n]; })
+    return close ? close_state(g, s, taken) : 0;
+}
+
+/* Priced bound. The bound above lets every fight happen at the best stats the player can ever have, while
+   real routes fight most enemies weaker. The priced bound is a Dijkstra over the damage taken from the
+   state on, each blocker priced at the stats of the equipment within the damage
+   reached so far; a route's final hp is at most hp + (elixirs within damage D) - D for some D at least the
+   distance of a goal. It costs a Dijkstra per state, so it is asked lazily: a state that comes up for
+   expansion gets it once, and if it is lower the state goes back into the queue under it (or is dropped).
+   Every continuation of a child is a continuation of its parent, so a child's bound is also capped by its
+   parent's. On suite level b060-01 this cut the expansions from 733,000 to 174,000; where the equipment
+   comes early it changes little.
+
+   dist(x), the least damage any route takes from this state before it reaches node x, is bounded below by a
+   Dijkstra over damage where each blocker is priced at the stats of the equipment of the areas settled so
+   far: whatever a route has reached after taking damage t lies within distance t, so its stats are at most
+   those, and every fight costs it at least the price. When the stats grow at distance t, every blocker on
+   the boundary is offered again from t. A route that takes damage D in all reaches a goal only if D >= G
+   (the distance of the nearest goal) and takes only the elixirs of areas within D; so the final hp is at
+   most hp + the largest, over D >= G, of (elixirs within D) - D. The distances are the least fixpoint of
+   these rules, whatever the order of equal distances. With `enough`, the answer is `enough` as soon as it
+   is known to be at least that, and with `floor`, a number at most `floor` as soon as it is known to be
+   at most that: the search only asks whether it is lower than its bound, and whether it is still above
+   the best route found.
+
+   Sets *error on a failed cost callback. */
 static int64_t priced_bound(Graph *g, const State *s, int64_t enough, int64_t floor, int *error) {
-    int atk = s->atk, defense = s->defense;
+    int64_t atk = s->atk, defense = s->defense;
     set_t areas = s->areas, settled = s->consumed, front = s->frontier;
     /* Fewer than 129 blockers: the next one to settle is found by a scan of those offered (a handful to a
        few dozen), cheaper here than a heap. */
@@ -732,10 +868,28 @@ static int64_t priced_bound(Graph *g, const State *s, int64_t enough, int64_t fl
     return s->hp + best;
 }
 
-/* _Walker.steiner_bound: the Steiner bound (the Python method says why it is admissible). Its graph is
-   the region graph with every blocker of no least damage merged into the areas it joins (supernodes), so
-   that only the costly blockers stay nodes of their own; SteinerGraph holds it, with the dual ascent's
-   working space. */
+/* Steiner bound. The bound above also lets an area entered through either of two blockers hang from
+   the area above both in the dominator tree, so it takes that area's elixirs without paying for either way
+   in. The Steiner bound pays for the ways in. Take the region graph with each
+   blocker priced at its least damage (doors 0), and merge the blockers of no least damage into the areas
+   they join (supernodes: whatever reaches one node of a supernode reaches all of it for nothing). A route
+   from the state enters every blocker it consumes once, from something reached before, so the blockers it
+   consumes with, for each, the node it was entered from, form an arborescence rooted at what the state has
+   reached, which holds every supernode whose elixirs the route takes and one that holds a goal. So the
+   route's damage plus the elixirs it leaves is at least the least cost of such an arborescence when each
+   unreached supernode's elixirs may be left at the price of the elixirs (a rooted prize-collecting Steiner
+   arborescence with the prizes as arcs from the root, after Ljubic et al.). Any feasible solution of the dual
+   of its cut relaxation is a lower bound on that least cost: sets W of nodes holding a terminal but not the
+   root, each raised by y(W) >= 0, so that no arc is charged more than its cost by the sets it enters (an arc
+   from the root to a supernode's prize included). Wong's dual ascent builds one: for each terminal in turn
+   (the goal, then each supernode with elixirs, in node order), W is what reaches it along arcs whose cost is
+   not used up yet, raised by the least cost left on an arc into it, until the root reaches the terminal
+   along used-up arcs or its prize is used up. So the final hp is at most hp + (elixirs not taken) -
+   (sum of the raises). On the states of suite level b120-01 it came out equal to the exact optimum of that
+   arborescence problem (CP-SAT) on every one checked, 40 to 55 hp below the dominator-tree relaxation. It
+   costs a few microseconds, so it is asked lazily like the priced bound, and before it.
+
+   SteinerGraph holds its graph, with the chain bound's tables. */
 #define MAX_TAILS 24
 #define NO_ARC INT64_MAX
 typedef struct SteinerGraph {
@@ -765,8 +919,14 @@ typedef struct Scratch {
     int64_t residual[64 * SET_WORDS][MAX_TAILS], root_residual[64 * SET_WORDS];
 } Scratch;
 
-/* SteinerGraph.for_level in Python, numbered the same way: supernodes by their lowest area, then those
-   of free blockers alone, then the costly blockers in order. Leaves g->steiner NULL on a level with more
+/* The representative of x's set in a union-find forest, halving the way as it goes. */
+static int root_of(int *parent, int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* The Steiner bound's graph, numbered: supernodes by their lowest area, then those of free blockers alone,
+   then the costly blockers in order. Leaves g->steiner NULL on a level with more
    than 128 nodes, or a costly blocker with more than MAX_TAILS neighbours. */
 static int build_steiner_graph(Graph *g) {
     const int A = g->areas_count, B = g->blockers_count;
@@ -781,7 +941,7 @@ static int build_steiner_graph(Graph *g) {
             live = set_with(live, b);
             if (g->blockers[b].least == 0) free_blockers = set_with(free_blockers, b);
         }
-#define ROOT_OF(x) ({ int x_ = (x); while (parent[x_] != x_) x_ = parent[x_] = parent[parent[x_]]; x_; })
+#define ROOT_OF(x) root_of(parent, (x))
     FOR_EACH(b, free_blockers, {
         FOR_EACH(a, g->blockers[b].areas, { parent[ROOT_OF(A + b)] = ROOT_OF(a); })
         FOR_EACH(d, set_and(g->blockers[b].blockers, free_blockers), { parent[ROOT_OF(A + b)] = ROOT_OF(A + d); })
@@ -986,7 +1146,40 @@ static int64_t steiner_bound(const Graph *g, const State *s) {
     return steiner_bound_priced(g, g->scratch, s, NULL, (set_t){{0, 0}}, NO_WIN);
 }
 
-/* _Walker.chain_bound: the chain bound (the Python method says why it is admissible). */
+/* Chain bound. The Steiner bound still prices every fight at the least damage, as if the route took all its
+   equipment before its first fight; real routes fight most enemies before their last piece. On suite level
+   b120-01 that is the whole of its slack: with every fight priced at the best stats, the best final hp
+   from each of eight states sampled from its queue came out equal to the Steiner bound to within 4 hp, 35
+   to 70 hp above the truth (docs/bench-passages.md). The chain bound charges for
+   the order. Let P be the pieces of equipment not taken yet that the route can still reach, and let the
+   route take F = {e1, ..., ek} of them in that order. In phase j (after it took e1..ej, the set Cj) its stats
+   are at most S(Cj), the state's stats plus the gains of Cj, so a blocker x consumed then costs at least
+   cj(x) = max(least damage of x, damage at S(Cj)) (doors 0). Summing by parts, with p(x) the phase of x and
+   Rj what the route consumed in phases up to j,
+       sum_x c_p(x)(x) = sum_x ck(x) + sum_{j<k} sum_{x in Rj} (cj(x) - cj+1(x)).
+   The route's arborescence (above) holds the goal and every piece of F, since the route took them all; so
+   with the elixirs it leaves, the first sum is bounded by the Steiner bound at the prices ck with F's pieces
+   as terminals every arborescence must hold, like the goal (their supernodes, ascended after the goal).
+   Without them the bound missed the whole price of the way to a piece off the way to the goal: on 100
+   states of b120-01's queue, 17 stayed above its optimum, against 4 with them. Rj reaches every piece of
+   Cj+1 (the route took ej+1 at the end of phase j), so its term is at least the distance, over blockers
+   weighted cj - cj+1 >= 0, from the state to the farthest piece of Cj+1. So the final hp is at most
+   Steiner(F) - extra(F), where extra(F) is the least, over the orders of F, of those distances summed: a
+   dynamic program over the subsets of P, one step per piece added. The bound is the largest of these over
+   every F in P (F empty: no more equipment, every fight at the state's stats). Several things keep it
+   affordable. Only the CHAIN_PIECES pieces farthest at the state's own stats are followed one by one, the
+   rest counted as taken now (that raises every phase's stats, which only lowers prices). Steiner(P)
+   without pieces to reach, at the lowest prices, caps Steiner(F) for every F (it relaxes the routes that end
+   with F too); it is asked first, then each set F in the order of the cap minus extra(F), while that can
+   beat the floor. An ascent stops once its bound cannot beat the floor (every raise only lowers it). A state
+   passes to the states made from it (ChainHint) the sets F with which no route from it beats the floor; a
+   state that follows the same pieces skips them, since its routes are routes of the state it was made from
+   and the floor only rises. Where it is on, the plain Steiner bound is not asked: the cap is an ascent of
+   the same kind at lower prices, and the state's own bound of least damages caps Steiner(F) in its place
+   (not the bound the state is queued with, which may be its parent's chain bound, extra already taken off).
+   It is asked lazily, after the priced bound. It costs a few dozen Steiner ascents per state, several
+   expansions' time; the race runs a search with it beside one without (passages_search._race), and the
+   search can bound states on both cores (its `threads`: Helper). */
 
 /* A blocker's price at some stats: its damage there, at least its least damage (doors 0; NO_ARC when it
    cannot be fought there). */
@@ -1114,7 +1307,7 @@ static const int64_t *piece_distances(const Graph *g, int64_t first, int64_t sec
    time over a frontier blocker and then meets nothing reached, so it weighs what it weighs in the whole
    graph; and every way from a frontier blocker is a way from the reach, where reached things weigh
    nothing. So the distance is the least, over the frontier, of the whole graph's distance: the same as a
-   Dijkstra from the reach (as _Walker._chain_distances does; the tests compare the two). */
+   Dijkstra from the reach. */
 static void reach_distances(const Graph *g, const State *s, const int64_t *dist, const int *areas, int count,
                             int64_t *area_dist) {
     const SteinerGraph *c = g->steiner;
@@ -1148,11 +1341,13 @@ static void weigh_fall(const Graph *g, const void *how, int64_t *weight) {
         weight[b] = prices[0][b] == NO_ARC ? NO_ARC : prices[0][b] - prices[1][b];
 }
 
-/* The chain prices at some stats, and the distances of a weighting, under the tables' lock. */
-static const int64_t *prices_at(Graph *g, int atk, int defense) {
+/* The chain prices at some stats, and the distances of a weighting, under the tables' lock. *id gets the
+   cost table's id (the key of the distances of weightings made of these prices). */
+static const int64_t *prices_at(Graph *g, int64_t atk, int64_t defense, int64_t *id) {
     lock_tables(g);
     CostTable *table = costs_at_locked(g, atk, defense);
     const int64_t *prices = table ? chain_prices_of(g, table) : NULL;
+    if (table) *id = table->id;
     unlock_tables(g);
     return prices;
 }
@@ -1186,13 +1381,14 @@ static int64_t chain_bound(Graph *g, Scratch *w, const State *s, int64_t flat, i
     for (int i = 0; i < count; i++)
         if (area_dist[pieces[i]] != NO_ARC) pieces[kept++] = pieces[i];
     count = kept;
-    int atk = s->atk, defense = s->defense;
+    int64_t atk = s->atk, defense = s->defense;
     if (count > CHAIN_PIECES) {
         /* Track the CHAIN_PIECES pieces farthest at the state's own stats; the rest count as taken now,
            which only lowers every price. */
-        const int64_t *price_now = prices_at(g, s->atk, s->defense);
+        int64_t now_id;
+        const int64_t *price_now = prices_at(g, s->atk, s->defense, &now_id);
         if (!price_now) { *error = 1; return 0; }
-        dist = distances_of(g, (int64_t)s->atk * g->stride + s->defense, -1, weigh_price, price_now);
+        dist = distances_of(g, now_id, -1, weigh_price, price_now);
         if (!dist) { *error = 1; return 0; }
         reach_distances(g, s, dist, pieces, count, area_dist);
         for (int i = 1; i < count; i++) {       /* farthest first, then by area (a stable insertion sort) */
@@ -1210,14 +1406,13 @@ static int64_t chain_bound(Graph *g, Scratch *w, const State *s, int64_t flat, i
     const int64_t *price[1 << CHAIN_PIECES];
     int64_t mask_key[1 << CHAIN_PIECES], extra[1 << CHAIN_PIECES];
     for (int mask = 0; mask < masks; mask++) {
-        int mask_atk = atk, mask_defense = defense;
+        int64_t mask_atk = atk, mask_defense = defense;
         for (int i = 0; i < count; i++)
             if (mask >> i & 1) {
                 mask_atk += g->areas[pieces[i]].atk;
                 mask_defense += g->areas[pieces[i]].defense;
             }
-        if (!(price[mask] = prices_at(g, mask_atk, mask_defense))) { *error = 1; return 0; }
-        mask_key[mask] = (int64_t)mask_atk * g->stride + mask_defense;
+        if (!(price[mask] = prices_at(g, mask_atk, mask_defense, &mask_key[mask]))) { *error = 1; return 0; }
     }
     /* The full set's prices are the lowest, so its Steiner bound holds for the routes that end with any
        subset too: it caps them all. Asked first: when it settles the state, no distance is needed. */
@@ -1311,7 +1506,8 @@ static int64_t chain_bound(Graph *g, Scratch *w, const State *s, int64_t flat, i
     return best;
 }
 
-/* _Walker.bound: the admissible upper bound on the final hp of any continuation. */
+/* The first bound (header comment, "Bound"): the smaller of the dominator-tree relaxation (hp + the gain of
+   the boundary, plus what a goal below it adds) and the elixirs left less the distance to a goal. */
 static int64_t bound_of(const Graph *g, const State *s) {
     int64_t left = g->total_elixirs - s->elixirs;
     if (s->goal >= 0) return s->hp + (s->gain < left ? s->gain : left);
@@ -1332,7 +1528,7 @@ static int64_t bound_of(const Graph *g, const State *s) {
     return s->hp + (tree < chain ? tree : chain);
 }
 
-/* _Walker.moves, for one frontier blocker: whether it can be consumed now, and at what cost (`costs` at the
+/* For one frontier blocker: whether it can be consumed now, and at what cost (`costs` at the
    state's stats). With `survival`, a fight must leave the player alive; the least-need search tracks
    survival itself. */
 static inline int move_cost(const Graph *g, const State *s, int b, const int64_t *costs, int survival,
@@ -1351,14 +1547,20 @@ static inline int move_cost(const Graph *g, const State *s, int b, const int64_t
     return *cost >= 0 && (!survival || *cost < s->hp);
 }
 
-/* _Walker.reaches_beyond */
+/* The part of the dominance rule (header comment) that is not about life: state `a` has reached these areas
+   and consumed these linking blockers, and opened no more than `doors` doors or holds keys for every door
+   left. */
 static inline int reaches_beyond(const Graph *g, const State *a, set_t areas, set_t linked, int doors) {
     return set_within(areas, a->areas) && set_within(linked, a->consumed)
         && (set_count(set_and(a->consumed, g->door_mask)) <= doors
             || a->keys >= set_count(set_andnot(g->allowed_doors, a->consumed)));
 }
 
-/* _dominated: dominance application 3, a known state one enemy step further on dominates the state. */
+/* Dominance application 3: a known state one enemy step further on dominates the state. A step can close
+   to the state's own key (an enemy that touches no other blocker and whose areas are all reached); the state
+   stored under that key is the state itself, which must not count as dominating itself. No other cycle is
+   possible: along a chain of "dominated by the state one step on", the areas and linking blockers only
+   grow, and with them equal the keys only fall. */
 static int dominated(Search *S, const State *s, int32_t own_key) {
     const Graph *g = &S->g;
     set_t linked = set_and(s->consumed, g->linking);
@@ -1412,9 +1614,31 @@ static int read_mask(PyObject *bytes, void *out, size_t size) {
 static int read_set(PyObject *bytes, set_t *out) { return read_mask(bytes, out, sizeof(set_t)); }
 static int read_nodes(PyObject *bytes, nodes_t *out) { return read_mask(bytes, out, sizeof(nodes_t)); }
 
+/* A number of the graph or a state. Python keeps every one within MAX_NUMBER in size (passages_search_graph:
+   costs above MAX_COST become impossible fights, and levels whose numbers could grow beyond go to the
+   reference engine), so that no sum the search makes can leave 64 bits; anything else is refused here. */
+#define MAX_NUMBER ((int64_t)1 << 56)
 static int read_int(PyObject *tuple, Py_ssize_t i, int64_t *out) {
     *out = PyLong_AsLongLong(PyTuple_GET_ITEM(tuple, i));
-    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+    if (*out == -1 && PyErr_Occurred()) return -1;
+    if (*out > MAX_NUMBER || *out < -MAX_NUMBER) {
+        PyErr_SetString(PyExc_OverflowError, "a number beyond the compiled search's range");
+        return -1;
+    }
+    return 0;
+}
+
+/* A count (keys) or an index (a goal), kept in an int: at most 2^30 (keys are at most 10^9 and a key per
+   cell of the map). */
+static int read_small(PyObject *tuple, Py_ssize_t i, int *out) {
+    int64_t value;
+    if (read_int(tuple, i, &value) < 0) return -1;
+    if (value > ((int64_t)1 << 30) || value < -((int64_t)1 << 30)) {
+        PyErr_SetString(PyExc_OverflowError, "a count beyond the compiled search's range");
+        return -1;
+    }
+    *out = (int)value;
+    return 0;
 }
 
 static int tuple_of(PyObject *o, Py_ssize_t size, const char *what) {
@@ -1426,12 +1650,12 @@ static int tuple_of(PyObject *o, Py_ssize_t size, const char *what) {
 }
 
 /* The graph comes as a tuple: (areas, blockers, positive, goal_extra, door_mask, goal_blockers, linking,
-   allowed, allowed_doors, goal_ancestors, total_elixirs, stride, cost_callback), with
+   allowed, allowed_doors, goal_ancestors, total_elixirs, cost_callback), with
    areas = tuple of (atk, defence, keys, hp, goal, blockers: set bytes, children: node bytes),
    blockers = tuple of (is_door, goal, least, goal_distance, areas, blockers, allowed_neighbours, children),
    positive and goal_extra = tuples of ints per node. */
 static int read_graph(PyObject *spec, Graph *g) {
-    if (tuple_of(spec, 13, "the graph") < 0) return -1;
+    if (tuple_of(spec, 12, "the graph") < 0) return -1;
     PyObject *areas = PyTuple_GET_ITEM(spec, 0), *blockers = PyTuple_GET_ITEM(spec, 1);
     PyObject *positive = PyTuple_GET_ITEM(spec, 2), *goal_extra = PyTuple_GET_ITEM(spec, 3);
     if (!PyTuple_Check(areas) || !PyTuple_Check(blockers) || !PyTuple_Check(positive) || !PyTuple_Check(goal_extra)) {
@@ -1456,43 +1680,38 @@ static int read_graph(PyObject *spec, Graph *g) {
     if (!g->areas || !g->blockers || !g->positive || !g->goal_extra || !g->tables) { no_memory(); return -1; }
     for (int a = 0; a < g->areas_count; a++) {
         PyObject *item = PyTuple_GET_ITEM(areas, a);
-        int64_t atk, defense, keys, hp, goal;
-        if (tuple_of(item, 7, "an area") < 0 || read_int(item, 0, &atk) < 0 || read_int(item, 1, &defense) < 0
-                || read_int(item, 2, &keys) < 0 || read_int(item, 3, &hp) < 0 || read_int(item, 4, &goal) < 0
-                || read_set(PyTuple_GET_ITEM(item, 5), &g->areas[a].blockers) < 0
-                || read_nodes(PyTuple_GET_ITEM(item, 6), &g->areas[a].children) < 0)
+        Area *area = &g->areas[a];
+        if (tuple_of(item, 7, "an area") < 0 || read_int(item, 0, &area->atk) < 0
+                || read_int(item, 1, &area->defense) < 0 || read_small(item, 2, &area->keys) < 0
+                || read_int(item, 3, &area->hp) < 0 || read_small(item, 4, &area->goal) < 0
+                || read_set(PyTuple_GET_ITEM(item, 5), &area->blockers) < 0
+                || read_nodes(PyTuple_GET_ITEM(item, 6), &area->children) < 0)
             return -1;
-        g->areas[a].atk = (int)atk; g->areas[a].defense = (int)defense; g->areas[a].keys = (int)keys;
-        g->areas[a].hp = hp; g->areas[a].goal = (int)goal;
     }
     for (int b = 0; b < g->blockers_count; b++) {
         PyObject *item = PyTuple_GET_ITEM(blockers, b);
-        int64_t is_door, goal;
         Blocker *blocker = &g->blockers[b];
-        if (tuple_of(item, 8, "a blocker") < 0 || read_int(item, 0, &is_door) < 0 || read_int(item, 1, &goal) < 0
+        if (tuple_of(item, 8, "a blocker") < 0 || read_small(item, 0, &blocker->is_door) < 0
+                || read_small(item, 1, &blocker->goal) < 0
                 || read_int(item, 2, &blocker->least) < 0 || read_int(item, 3, &blocker->goal_distance) < 0
                 || read_set(PyTuple_GET_ITEM(item, 4), &blocker->areas) < 0
                 || read_set(PyTuple_GET_ITEM(item, 5), &blocker->blockers) < 0
                 || read_set(PyTuple_GET_ITEM(item, 6), &blocker->allowed_neighbours) < 0
                 || read_nodes(PyTuple_GET_ITEM(item, 7), &blocker->children) < 0)
             return -1;
-        blocker->is_door = (int)is_door;
-        blocker->goal = (int)goal;
     }
     for (int n = 0; n < g->nodes_count; n++) {
         if (read_int(positive, n, &g->positive[n]) < 0 || read_int(goal_extra, n, &g->goal_extra[n]) < 0) return -1;
     }
-    int64_t stride;
     if (read_set(PyTuple_GET_ITEM(spec, 4), &g->door_mask) < 0
             || read_set(PyTuple_GET_ITEM(spec, 5), &g->goal_blockers) < 0
             || read_set(PyTuple_GET_ITEM(spec, 6), &g->linking) < 0
             || read_set(PyTuple_GET_ITEM(spec, 7), &g->allowed) < 0
             || read_set(PyTuple_GET_ITEM(spec, 8), &g->allowed_doors) < 0
             || read_nodes(PyTuple_GET_ITEM(spec, 9), &g->goal_ancestors) < 0
-            || read_int(spec, 10, &g->total_elixirs) < 0 || read_int(spec, 11, &stride) < 0)
+            || read_int(spec, 10, &g->total_elixirs) < 0)
         return -1;
-    g->stride = (int)stride;
-    g->cost_callback = PyTuple_GET_ITEM(spec, 12);
+    g->cost_callback = PyTuple_GET_ITEM(spec, 11);
     if (!PyCallable_Check(g->cost_callback)) {
         PyErr_SetString(PyExc_TypeError, "the cost callback must be callable");
         return -1;
@@ -1500,22 +1719,21 @@ static int read_graph(PyObject *spec, Graph *g) {
     return build_steiner_graph(g);
 }
 
-/* root = (consumed, areas, atk, defence, keys, hp, elixirs, frontier, goal, boundary, gain) */
-static int read_state(PyObject *t, State *s) {
-    int64_t atk, defense, keys, goal;
-    if (tuple_of(t, 11, "the root state") < 0) return -1;
+/* A state as Python has it: (consumed, areas, atk, defence, keys, hp, elixirs, frontier, goal), as reached
+   (a level's start, a state of the counting walk); then settled on the graph (settle_state), with its
+   closure when `close` (its free steps appended to `taken` when not NULL). Returns -1 on error. */
+static int read_state(Graph *g, PyObject *t, State *s, int close, Trail *taken) {
+    if (tuple_of(t, 9, "a state") < 0) return -1;
     memset(s, 0, sizeof(State));
     if (read_set(PyTuple_GET_ITEM(t, 0), &s->consumed) < 0 || read_set(PyTuple_GET_ITEM(t, 1), &s->areas) < 0
-            || read_int(t, 2, &atk) < 0 || read_int(t, 3, &defense) < 0 || read_int(t, 4, &keys) < 0
+            || read_int(t, 2, &s->atk) < 0 || read_int(t, 3, &s->defense) < 0 || read_small(t, 4, &s->keys) < 0
             || read_int(t, 5, &s->hp) < 0 || read_int(t, 6, &s->elixirs) < 0
-            || read_set(PyTuple_GET_ITEM(t, 7), &s->frontier) < 0 || read_int(t, 8, &goal) < 0
-            || read_nodes(PyTuple_GET_ITEM(t, 9), &s->boundary) < 0 || read_int(t, 10, &s->gain) < 0)
+            || read_set(PyTuple_GET_ITEM(t, 7), &s->frontier) < 0 || read_small(t, 8, &s->goal) < 0)
         return -1;
-    s->atk = (int)atk; s->defense = (int)defense; s->keys = (int)keys; s->goal = (int)goal;
     s->parent = -1;
     s->step = -1;
     s->hint.count = -1;
-    return 0;
+    return settle_state(g, s, close, taken);
 }
 
 /* A search's graph, read from its spec, and its empty tables; free_search gives them back. */
@@ -1549,8 +1767,14 @@ static void free_search(Search *S) {
 
 /* ------------------------------------------------------------------------------------------ the search */
 
+/* Whether the deadline has passed; -1 with the exception set when asking raised one. A signal that came
+   meanwhile (Ctrl-C) is handled first: in the main thread its KeyboardInterrupt ends the search at once. */
 static int expired(PyObject *deadline) {
     PyGILState_STATE gil = PyGILState_Ensure();
+    if (PyErr_CheckSignals() < 0) {
+        PyGILState_Release(gil);
+        return -1;
+    }
     PyObject *answer = PyObject_CallMethod(deadline, "expired", NULL);
     int out = answer ? PyObject_IsTrue(answer) : -1;
     Py_XDECREF(answer);
@@ -1589,7 +1813,7 @@ typedef struct {
 typedef struct Helper {
     Graph *g;
     pthread_t thread;
-    pthread_spinlock_t lock;
+    SpinLock lock;
     atomic_int quit;
     Job jobs[HELPER_JOBS];
     int out;                /* jobs not empty (the search thread's count) */
@@ -1620,11 +1844,10 @@ static int helper_start(Search *S) {
     h->g = &S->g;
     atomic_init(&h->quit, 0);
     for (int i = 0; i < HELPER_JOBS; i++) atomic_init(&h->jobs[i].phase, JOB_EMPTY);
-    if (pthread_spin_init(&h->lock, PTHREAD_PROCESS_PRIVATE) != 0) { free(h); return 0; }
+    atomic_flag_clear(&h->lock.held);
     S->g.tables_lock = &h->lock;
     if (pthread_create(&h->thread, NULL, helper_main, h) != 0) {
         S->g.tables_lock = NULL;
-        pthread_spin_destroy(&h->lock);
         free(h);
         return 0;
     }
@@ -1654,7 +1877,6 @@ static void helper_stop(Search *S) {
     atomic_store_explicit(&h->quit, 1, memory_order_release);     /* (it finishes the bound it is on) */
     pthread_join(h->thread, NULL);
     S->g.tables_lock = NULL;
-    pthread_spin_destroy(&h->lock);
     free(h);
     S->helper = NULL;
 }
@@ -1688,8 +1910,6 @@ static int set_best(Search *S, int32_t key_id, Best best) {
     return 0;
 }
 
-/* _search from `root_in` on the graph and tables of S: states already stored under keys count as found
-   (a decision search's failures). Runs without the GIL. Returns -1 on error, with the exception set. */
 /* The states the helper has bounded back into the queue under their chain bounds, marked refined, or
    dropped where that cannot beat the best; with `wait`, after waiting for one at least. */
 static int take_back(Search *S, Options o, const Outcome *out, int wait) {
@@ -1714,6 +1934,9 @@ static int take_back(Search *S, Options o, const Outcome *out, int wait) {
     }
 }
 
+/* The best-first search from `root_in` (settled and closed) on the graph and tables of S: states already
+   stored under keys count as found (a decision search's failures). Runs without the GIL. Returns -1 on
+   error, with the exception set. */
 static int run_search(Search *S, const State *root_in, PyObject *deadline, Options o, Outcome *out) {
     Graph *g = &S->g;
     *out = (Outcome){0, 1, 0, 0, -1};
@@ -1767,7 +1990,7 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
         int chain = o.chain_from >= 0 && out->expanded >= o.chain_from;
         if ((o.priced || o.steiner || chain) && !state.refined) {
             /* The lazy bounds, once per state that comes up: the Steiner bound, then the priced bound
-               unless the Steiner bound already settles it (_search). */
+               unless the Steiner bound already settles it. */
             int error = 0;
             int64_t floor = out->have_best ? out->best_hp : o.at_least - 1;
             int64_t tighter = state_bound;
@@ -1841,7 +2064,7 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
                 if (known->record >= 0 && known->hp >= base_hp - cost + known->elixirs) continue;
             }
             State child;
-            if (consume(g, &state, b, cost, &child) < 0) goto failed;
+            if (consume(g, &state, b, cost, &child, NULL) < 0) goto failed;
             Key ck = key_of(g, &child);
             int32_t child_key = keys_find(&S->keys, &ck, 1);
             if (child_key < 0) goto failed;
@@ -1875,8 +2098,34 @@ failed:
     return -1;
 }
 
-/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from)
-   -> (best_hp or None, complete, expanded, [blockers consumed from the root to the best state] or None) */
+/* Every blocker consumed from the settled root to record `best`: each step of the way, then the free steps
+   of its closure, appended to `trail` (which holds the root's own closure already). The way is walked again
+   from the root with the steps the search took, so it meets the same states. Runs without the GIL. */
+static int route_steps(Search *S, const State *root, int32_t best, Trail *trail) {
+    Trail way = {NULL, 0, 0};
+    for (int32_t at = best; S->records[at].parent >= 0; at = S->records[at].parent)
+        if (trail_add(&way, S->records[at].step) < 0) { free(way.items); return -1; }
+    State state = *root;
+    int status = 0;
+    for (int64_t i = way.count - 1; i >= 0 && status == 0; i--) {
+        int b = way.items[i];
+        CostTable *table = costs_at(&S->g, state.atk, state.defense);
+        status = !table || trail_add(trail, b) < 0 ? -1 : consume(&S->g, &state, b, table->costs[b], &state, trail);
+    }
+    free(way.items);
+    if (status == 0 && (state.hp != S->records[best].hp || state.goal != S->records[best].goal)) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        PyErr_SetString(PyExc_SystemError, "the search's way to its best state does not lead there again");
+        PyGILState_Release(gil);
+        return -1;
+    }
+    return status;
+}
+
+/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from, threads=1)
+   -> (best_hp, complete, expanded, steps, goal): from the state `root` as reached (read_state), its closure
+   taken; steps = every blocker consumed from root to the best state found (closures included) and goal =
+   the goal it reaches; best_hp, steps and goal None when no win was found. */
 static PyObject *search(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *spec, *root_spec, *deadline;
@@ -1891,49 +2140,52 @@ static PyObject *search(PyObject *module, PyObject *args) {
     o.chain_from = chain_from;
     Search S;
     memset(&S, 0, sizeof(S));
+    Trail trail = {NULL, 0, 0};
     PyObject *result = NULL;
     State root;
     Outcome out;
-    if (init_search(&S, spec) < 0 || read_state(root_spec, &root) < 0) goto done;
+    if (init_search(&S, spec) < 0 || read_state(&S.g, root_spec, &root, 1, &trail) < 0) goto done;
     PyThreadState *unlocked = PyEval_SaveThread();
     int status = run_search(&S, &root, deadline, o, &out);
     helper_stop(&S);
+    if (status == 0 && out.have_best) status = route_steps(&S, &root, out.best_record, &trail);
     PyEval_RestoreThread(unlocked);
     if (status < 0) goto done;
+    if (!out.have_best) {
+        result = Py_BuildValue("(OOLOO)", Py_None, out.complete ? Py_True : Py_False, (long long)out.expanded,
+                               Py_None, Py_None);
+        goto done;
+    }
     {
-        PyObject *steps = Py_None, *hp = Py_None;
-        Py_INCREF(Py_None); Py_INCREF(Py_None);
-        if (out.have_best) {
-            Py_DECREF(steps); Py_DECREF(hp);
-            hp = PyLong_FromLongLong(out.best_hp);
-            steps = PyList_New(0);
-            if (!hp || !steps) { Py_XDECREF(hp); Py_XDECREF(steps); goto done; }
-            for (int32_t at = out.best_record; S.records[at].parent >= 0; at = S.records[at].parent) {
-                PyObject *b = PyLong_FromLong(S.records[at].step);
-                if (!b || PyList_Append(steps, b) < 0) { Py_XDECREF(b); Py_DECREF(hp); Py_DECREF(steps); goto done; }
-                Py_DECREF(b);
-            }
-            if (PyList_Reverse(steps) < 0) { Py_DECREF(hp); Py_DECREF(steps); goto done; }
-        }
-        result = Py_BuildValue("(NOLN)", hp, out.complete ? Py_True : Py_False, (long long)out.expanded, steps);
+        PyObject *steps = PyList_New((Py_ssize_t)trail.count);
+        if (!steps) goto done;
+        for (int64_t i = 0; i < trail.count; i++)
+            PyList_SET_ITEM(steps, (Py_ssize_t)i, PyLong_FromLong(trail.items[i]));
+        if (PyErr_Occurred()) { Py_DECREF(steps); goto done; }
+        result = Py_BuildValue("(LOLNi)", (long long)out.best_hp, out.complete ? Py_True : Py_False,
+                               (long long)out.expanded, steps, S.records[out.best_record].goal);
     }
 done:
+    free(trail.items);
     free_search(&S);
     return result;
 }
 
 /* ------------------------------------------------------------------------------- decision searches */
 
-/* _WinsFrom in passages_search.py: decision searches (first win with at least `at_least` hp) from many
-   closed states of one level, sharing what fails. A search that ends without a win has shown every state it
-   stored to fail, and they stay in the key table for the next searches to prune by (the Python _Failures);
-   a search that wins or runs out of time puts back every state it replaced (its undo log). The step table
-   (where raw steps lead) is a fact of the level and is always kept. */
+/* Decision searches (first win with at least `at_least` hp) from many states of one level, for the counting
+   walk (passages_search.count_solutions), sharing what fails and what wins. A search that ends without a win
+   has shown every state it stored to fail, and they stay in the key table for the next searches to prune
+   by; a search that wins or runs out of time puts back every state it replaced (its undo log). The step
+   table (where raw steps lead) is a fact of the level and is always kept. What wins is kept per state key
+   too, as the least hp a win was found from: with more hp every route stays legal. */
 typedef struct {
     PyObject_HEAD
     Search S;
     PyObject *spec;         /* holds the cost callback that S.g borrows */
     Options options;
+    int64_t *winning_hp;    /* by key id; INT64_MAX: no win known */
+    int64_t winning_capacity;
     int ready;
 } Decider;
 
@@ -1955,18 +2207,25 @@ static int Decider_init(Decider *self, PyObject *args, PyObject *kwds) {
 
 static void Decider_dealloc(Decider *self) {
     free_search(&self->S);
+    free(self->winning_hp);
     Py_XDECREF(self->spec);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* decide(root, deadline) -> True when a route from the closed state `root` reaches a goal with at least
+/* decide(state, deadline) -> True when a route from `state` (as reached: read_state; the closure of a state
+   dominates it and is one of its continuations, so both have one answer) reaches a goal with at least
    `at_least` hp, False when none does, None when time ran out. */
 static PyObject *Decider_decide(Decider *self, PyObject *args) {
     PyObject *root_spec, *deadline;
     State root;
     if (!self->ready) { PyErr_SetString(PyExc_RuntimeError, "the Decider was not made"); return NULL; }
-    if (!PyArg_ParseTuple(args, "OO", &root_spec, &deadline) || read_state(root_spec, &root) < 0) return NULL;
     Search *S = &self->S;
+    if (!PyArg_ParseTuple(args, "OO", &root_spec, &deadline) || read_state(&S->g, root_spec, &root, 1, NULL) < 0)
+        return NULL;
+    Key k = key_of(&S->g, &root);
+    int32_t root_key = keys_find(&S->keys, &k, 1);
+    if (root_key < 0) return NULL;
+    if (root_key < self->winning_capacity && self->winning_hp[root_key] <= root.hp) Py_RETURN_TRUE;
     queue_free(&S->queue);
     if (queue_init(&S->queue) < 0) return NULL;
     S->undo_active = 1;
@@ -1984,6 +2243,13 @@ static PyObject *Decider_decide(Decider *self, PyObject *args) {
     }
     if (status < 0) return NULL;
     if (!out.complete) Py_RETURN_NONE;
+    if (out.have_best) {
+        int64_t old = self->winning_capacity;
+        if (grow((void **)&self->winning_hp, &self->winning_capacity, (int64_t)root_key + 1, sizeof(int64_t)) < 0)
+            return NULL;
+        for (int64_t i = old; i < self->winning_capacity; i++) self->winning_hp[i] = INT64_MAX;
+        if (root.hp < self->winning_hp[root_key]) self->winning_hp[root_key] = root.hp;
+    }
     return PyBool_FromLong(out.have_best);
 }
 
@@ -2007,9 +2273,19 @@ static PyTypeObject DeciderType = {
 
 /* ------------------------------------------------------------------------------- the least-need search */
 
-/* _least_need in passages_search.py, ported line for line like the search above: states carry the net
-   life (starting hp 0) in hp, and each key keeps a front of entries that no other entry of the key beats
-   on both need and damage. */
+/* The smallest starting hp comes from one search over needs rather than a search per candidate hp: a route's
+   need is the least starting hp from which it is legal, the largest of 1 and (cost - net life + 1) over its
+   fights, where the net life is elixirs taken minus damage taken. States carry their need and net life; on
+   each state key a state is kept unless another has no more need and no more damage (the dominance rule
+   above: the copy survives every fight the original survives, from any starting hp); and the search pops the
+   least lower bound on the need of any continuation (the need so far, and 1 - the bound on the final net
+   life), so the first time that lower bound reaches the least need of a winning route found, that need is
+   the answer.
+
+   States carry the net life (starting hp 0) in hp, and each key keeps a front of entries that no other entry
+   of the key beats on both need and damage. An entry that comes up gets 1 - (the Steiner bound on the final
+   net life) as a lower bound on its need too, and goes back into the queue under it if that is higher: on
+   suite level b090-02 this took min_start_hp from 66 s to 30 s. */
 typedef struct {
     State state;
     int64_t need, bound;
@@ -2038,7 +2314,8 @@ static int front_for(NeedSearch *N, int32_t key_id) {
     return 0;
 }
 
-/* offer() of _least_need: -1 on error. */
+/* Offer a state to the least-need search: kept unless its lower bound cannot beat the best need or another
+   entry of its key has no more need and no more damage. -1 on error. */
 static int need_offer(NeedSearch *N, const State *state, int32_t key_id, int64_t need) {
     Graph *g = &N->S.g;
     int64_t bound = bound_of(g, state);
@@ -2080,7 +2357,7 @@ static int need_offer(NeedSearch *N, const State *state, int32_t key_id, int64_t
     return queue_push(&N->S.queue, low, -(int64_t)set_count(state->consumed), index);
 }
 
-/* dominated_one_step_on of _least_need: a kept entry one enemy step further on with no more need. */
+/* Dominance application 3 with needs: a kept entry one enemy step further on with no more need. */
 static int need_dominated(NeedSearch *N, const NeedEntry *entry) {
     const Graph *g = &N->S.g;
     const State *s = &entry->state;
@@ -2123,7 +2400,7 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
     int finished = 1;
     int64_t expanded = 0;
     N.best_need = known;
-    if (init_search(S, spec) < 0 || read_state(root_spec, &root) < 0) goto done;
+    if (init_search(S, spec) < 0 || read_state(g, root_spec, &root, 1, NULL) < 0) goto done;
     unlocked = PyEval_SaveThread();
     {
         Key k = key_of(g, &root);
@@ -2139,7 +2416,7 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
         const State *state = &entry.state;
         if (need_dominated(&N, &entry)) continue;       /* application 3, as in the best-route search */
         if (steiner && g->steiner && !state->refined) {
-            /* The Steiner bound on the final net life, once per entry that comes up (_least_need). */
+            /* The Steiner bound on the final net life, once per entry that comes up. */
             int64_t tighter = 1 - steiner_bound(g, state);
             if (tighter > low) {
                 if (tighter < N.best_need) {
@@ -2155,7 +2432,7 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
             if (over < 0) goto done;
             if (over) { finished = 0; break; }
         }
-        /* A child's bound is at most this state's less (cost - least damage): see _search. */
+        /* A child's bound is at most this state's less (cost - least damage): header comment, "Bound". */
         int64_t least_final_need = 1 - entry.bound;
         CostTable *table = costs_at(g, state->atk, state->defense);
         if (!table) goto done;
@@ -2168,7 +2445,7 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
             int64_t least = blocker->least < 0 ? 0 : blocker->least;
             if (child_need >= N.best_need || least_final_need + cost - least >= N.best_need) continue;
             State child;
-            if (consume(g, state, b, cost, &child) < 0) goto done;
+            if (consume(g, state, b, cost, &child, NULL) < 0) goto done;
             set_t raw = set_with(state->consumed, b);
             Key ck = key_of(g, &child);
             int32_t child_key = keys_find(&S->keys, &ck, 1);
@@ -2191,27 +2468,102 @@ done:
     return result;
 }
 
-/* steiner_bound(graph, state) -> the Steiner bound of one closed state, or None without one (the tests
-   compare it with the Python bound). */
-static PyObject *steiner_bound_py(PyObject *module, PyObject *args) {
+/* bound(graph, state, which, floor=NO_WIN, enough=None) -> one of the search's bounds on the final hp of
+   any continuation of `state` (as reached, not closed: read_state), for the tests that hold each bound to
+   the plain rules and to hand-computed values: which = "tree" (bound_of), "priced" (priced_bound, with
+   its early answers at `floor` and `enough`), "steiner" (stopping at `floor`) or "chain" (chain_bound
+   given that floor, capped by the Steiner bound); None for the last two where the level does not fit the
+   Steiner graph. */
+static PyObject *bound_py(PyObject *module, PyObject *args) {
     (void)module;
-    PyObject *spec, *state_spec, *result = NULL;
-    int chain = 0;
-    long long floor = 0;
-    if (!PyArg_ParseTuple(args, "OO|pL", &spec, &state_spec, &chain, &floor)) return NULL;
+    PyObject *spec, *state_spec, *result = NULL, *enough_arg = Py_None;
+    const char *which;
+    long long floor = NO_WIN;
+    if (!PyArg_ParseTuple(args, "OOs|LO", &spec, &state_spec, &which, &floor, &enough_arg)) return NULL;
+    int64_t enough = INT64_MAX;
+    if (enough_arg != Py_None) {
+        enough = PyLong_AsLongLong(enough_arg);
+        if (enough == -1 && PyErr_Occurred()) return NULL;
+    }
     Search S;
     memset(&S, 0, sizeof(S));
     State state;
-    if (init_search(&S, spec) < 0 || read_state(state_spec, &state) < 0) goto done;
-    if (!S.g.steiner) { result = Py_None; Py_INCREF(result); goto done; }
-    {
-        int64_t flat = steiner_bound(&S.g, &state);
-        if (!chain) { result = PyLong_FromLongLong(flat); goto done; }
-        int error = 0;
-        int64_t value = chain_bound(&S.g, S.g.scratch, &state, flat, floor, NULL, &error);
+    int error = 0;
+    if (init_search(&S, spec) < 0 || read_state(&S.g, state_spec, &state, 0, NULL) < 0) goto done;
+    if (strcmp(which, "tree") == 0) {
+        result = PyLong_FromLongLong(bound_of(&S.g, &state));
+    } else if (strcmp(which, "priced") == 0) {
+        int64_t value = priced_bound(&S.g, &state, enough, floor, &error);
         if (!error) result = PyLong_FromLongLong(value);
+    } else if (strcmp(which, "steiner") == 0 || strcmp(which, "chain") == 0) {
+        if (!S.g.steiner) { result = Py_None; Py_INCREF(result); goto done; }
+        if (which[0] == 's') {
+            result = PyLong_FromLongLong(steiner_bound_priced(&S.g, S.g.scratch, &state, NULL, (set_t){{0, 0}}, floor));
+        } else {
+            int64_t value = chain_bound(&S.g, S.g.scratch, &state, steiner_bound(&S.g, &state), floor, NULL, &error);
+            if (!error) result = PyLong_FromLongLong(value);
+        }
+    } else {
+        PyErr_Format(PyExc_ValueError, "no bound called %s", which);
     }
 done:
+    free_search(&S);
+    return result;
+}
+
+/* A state in the form read_state reads. */
+static PyObject *state_tuple(const State *s) {
+    return Py_BuildValue("(y#y#LLiLLy#i)", (const char *)&s->consumed, (Py_ssize_t)sizeof(set_t),
+                         (const char *)&s->areas, (Py_ssize_t)sizeof(set_t), (long long)s->atk,
+                         (long long)s->defense, s->keys, (long long)s->hp, (long long)s->elixirs,
+                         (const char *)&s->frontier, (Py_ssize_t)sizeof(set_t), s->goal);
+}
+
+/* follow(graph, state, steps, close) -> [the state before the first step, then after each]: from `state`
+   (as reached, closed when `close`), consume each blocker of `steps` in turn at its cost by the cost
+   tables, with the closure after each when `close`. Each state is in the form read_state reads, the masks
+   as bytes. For the tests that hold the core's own step to the rules' functions; a step that is not a legal
+   move now (not on the frontier, a door without a key, a fight not survived) raises ValueError. */
+static PyObject *follow_py(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *spec, *state_spec, *steps, *result = NULL, *states = NULL;
+    int close;
+    if (!PyArg_ParseTuple(args, "OOOp", &spec, &state_spec, &steps, &close)) return NULL;
+    Search S;
+    memset(&S, 0, sizeof(S));
+    State state;
+    PyObject *seq = PySequence_Fast(steps, "steps must be a sequence");
+    if (!seq || init_search(&S, spec) < 0 || read_state(&S.g, state_spec, &state, close, NULL) < 0) goto done;
+    states = PyList_New(0);
+    PyObject *first = states ? state_tuple(&state) : NULL;
+    if (!first || PyList_Append(states, first) < 0) { Py_XDECREF(first); goto done; }
+    Py_DECREF(first);
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        long b = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (b == -1 && PyErr_Occurred()) goto done;
+        CostTable *table = costs_at(&S.g, state.atk, state.defense);
+        if (!table) goto done;
+        if (b < 0 || b >= S.g.blockers_count || !set_has(state.frontier, (int)b)
+                || (S.g.blockers[b].is_door ? state.keys < 1 : table->costs[b] < 0 || table->costs[b] >= state.hp)) {
+            PyErr_Format(PyExc_ValueError, "step %zd: blocker %ld cannot be consumed now", i, b);
+            goto done;
+        }
+        int64_t cost = S.g.blockers[b].is_door ? 0 : table->costs[b];
+        if (close) {
+            if (consume(&S.g, &state, (int)b, cost, &state, NULL) < 0) goto done;
+        } else {
+            state.hp -= cost;
+            take_blocker(&S.g, &state, (int)b);
+        }
+        PyObject *item = state_tuple(&state);
+        if (!item || PyList_Append(states, item) < 0) { Py_XDECREF(item); goto done; }
+        Py_DECREF(item);
+    }
+    result = states;
+    states = NULL;
+done:
+    Py_XDECREF(states);
+    Py_XDECREF(seq);
     free_search(&S);
     return result;
 }
@@ -2219,18 +2571,20 @@ done:
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from, threads=1)\n"
-     "-> (best_hp, complete, expanded, steps)\n\n"
-     "The passages search engine's best-first search, compiled; see passages_search.py."},
+     "-> (best_hp, complete, expanded, steps, goal)\n\n"
+     "The passages search engine's best-first search (header comment of _passages_core.c)."},
     {"least_need", least_need, METH_VARARGS,
      "least_need(graph, root, deadline, known, steiner) -> (least need or None, expanded)\n\n"
-     "The least-need search of min_start_hp, compiled; see passages_search._least_need."},
-    {"steiner_bound", steiner_bound_py, METH_VARARGS,
-     "steiner_bound(graph, state, chain=False, floor=0) -> the Steiner bound of a closed state, or with chain its\n"
-     "chain bound given that floor (None when the level does not fit)"},
+     "The least-need search of min_start_hp (need_offer, least_need in _passages_core.c)."},
+    {"bound", bound_py, METH_VARARGS,
+     "bound(graph, state, which, floor=NO_WIN, enough=None) -> one of the search's bounds at a state (for tests)"},
+    {"follow", follow_py, METH_VARARGS,
+     "follow(graph, state, steps, close) -> the states after each step, by the core's own step (for tests)"},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_passages_core", NULL, -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, .m_name = "_passages_core", .m_doc = NULL, .m_size = -1,
+                                    .m_methods = methods};
 
 PyMODINIT_FUNC PyInit__passages_core(void) {
     if (PyType_Ready(&DeciderType) < 0) return NULL;

@@ -9,7 +9,6 @@ level's [expect]); anything else is reported as a bug. Nothing here prints: the 
 
 from __future__ import annotations
 
-import functools
 import importlib
 import importlib.util
 import statistics
@@ -120,16 +119,8 @@ class BenchResult:
 
 
 def available_engines() -> dict[str, ModuleType]:
-    """The engines that import here, by name: search, search-py when search runs compiled, cpsat (when
-    present) and the baseline."""
-    search = importlib.import_module("twisty.solver.passages_search")
-    engines: dict[str, ModuleType] = {"search": search}
-    if search._passages_core is not None:
-        # The same search step for step with its compiled core turned off: the baseline is plain Python, so
-        # this row tells the algorithm's gain from the compiled core's.
-        python_search = ModuleType("search-py")
-        python_search.best_route = functools.partial(search.best_route, compiled=False)
-        engines["search-py"] = python_search
+    """The engines that import here, by name: search, cpsat (when present) and the baseline."""
+    engines: dict[str, ModuleType] = {"search": importlib.import_module("twisty.solver.passages_search")}
     try:
         engines["cpsat"] = importlib.import_module("twisty.solver.passages_cpsat")
     except ImportError:

@@ -1,7 +1,8 @@
-"""The reference engine: enumerate every route with the plain rules. Exponential; for small levels only.
+"""The brute force: enumerate every route with the plain rules on the grid. Exponential; tiny levels only.
 
-It walks the grid itself (no region graph, no bounds, no dominance), so that it is an independent witness
-for the other engines in differential tests. Two routes are merged only when they reach the same consumed
+It walks the grid itself (no region graph, no bounds, no dominance), so that it is a witness independent
+of everything but the rules in the differential tests: the reference engine (passages_reference) and the
+search engine both work on the region graph. Two routes are merged only when they reach the same consumed
 set with the same signature, because then everything that follows is identical: items are a function of
 the consumed set and life lost is a function of the signature.
 """

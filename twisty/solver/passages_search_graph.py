@@ -1,0 +1,413 @@
+"""The search engine's graph: everything its compiled core reads about a level, made in Python.
+
+The core (twisty/solver/_passages_core.c) searches over sets of consumed blockers on the region graph
+(twisty.rules.passages_graph). What it needs beyond the graph is made here once per question, where the
+rules are at hand: each area's gains (the rules' take_items on its items), which blockers can ever be
+fought, the dominator tree of the map, each blocker's least damage, the values of the dominator-tree
+relaxation behind the search's first bound, the distances to a goal, the blockers worth consuming at all,
+and, through a callback, every blocker's cost at any stats the core meets (the rules' fight_damage). It
+also packs states for the core (compiled_state), read from the reference engine's RegionWalk: wherever a
+route is followed in Python, it is followed by the rules' own functions.
+
+Numbers. Every stat of a level is at most 10^9 (twisty.limits.MAX_NUMBER), so one fight can cost up to
+about 10^18 and a sum of many would leave the core's 64-bit integers. No route survives a fight that costs
+more than all the life it can ever have (its starting hp and every elixir, far below MAX_COST under the
+input limits), so the cost callback reports any such fight as impossible, and a level whose least damages
+or starting hp would put the core's sums near the limit does not fit (fits_compiled): the engine then asks
+the reference engine, which counts in Python's integers.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator
+
+from twisty.rules.passages import PassagesLevel, Stats, fight_damage, take_items
+from twisty.rules.passages_graph import build_graph
+from twisty.solver.passages_reference import Position, RegionWalk
+
+# The largest cost the compiled core takes (its MAX_COST): a fight that costs more is reported impossible.
+MAX_COST = 1 << 48
+# The compiled core's sets: 128-bit sets of areas and of blockers, 256-bit sets of dominator-tree nodes.
+SET_BITS = 128
+NODE_BITS = 256
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The members of a bit set, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+
+class SearchGraph:
+    """The region graph as bitmasks, with the precomputed parts of the search's bounds. With a starting hp,
+    the enemies that no route survives from it are walls."""
+
+    def __init__(self, level: PassagesLevel, start_hp: int | None = None) -> None:
+        graph = build_graph(level)
+        self.level = level
+        self.graph = graph
+        self.walk = RegionWalk(level, graph)
+        self.blocker_count = len(graph.blockers)
+        self.objects = graph.blockers
+        self.is_door = [level.things[obj].kind == "door" for obj in graph.blockers]
+        self.enemies = [level.things[obj].enemy for obj in graph.blockers]
+        self.door_mask = sum(1 << b for b in range(self.blocker_count) if self.is_door[b])
+        gains = [take_items(Stats(0), items) for items in self.walk.area_items]
+        self.area_atk = [gain.atk for gain in gains]
+        self.area_def = [gain.defense for gain in gains]
+        self.area_keys = [gain.keys for gain in gains]
+        self.area_hp = [gain.hp for gain in gains]
+        self.area_blocker_mask = [sum(1 << b for b in bs) for bs in graph.area_blockers]
+        self.area_goal = [gs[0] if gs else -1 for gs in graph.area_goals]
+        self.blocker_area_mask = [sum(1 << a for a in areas) for areas in graph.blocker_areas]
+        self.blocker_blocker_mask = [sum(1 << c for c in bs) for bs in graph.blocker_blockers]
+        self.blocker_goal = [gs[0] if gs else -1 for gs in graph.blocker_goals]
+        self.goal_blocker_mask = sum(1 << b for b, goal in enumerate(self.blocker_goal) if goal >= 0)
+
+        # The most attack and defence the player can ever have; enemies it cannot harm even then are walls.
+        all_atk = level.player.atk + sum(self.area_atk)
+        self.defeatable = [self.is_door[b] or self.enemies[b].defense < all_atk for b in range(self.blocker_count)]
+        # With a starting hp, enemies that no route survives reaching (the relaxation of the bound says the
+        # life left after fighting them is below 1) are walls too; walls shrink the best stats, so repeat.
+        while True:
+            self.in_principle_areas, in_principle_blockers = self._reachable_in_principle()
+            principle = list(bits(self.in_principle_areas))
+            self.max_atk = level.player.atk + sum(self.area_atk[a] for a in principle)
+            self.max_def = level.player.defense + sum(self.area_def[a] for a in principle)
+            self.total_elixirs = sum(self.area_hp[a] for a in principle)
+            self._build_dominator_tree()
+            self.least_damage = self._least_damages()
+            self._tree_values()
+            if start_hp is None:
+                break
+            walls = self._unsurvivable(start_hp)
+            if not walls:
+                break
+            for b in walls:
+                self.defeatable[b] = False
+        self.goal_distance = self._goal_distances()
+        self.useful_mask = self._useful_blockers() & in_principle_blockers
+        self.all_mask = in_principle_blockers
+        # Blockers whose consumption matters beyond the areas it reaches: those touching another blocker
+        # or a goal. A consumed blocker of any other kind has every area around it reached.
+        self.linking_mask = sum(1 << b for b in range(self.blocker_count)
+                                if self.graph.blocker_blockers[b] or self.graph.blocker_goals[b])
+        self._compiled: dict[int, tuple] = {}
+
+    def fits_compiled(self, start_hp: int) -> bool:
+        """Whether the compiled core can hold this level searched from `start_hp`: its sets, and its numbers
+        (module docstring: every least damage below MAX_COST, so that the core's sums over at most 128 of
+        them stay far within 64 bits, and all the life a route can ever have below MAX_COST, so that a
+        cost above it is rightly an impossible fight)."""
+        return (self.areas_count <= SET_BITS and self.blocker_count <= SET_BITS and self.node_count <= NODE_BITS
+                and all(least is None or least < MAX_COST for least in self.least_damage)
+                and start_hp + self.total_elixirs < MAX_COST)
+
+    def costs(self, atk: int, defense: int) -> list[int]:
+        """Every blocker's cost at these stats, as the core reads it: a door 0, an enemy its damage by the
+        rules, -1 where it cannot be harmed or costs more than MAX_COST (no route survives that)."""
+        out = []
+        for b in range(self.blocker_count):
+            if self.is_door[b]:
+                out.append(0)
+            else:
+                damage = fight_damage(self.enemies[b], atk, defense)
+                out.append(-1 if damage is None or damage >= MAX_COST else damage)
+        return out
+
+    def compiled_graph(self, allowed: int | None = None) -> tuple:
+        """This graph in the form the compiled core reads (_passages_core.c, read_graph), made once per set
+        of allowed blockers (by default the ones worth consuming, useful_mask): the search's moves and
+        free steps stay within them. The core asks each blocker's cost at new stats of `costs`."""
+        allowed = self.useful_mask if allowed is None else allowed
+        if allowed not in self._compiled:
+            sets, nodes = _set_bytes, _node_bytes
+            areas = tuple((self.area_atk[a], self.area_def[a], self.area_keys[a], self.area_hp[a], self.area_goal[a],
+                           sets(self.area_blocker_mask[a]), nodes(self.children_mask[a]))
+                          for a in range(self.areas_count))
+            blockers = tuple((int(self.is_door[b]), self.blocker_goal[b],
+                              -1 if self.least_damage[b] is None else self.least_damage[b],
+                              -1 if self.goal_distance[b] is None else self.goal_distance[b],
+                              sets(self.blocker_area_mask[b]), sets(self.blocker_blocker_mask[b]),
+                              sets(self.blocker_blocker_mask[b] & allowed),
+                              nodes(self.children_mask[self.areas_count + b]))
+                             for b in range(self.blocker_count))
+            costs: Callable[[int, int], list[int]] = self.costs
+            self._compiled[allowed] = (areas, blockers, tuple(self.positive_value),
+                                       tuple(0 if extra is None else extra for extra in self.goal_extra),
+                                       sets(self.door_mask), sets(self.goal_blocker_mask), sets(self.linking_mask),
+                                       sets(allowed), sets(self.door_mask & allowed), nodes(self.goal_ancestors),
+                                       self.total_elixirs, costs)
+        return self._compiled[allowed]
+
+    def compiled_state(self, at: Position) -> tuple:
+        """A position of the region walk in the form the compiled core reads (_passages_core.c, read_state):
+        what it reached; the core works out the rest."""
+        elixirs = sum(self.area_hp[a] for a in bits(at.areas))
+        stats = at.stats
+        return (_set_bytes(at.consumed), _set_bytes(at.areas), stats.atk, stats.defense, stats.keys, stats.hp,
+                elixirs, _set_bytes(at.frontier), at.goal)
+
+    def _unsurvivable(self, start_hp: int) -> list[int]:
+        """Enemies no route can fight and survive from this starting hp. A route that has just fought
+        enemy b has reached and consumed a set of nodes closed under dominators that holds b, with life
+        start hp + elixirs taken - damage so far; the tree relaxation's best such set bounds that from
+        above (elixirs of the set at least those taken, each fight costing at least its least damage).
+        When the bound is below 1, no route survives fighting b."""
+        areas = self.areas_count
+        value = self.node_value
+        best_with = [None] * self.node_count      # the relaxation's best set containing the node
+        root = self.graph.start_area
+        best_with[root] = value[root]
+        for node in self.node_order[1:]:
+            parent = self.idom[node]
+            if parent is None or best_with[parent] is None:
+                continue
+            best_with[node] = best_with[parent] - max(0, value[node]) + value[node]
+        walls = []
+        for b in range(self.blocker_count):
+            node = areas + b
+            if (self.defeatable[b] and not self.is_door[b] and best_with[node] is not None
+                    and start_hp + best_with[node] < 1):
+                walls.append(b)
+        return walls
+
+    def _reachable_in_principle(self) -> tuple[int, int]:
+        """Areas and blockers reachable if every defeatable blocker could be consumed (goals stay closed)."""
+        areas = 1 << self.graph.start_area
+        blockers = 0
+        queue_areas = [self.graph.start_area]
+        queue_blockers: list[int] = []
+        while queue_areas or queue_blockers:
+            if queue_areas:
+                touching = self.area_blocker_mask[queue_areas.pop()]
+            else:
+                b = queue_blockers.pop()
+                for a in bits(self.blocker_area_mask[b] & ~areas):
+                    areas |= 1 << a
+                    queue_areas.append(a)
+                touching = self.blocker_blocker_mask[b]
+            for c in bits(touching & ~blockers):
+                if self.defeatable[c]:
+                    blockers |= 1 << c
+                    queue_blockers.append(c)
+        return areas, blockers
+
+    # Nodes of the dominator tree: areas 0..A-1, blockers A..A+B-1, goals A+B.. (goals are dead ends).
+    # Nodes of the dominator tree: areas 0..A-1, blockers A..A+B-1, goals A+B.. (goals are dead ends).
+    def _build_dominator_tree(self) -> None:
+        """Immediate dominators from the start area: node d dominates x when every way from the start to
+        x passes d. A route reaches x only after consuming every blocker that dominates it, whatever it
+        did before.
+        Between areas and blockers every step goes both ways, so the graph is undirected but for the
+        goals, which are never walked through: there the dominators are the cut vertices (Hopcroft and
+        Tarjan's biconnected components, one depth-first search). In the component that a cut vertex u
+        separates from the start, u dominates every node, and no other node does: any two nodes of a
+        biconnected component are joined by two ways with no inner node in common. A goal's immediate
+        dominator is the nearest common dominator of the nodes that lead to it."""
+        graph = self.graph
+        areas, blockers = len(graph.areas), self.blocker_count
+        total = areas + blockers + len(self.level.goals)
+        defeatable = self.defeatable
+        around: list[list[int]] = [[areas + b for b in bs if defeatable[b]] for bs in graph.area_blockers]
+        around += [list(graph.blocker_areas[b]) + [areas + c for c in graph.blocker_blockers[b] if defeatable[c]]
+                   for b in range(blockers)]
+        root = graph.start_area
+        rank = [-1] * total             # depth-first discovery rank
+        low = [0] * total               # the least rank reachable from the node's subtree by one back step
+        idom: list[int | None] = [None] * total
+        idom[root] = root
+        rank[root] = 0
+        order = [root]                  # discovery order: every node after the nodes that dominate it
+        unfinished: list[int] = []      # discovered nodes whose component is not closed yet
+        stack = [(root, iter(around[root]))]
+        while stack:
+            node, rest = stack[-1]
+            for nxt in rest:
+                if rank[nxt] < 0:
+                    rank[nxt] = low[nxt] = len(order)
+                    order.append(nxt)
+                    unfinished.append(nxt)
+                    stack.append((nxt, iter(around[nxt])))
+                    break
+                if rank[nxt] < low[node]:
+                    low[node] = rank[nxt]
+            else:
+                stack.pop()
+                if stack:
+                    parent = stack[-1][0]
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
+                    if low[node] >= rank[parent]:
+                        # parent separates node's component from the start.
+                        while True:
+                            member = unfinished.pop()
+                            idom[member] = parent
+                            if member == node:
+                                break
+        depth = [0] * total
+        for node in order[1:]:
+            depth[node] = depth[idom[node]] + 1
+        leading_to: list[list[int]] = [[] for _ in self.level.goals]     # reached nodes next to each goal
+        for node, goals in [*enumerate(graph.area_goals), *enumerate(graph.blocker_goals, start=areas)]:
+            if rank[node] >= 0:
+                for g in goals:
+                    leading_to[g].append(node)
+        for g, leading in enumerate(leading_to):
+            if not leading:
+                continue
+            common = leading[0]
+            for other in leading[1:]:
+                while depth[other] > depth[common]:
+                    other = idom[other]
+                while depth[common] > depth[other]:
+                    common = idom[common]
+                while other != common:
+                    other, common = idom[other], idom[common]
+            node = areas + blockers + g
+            idom[node] = common
+            order.append(node)
+        self.node_count = total
+        self.node_order = order                 # every node before the nodes it dominates
+        self.idom = idom
+        self.children_mask = [0] * total
+        for node in order[1:]:
+            self.children_mask[idom[node]] |= 1 << node
+
+    def _least_damages(self) -> list[int | None]:
+        """A lower bound on what each blocker can ever cost: an enemy's damage at the largest attack and
+        defence the player can have when fighting it, which leaves out the equipment it dominates (that
+        equipment is only reachable after the fight)."""
+        areas = len(self.graph.areas)
+        behind_atk = [0] * self.node_count
+        behind_def = [0] * self.node_count
+        for node in reversed(self.node_order):
+            if node < areas:
+                behind_atk[node] += self.area_atk[node]
+                behind_def[node] += self.area_def[node]
+            if node != self.graph.start_area:
+                parent = self.idom[node]
+                behind_atk[parent] += behind_atk[node]
+                behind_def[parent] += behind_def[node]
+        least: list[int | None] = []
+        for b in range(self.blocker_count):
+            if self.is_door[b]:
+                least.append(0)
+            elif not self.defeatable[b] or self.idom[areas + b] is None:
+                least.append(None)
+            else:
+                node = areas + b
+                least.append(fight_damage(self.enemies[b], self.max_atk - behind_atk[node],
+                                          self.max_def - behind_def[node]))
+        return least
+
+    def _tree_values(self) -> None:
+        """The relaxation behind the bound: reach any set of nodes closed under dominators, areas worth
+        their elixirs and blockers costing their least damage. `value[x]`: the best such set below x with
+        x in it; `goal_value[x]`: the same with a goal in it (None without one)."""
+        areas, blockers = len(self.graph.areas), self.blocker_count
+        value = [0] * self.node_count
+        goal_value: list[int | None] = [None] * self.node_count
+        for node in reversed(self.node_order):
+            if node < areas:
+                weight = self.area_hp[node]
+            elif node < areas + blockers:
+                weight = -(self.least_damage[node - areas] or 0)
+            else:
+                weight = 0
+                goal_value[node] = 0
+            gain = 0
+            goal_extra = None
+            for child in bits(self.children_mask[node]):
+                positive = max(0, value[child])
+                gain += positive
+                if goal_value[child] is not None:
+                    extra = goal_value[child] - positive
+                    goal_extra = extra if goal_extra is None else max(goal_extra, extra)
+            value[node] = weight + gain
+            if goal_value[node] is None and goal_extra is not None:
+                goal_value[node] = weight + gain + goal_extra
+        self.node_value = value
+        self.node_goal_value = goal_value
+        self.positive_value = [max(0, v) for v in value]
+        self.goal_ancestors = sum(1 << n for n in range(self.node_count) if goal_value[n] is not None)
+        # What a goal below the node adds to the relaxation beyond the node's own positive value.
+        self.goal_extra = [None if g is None else g - p for g, p in zip(goal_value, self.positive_value)]
+        self.areas_count = areas
+
+    def _goal_distances(self) -> list[int | None]:
+        """Least total damage, at the best stats ever possible, of a chain of blockers from blocker b
+        (b included) to a goal. None when no goal lies beyond b."""
+        infinity = float("inf")
+        blocker_dist = [infinity] * self.blocker_count
+        area_dist = [infinity] * len(self.graph.areas)
+        heap: list[tuple[int, int, int]] = []   # (distance, 0 = area / 1 = blocker, index)
+        for a, goal in enumerate(self.area_goal):
+            if goal >= 0:
+                area_dist[a] = 0
+                heap.append((0, 0, a))
+        for b, goal in enumerate(self.blocker_goal):
+            if goal >= 0 and self.least_damage[b] is not None:
+                blocker_dist[b] = self.least_damage[b]
+                heap.append((blocker_dist[b], 1, b))
+        heapq.heapify(heap)
+        while heap:
+            dist, kind, index = heapq.heappop(heap)
+            if kind == 0:
+                if dist > area_dist[index]:
+                    continue
+                neighbours = bits(self.area_blocker_mask[index])
+            else:
+                if dist > blocker_dist[index]:
+                    continue
+                for a in bits(self.blocker_area_mask[index]):
+                    if dist < area_dist[a]:
+                        area_dist[a] = dist
+                        heapq.heappush(heap, (dist, 0, a))
+                neighbours = bits(self.blocker_blocker_mask[index])
+            for c in neighbours:
+                cost = self.least_damage[c]
+                if cost is not None and dist + cost < blocker_dist[c]:
+                    blocker_dist[c] = dist + cost
+                    heapq.heappush(heap, (dist + cost, 1, c))
+        return [None if d == infinity else int(d) for d in blocker_dist]
+
+    def _useful_blockers(self) -> int:
+        """Blockers outside dead ends: strip, again and again, every blocker that touches only one node
+        (area or blocker) and no goal, and every area other than the start's with no items, no goal and
+        at most one blocker left around it. Consuming a stripped blocker only costs life or a key."""
+        area_alive = [True] * len(self.graph.areas)
+        blocker_alive = [self.defeatable[b] for b in range(self.blocker_count)]
+
+        def area_degree(a: int) -> int:
+            return sum(blocker_alive[b] for b in self.graph.area_blockers[a])
+
+        def blocker_degree(b: int) -> int:
+            return (sum(area_alive[a] for a in self.graph.blocker_areas[b])
+                    + sum(blocker_alive[c] for c in self.graph.blocker_blockers[b]))
+
+        changed = True
+        while changed:
+            changed = False
+            for a, area in enumerate(self.graph.areas):
+                if (area_alive[a] and a != self.graph.start_area and not area.items
+                        and self.area_goal[a] < 0 and area_degree(a) <= 1):
+                    area_alive[a] = False
+                    changed = True
+            for b in range(self.blocker_count):
+                if blocker_alive[b] and self.blocker_goal[b] < 0 and blocker_degree(b) <= 1:
+                    blocker_alive[b] = False
+                    changed = True
+        return sum(1 << b for b in range(self.blocker_count) if blocker_alive[b])
+
+
+def _set_bytes(mask: int) -> bytes:
+    return mask.to_bytes(SET_BITS // 8, "little")
+
+
+def _node_bytes(mask: int) -> bytes:
+    return mask.to_bytes(NODE_BITS // 8, "little")
