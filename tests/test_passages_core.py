@@ -495,7 +495,7 @@ def test_the_search_on_two_cores_answers_as_on_one():
     core, no win with one hp more, and the route replays by the plain rules. Its expansions come in a
     slightly different order, so only the answers are compared. With a deadline that does not spare the
     second core, it stays on one, and expands exactly the states the one-core search expands."""
-    from twisty.solver import passages_bench
+    from twisty.bench import passages as passages_bench
     levels = list(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (40, 60)))
     levels += [(seed, level) for seed, level in random_levels(11, 80)]
     wins = reordered = 0
@@ -522,7 +522,7 @@ def test_the_chain_bound_from_some_expansion_on_saves_expansions():
     switch is tested too): on the suite levels of 20 and 40 blockers that take the Steiner search 60 to
     1,400 expansions, the same answers and fewer expansions than without it (b040-05: 587 without, 50
     with)."""
-    from twisty.solver import passages_bench
+    from twisty.bench import passages as passages_bench
     chosen = ("b020-01.toml", "b020-04.toml", "b040-00.toml", "b040-02.toml", "b040-04.toml", "b040-05.toml")
     for name, level in passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (20, 40)):
         if name not in chosen:
@@ -537,7 +537,7 @@ def test_the_chain_bound_from_some_expansion_on_saves_expansions():
 def long_race_level():
     """Suite level b060-01: 17,618 expansions for the search with the Steiner and chain bounds, far more
     than the 256 between two looks at the clock, so that a racing search sees the other's end in time."""
-    from twisty.solver import passages_bench
+    from twisty.bench import passages as passages_bench
     return dict(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (60,)))["b060-01.toml"]
 
 
@@ -630,7 +630,7 @@ def racing_threads() -> list[threading.Thread]:
 
 def slow_level():
     """Suite level b120-01: tens of seconds on either core, long enough to interrupt."""
-    from twisty.solver import passages_bench
+    from twisty.bench import passages as passages_bench
     return dict(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (120,)))["b120-01.toml"]
 
 

@@ -1,6 +1,6 @@
 """Write the seeded benchmark suite of `twisty bench passages`: levels in size buckets, as TOML files.
 
-    python benchmarks/passages/make_suite.py [--out benchmarks/passages/suite] [--per-bucket 6] [--budget 240]
+    python benchmarks/passages/make_suite.py [--out twisty/bench/suites/passages] [--per-bucket 6] [--budget 240]
                                              [--cpsat-max-blockers 20] [--keep-existing]
 
 Levels are built like the towers of the genre rather than like random test levels: a maze of one-cell rooms
@@ -218,7 +218,8 @@ def _essence(thing: Thing) -> tuple:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(Path(__file__).parent / "suite"))
+    shipped = Path(__file__).resolve().parents[2] / "twisty" / "bench" / "suites" / "passages"
+    parser.add_argument("--out", default=str(shipped))
     parser.add_argument("--per-bucket", type=int, default=6)
     parser.add_argument("--budget", type=float, default=240.0, help="seconds per proof at generation")
     parser.add_argument("--cpsat-max-blockers", type=int, default=20,

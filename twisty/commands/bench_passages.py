@@ -1,4 +1,4 @@
-"""`twisty bench passages`: the passages engines against the genre's standard algorithm."""
+"""`twisty bench passages`: the passages engines against the genre's standard algorithm (the reference engine)."""
 
 from __future__ import annotations
 
@@ -9,29 +9,29 @@ from pathlib import Path
 
 import click
 
-from twisty.commands.common import EXIT_FAILED, EXIT_INVALID
+from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, SECONDS
 from twisty.rules.source import LevelError
-from twisty.solver import passages_bench
+from twisty.bench import passages as passages_bench
 
 
 @click.command("passages")
 @click.option("--suite", "suite", type=click.Path(file_okay=False, path_type=Path),
-              default=passages_bench.DEFAULT_SUITE, show_default="benchmarks/passages/suite",
+              default=passages_bench.DEFAULT_SUITE, show_default="the suite shipped with twisty",
               help="Folder of suite levels (*.toml).")
-@click.option("--limit", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+@click.option("--limit", type=SECONDS, default=30.0, show_default=True,
               help="Seconds per level and engine; an answer not proven within it counts as unsolved.")
 @click.option("--engine", "engines", multiple=True,
-              help="Run only these engines (repeatable): search, cpsat, standard. Default: every one that "
-                   "imports.")
+              help=f"Run only these engines (repeatable): {', '.join(passages_bench.BENCH_ENGINES)}. Default: every "
+                   "one available here.")
 @click.option("--bucket", "buckets", type=click.Choice([str(b) for b in passages_bench.BUCKETS]), multiple=True,
               help="Run only these size buckets (repeatable), by number of blockers.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full results as one JSON object.")
 def bench_passages(suite: Path, limit: float, engines: tuple[str, ...], buckets: tuple[str, ...],
                    as_json: bool) -> None:
-    """Run every passages engine and the standard algorithm on the seeded suite.
+    """Run the passages engines and the genre's standard algorithm (the reference engine) on the seeded suite.
 
     Prints, per size bucket, how many levels each engine proves within the limit, the median and largest
-    time (unsolved levels count at the limit), and the ratio of the standard algorithm's median time to the
+    time (unsolved levels count at the limit), and the ratio of the reference engine's median time to the
     engine's on the levels both prove. Engines that disagree are reported as bugs (exit 1).
     """
     available = passages_bench.available_engines()

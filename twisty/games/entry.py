@@ -40,6 +40,7 @@ class Engine:
     questions: frozenset[str]
     summary: str
     baseline: bool = False
+    bench: bool = False          # run by `twisty bench` on the game's suite
 
     def load(self) -> ModuleType:
         module = resolve(self.module)
@@ -70,6 +71,7 @@ class Game:
     generator: str | None = None
     renderer: str | None = None
     bench: str | None = None
+    bench_baseline: str | None = None    # the engine the bench measures the others against
     docs: str = ""
     # The questions whose answer includes whether the level can be won.
     solving: frozenset[str] = frozenset()

@@ -16,18 +16,23 @@ GAME = Game(
     ),
     engines=(
         Engine("search", "twisty.solver.passages_search", _ALL,
-               "exact best-first search over consumed blockers (compiled core)"),
+               "exact best-first search over consumed blockers with bounds and dominance, in a compiled core "
+               "(levels it cannot hold, or no core built: the reference engine's answers)", bench=True),
         Engine("cpsat", "twisty.solver.passages_cpsat", _ALL,
-               "CP-SAT model of the order in which blockers are consumed"),
+               "CP-SAT model of the order in which blockers are consumed", bench=True),
+        Engine("reference", "twisty.solver.passages_reference", _ALL,
+               "the genre's standard algorithm in plain Python: best life per set of consumed blockers, no "
+               "bounds (the tests' oracle)", bench=True),
         Engine("brute", "twisty.solver.passages_brute", _ALL,
-               "reference enumeration of every order (tiny levels only)"),
+               "enumeration of every order on the grid itself (tiny levels only)"),
     ),
     auto=("search",),
     loader="twisty.rules.passages_format:load_passages",
     checker="twisty.report.passages",
     renderer="twisty.render.pictures_passages",
     generator="twisty.generator.passages:generate_from",
-    bench="twisty.solver.passages_bench",
+    bench="twisty.bench.passages",
+    bench_baseline="reference",
     solving=frozenset({"route", "count"}),
     docs="docs/passages.md",
 )

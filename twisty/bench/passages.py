@@ -1,16 +1,16 @@
 """The passages benchmark: every engine and the genre's standard algorithm on the seeded suite.
 
-The suite lives in benchmarks/passages/suite (written by benchmarks/passages/make_suite.py); the baseline in
-benchmarks/baselines/passages_standard.py. Each engine answers `best_route` on each level with a per-level
-time limit; a level counts as solved when the engine proves its answer within the limit. Every route is
-replayed by the plain rules, and every pair of proven answers must agree (with each other and with the
-level's [expect]); anything else is reported as a bug. Nothing here prints: the command does.
+The suite ships with the package in twisty/bench/suites/passages (written by benchmarks/passages/make_suite.py);
+the engines and the baseline come from the registry (twisty/games/passages.py: the engines marked for the
+bench, and the reference engine, which is the genre's standard algorithm, as the baseline). Each engine
+answers `best_route` on each level with a per-level time limit; a level counts as solved when the engine
+proves its answer within the limit. Every route is replayed by the plain rules, and every pair of proven
+answers must agree (with each other and with the level's [expect]); anything else is reported as a bug.
+Nothing here prints: the command does.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -18,16 +18,17 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable
 
+from twisty.games import GAMES
 from twisty.rules.passages import PassagesLevel, RouteError, replay
 from twisty.rules.passages_format import load_passages
 from twisty.rules.source import read_level
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, Deadline
 
-REPOSITORY = Path(__file__).resolve().parents[2]
-DEFAULT_SUITE = REPOSITORY / "benchmarks" / "passages" / "suite"
-BASELINE_PATH = REPOSITORY / "benchmarks" / "baselines" / "passages_standard.py"
+DEFAULT_SUITE = Path(__file__).resolve().parent / "suites" / "passages"
 BUCKETS = (10, 20, 40, 60, 90, 120)
-BASELINE = "standard"
+GAME = GAMES["passages"]
+BASELINE = GAME.bench_baseline or "reference"
+BENCH_ENGINES = tuple(engine.name for engine in GAME.engines if engine.bench)
 
 
 @dataclass
@@ -119,18 +120,8 @@ class BenchResult:
 
 
 def available_engines() -> dict[str, ModuleType]:
-    """The engines that import here, by name: search, cpsat (when present) and the baseline."""
-    engines: dict[str, ModuleType] = {"search": importlib.import_module("twisty.solver.passages_search")}
-    try:
-        engines["cpsat"] = importlib.import_module("twisty.solver.passages_cpsat")
-    except ImportError:
-        pass
-    if BASELINE_PATH.exists():
-        spec = importlib.util.spec_from_file_location("passages_standard", BASELINE_PATH)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        engines[BASELINE] = module
-    return engines
+    """The engines the registry marks for the bench that are available here, by name, the baseline last."""
+    return {engine.name: engine.load() for engine in GAME.engines if engine.bench and engine.available()}
 
 
 def bucket_of(blockers: int) -> int:
@@ -214,7 +205,7 @@ def run_bench(levels: list[tuple[str, PassagesLevel]], engines: dict[str, Module
 def table_lines(result: BenchResult) -> list[str]:
     """The per-bucket table: solved with proof, median and max seconds, speed-up over the baseline."""
     lines = []
-    header = f"{'blockers':>8} {'levels':>6}  {'engine':<9} {'proved':>7} {'median s':>9} {'max s':>8}  {'vs standard':>12}"
+    header = f"{'blockers':>8} {'levels':>6}  {'engine':<9} {'proved':>7} {'median s':>9} {'max s':>8}  {'vs ' + BASELINE:>13}"
     lines.append(header)
     lines.append("-" * len(header))
     for summary in result.summaries():
@@ -230,5 +221,5 @@ def table_lines(result: BenchResult) -> list[str]:
             else:
                 ratio = f"{row['ratio_to_baseline']:.1f}x ({row['common']})"
             lines.append(f"{label}  {engine:<9} {row['solved']:>3}/{row['levels']:<3} {median_text:>9} "
-                         f"{max_text:>8}  {ratio:>12}")
+                         f"{max_text:>8}  {ratio:>13}")
     return lines
