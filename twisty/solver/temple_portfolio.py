@@ -85,8 +85,13 @@ def analyse(round_: Round, deadline: Deadline, *, engine: str = "auto", question
             progress: Callable[[str], None] | None = None) -> TempleAnalysis:
     """Answer the questions asked (None: all; names of other games' questions are ignored) within the
     level's one deadline. "unique" needs the fewest turns, so it answers "win" too."""
+    return analyse_with(round_, deadline, engine_module(engine), questions=questions, progress=progress)
+
+
+def analyse_with(round_: Round, deadline: Deadline, module: ModuleType, *, questions: frozenset[str] | None = None,
+                 progress: Callable[[str], None] | None = None) -> TempleAnalysis:
+    """analyse() with an engine module given (one that follows twisty.solver.temple_answers' contract)."""
     started = time.perf_counter()
-    module = engine_module(engine)
     name = module.NAME
     asked = frozenset(GAME.question_names) if questions is None else questions & set(GAME.question_names)
     if "unique" in asked:

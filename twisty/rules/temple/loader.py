@@ -14,7 +14,18 @@ from typing import Any
 from twisty.errors import LevelError
 from twisty.limits import Deadline
 from twisty.rules.source import LevelSource, expect_int, parse_level_bytes, unknown_key_error
-from twisty.rules.temple.model import CARDS, MAX_HAND, SIDES, TURNS, Challenges, Door, Expectations, Round, Temple
+from twisty.rules.temple.model import (
+    CARDS,
+    MAX_HAND,
+    SIDES,
+    TURNS,
+    Challenges,
+    Door,
+    Expectations,
+    Round,
+    Temple,
+    grid_slots,
+)
 from twisty.rules.temple.semantics import fall
 from twisty.rules.temple.standard import STANDARD_NAME, STANDARD_TEXT
 
@@ -191,13 +202,7 @@ def _parse_map(source: LevelSource, value: Any, door_names: dict[str, str]):
         if len(line) != width:
             raise error(f"every line of the map must be {width} characters wide like the first, not "
                         f"{len(line)}", number, min(len(line), width))
-    slots: list[tuple[int, int]] = []
-    for room in range(rows * cols):
-        r, c = divmod(room, cols)
-        if c + 1 < cols:
-            slots.append((room, room + 1))
-        if r + 1 < rows:
-            slots.append((room, room + cols))
+    slots = grid_slots(rows, cols)
     slot_index = {pair: index for index, pair in enumerate(slots)}
     letters: list[str] = []
     fixed = walls = 0
@@ -229,7 +234,7 @@ def _parse_map(source: LevelSource, value: Any, door_names: dict[str, str]):
                 raise error(f"{char!r} between two rooms: a slot is a space (empty), {wall_char} (a variable "
                             "wall) or # (a fixed wall)", i, j)
     doors, door_letters = _frame(lines, rows, cols, door_names, error)
-    return rows, cols, tuple(letters), doors, door_letters, tuple(slots), fixed, walls
+    return rows, cols, tuple(letters), doors, door_letters, slots, fixed, walls
 
 
 def _frame(lines: list[str], rows: int, cols: int, door_names: dict[str, str], error):
@@ -265,7 +270,9 @@ def _frame(lines: list[str], rows: int, cols: int, door_names: dict[str, str], e
         taken[side] = (i, j)
         doors.append(Door(door_names[char], r * cols + c, side))
         door_letters.append(char)
-    return tuple(doors), tuple(door_letters)
+    # The doors in the order the doors table names them.
+    order = sorted(range(len(doors)), key=lambda index: list(door_names).index(door_letters[index]))
+    return tuple(doors[index] for index in order), tuple(door_letters[index] for index in order)
 
 
 # The round ------------------------------------------------------------------------------------------------

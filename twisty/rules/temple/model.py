@@ -36,6 +36,18 @@ CARD_TEXT = {
 MAX_HAND = 6
 
 
+def grid_slots(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
+    """The wall slots of an R x C temple, numbered room by room: the slot to a room's right, then below it."""
+    slots = []
+    for room in range(rows * cols):
+        r, c = divmod(room, cols)
+        if c + 1 < cols:
+            slots.append((room, room + 1))
+        if r + 1 < rows:
+            slots.append((room, room + cols))
+    return tuple(slots)
+
+
 def turned(down: int, direction: str) -> int:
     """The side that is down after one quarter turn to the left or right."""
     return (down + (1 if direction == "right" else -1)) % 4
