@@ -318,18 +318,20 @@ def random_round(rng: random.Random, *, rows: int | None = None, cols: int | Non
     players = rng.randint(1, 3)
     hands = deal(rng, rng.randint(1, max_cards), players)
     going = rng.choice(TURNS) if rng.random() < 0.2 else None
+    bounce = rng.choice((0, 1, 1, 1, 2, 3))
     start = Round(temple, "random", "", walls, temple.pieces - len(placed), down, die, (), temple.doors[0], hands,
-                  rng.randint(1, players), rng.random() < 0.7, rng.randint(0, 3), Challenges(gets_going=going),
-                  Expectations())
+                  rng.randint(1, players), rng.random() < 0.7, bounce, Challenges(gets_going=going), Expectations())
     cards = sorted(temple.card_rooms)
     if rng.random() < 0.5:
-        turns = rng.randint(1, max_turns(start)) if max_turns(start) else 0
+        most = max_turns(start)
+        turns = rng.randint((most + 1) // 2, most) if most else 0
         planted = plant(rng, start, turns) if turns else None
         if planted is not None:
-            wanted = min(rng.randint(0, 2), len(set(planted[1][:-1]) & set(cards)))
+            wanted = min(rng.randint(0, 3), len(set(planted[1][:-1]) & set(cards)))
+            chances = {"no_entry": 0.2, "always_in_order": 0.4, "secret_mission": 0.2}
             params = TempleParams(players=players, turns=turns, rooms=wanted,
-                                  challenges=tuple(name for name in ("no_entry", "always_in_order", "secret_mission")
-                                                   if rng.random() < 0.2 and (name != "always_in_order" or wanted > 1)))
+                                  challenges=tuple(name for name, chance in chances.items()
+                                                   if rng.random() < chance and (name != "always_in_order" or wanted > 1)))
             made = _goals(rng, start, params, *planted)
             if made is not None:
                 return made

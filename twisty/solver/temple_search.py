@@ -236,8 +236,9 @@ def pooled_turns(round_: Round, deadline: Deadline) -> PlanAnswer:
 
 def second_plan(round_: Round, deadline: Deadline, first: PlanAnswer) -> SecondAnswer:
     """A winning plan of the same length as `first` whose temple states differ from first.states at some
-    turn, or NONE: every state within reach of a win in that many turns (by the bound), each carrying the
-    bit "left the first plan's states"."""
+    turn, or NONE: every state within reach of a win in that many turns (by the bound) is visited once,
+    each carrying the bit "left the first plan's states". Depth first, states that have left the first plan
+    and are nearest a win by the bound first, so that a second plan, when there is one, is met early."""
     assert first.plan is not None and first.states is not None
     target = first.states
     turns = len(target)
@@ -247,30 +248,34 @@ def second_plan(round_: Round, deadline: Deadline, first: PlanAnswer) -> SecondA
     expand = _seat_expand(round_, Moves(round_, False))
     start = (_start(round_, False), False)
     parents: dict[Hashable, tuple[tuple, PlanTurn] | None] = {start: None}
-    frontier = [start]
+    stack: list[tuple[tuple, int]] = [(start, 0)]
     expanded = 0
     try:
-        for depth in range(turns):
+        while stack:
+            (state, left), depth = stack.pop()
+            expanded += 1
+            if expanded % POLL_EVERY == 0:
+                deadline.check()
             following = []
-            for state, left in frontier:
-                expanded += 1
-                if expanded % POLL_EVERY == 0:
-                    deadline.check()
-                for successor, turn in expand(state, depth):
-                    temple = _temple_state(successor)
-                    marked = (successor, left or temple != target[depth])
-                    if marked in parents:
-                        continue
-                    if depth + 1 + bound.of(successor[0], successor[1], successor[3]) > turns:
-                        continue
-                    parents[marked] = ((state, left), turn)
-                    if won(round_, temple):
-                        if marked[1] and depth + 1 == turns:
-                            plan, nodes = _path(parents, marked)
-                            return SecondAnswer(FOUND, plan, tuple(_temple_state(node[0]) for node in nodes))
-                        continue    # the round ends at the win
-                    following.append(marked)
-            frontier = following
+            for successor, turn in expand(state, depth):
+                temple = _temple_state(successor)
+                marked = (successor, left or temple != target[depth])
+                if marked in parents:
+                    continue
+                needed = bound.of(successor[0], successor[1], successor[3])
+                if depth + 1 + needed > turns:
+                    continue
+                parents[marked] = ((state, left), turn)
+                if won(round_, temple):
+                    if marked[1] and depth + 1 == turns:
+                        plan, nodes = _path(parents, marked)
+                        return SecondAnswer(FOUND, plan, tuple(_temple_state(node[0]) for node in nodes))
+                    continue    # the round ends at the win
+                if depth + 1 < turns:
+                    following.append((marked[1], -needed, marked))
+            # Taken from the end: the last pushed (left the first plan, nearest a win) is expanded first.
+            following.sort(key=lambda item: (item[0], item[1]))
+            stack.extend((marked, depth + 1) for _, _, marked in following)
     except LimitReached:
         return SecondAnswer(UNKNOWN, cap=deadline.cap)
     return SecondAnswer(NONE)
