@@ -25,7 +25,6 @@ GAME = Game(
     loader="twisty.rules.temple.loader:load_round",
     checker="twisty.report.temple",
     generator="twisty.generator.temple:generate_round",
-    renderer="twisty.render.temple:drawing",
     bench="twisty.bench.temple",
     solving=frozenset({"win", "unique"}),
     docs="docs/temple.md",

@@ -221,8 +221,10 @@ def plan_lines(round_: Round, plan: Replay, pictures: bool = False) -> list[str]
         if record.won:
             notes.append("WON")
         note = f" [{'; '.join(notes)}]" if notes else ""
+        going = "" if round_.challenges.gets_going is None else \
+            f", then the temple turns {round_.challenges.gets_going} by itself"
         lines.append(f"{record.number}. {who}{swap} plays {turn.card}: "
-                     f"{describe_action(temple, turn.card, turn.action)}{moved}{note}")
+                     f"{describe_action(temple, turn.card, turn.action)}{going}{moved}{note}")
         if pictures:
             lines += ["     " + line for line in drawing(round_, record.state)]
     return lines

@@ -69,23 +69,38 @@ class Moves:
 
 
 class Bound:
-    """A lower bound on the turns still needed from a state (down, die, explored); consistent: one turn
-    lowers it by at most one. "At the end of each turn, if the die lies in a revealed room, that room is
-    explored": one room a turn. The win needs the die in the door room, so when that room is not still to be
-    explored, a turn after the last exploring one must end there."""
+    """A lower bound on the turns still needed from a full state (infinite when no win is left); consistent:
+    one turn lowers it by at most one. "At the end of each turn, if the die lies in a revealed room, that
+    room is explored": one room a turn. The win needs the die in the door room, so when that room is not
+    still to be explored, a turn after the last exploring one must end there. And the door must point down:
+    only a quarter turn changes the down side, so with the door not down and no turning card left in any
+    hand (nor Now it gets going), the round cannot be won."""
+
+    NEVER = 10**9
 
     def __init__(self, round_: Round) -> None:
         self.round = round_
         self.full = round_.all_explored
         door_room = round_.door.room
         self.door_bits = sum(1 << index for index, room in enumerate(round_.targets) if room == door_room)
+        self.turns_itself = round_.challenges.gets_going is not None
 
-    def of(self, down: int, die: int, explored: int) -> int:
+    def of(self, state: State) -> int:
+        down, die, _, explored = state[:4]
+        door = self.round.door
+        if down != door.side and not self.turns_itself and not _turning_left(state[4]):
+            return self.NEVER
         missing = self.full & ~explored
         if not missing:
-            door = self.round.door
             return 0 if die == door.room and down == door.side else 1
         return missing.bit_count() + (0 if missing & self.door_bits else 1)
+
+
+def _turning_left(cards: tuple) -> bool:
+    """Whether a turn1, turn2 or turnAny is left: in the pool (counts), or in some hand (counts per hand)."""
+    if cards and isinstance(cards[0], tuple):
+        return any(hand[0] or hand[1] or hand[2] for hand in cards)
+    return bool(cards[0] or cards[1] or cards[2])
 
 
 def _seat_expand(round_: Round, moves: Moves) -> Expand:
@@ -162,11 +177,13 @@ def _start(round_: Round, pooled: bool) -> State:
 def _shortest(round_: Round, deadline: Deadline, start: State, expand: Expand, most_turns: int) -> PlanAnswer:
     """The shortest path from `start` to a winning state: states in buckets by turns played + bound,
     deepest first within a bucket; a win found at the current bucket's value is a shortest plan."""
+    if deadline.expired():
+        return PlanAnswer(UNKNOWN, cap=deadline.cap)
     if round_.challenges.no_entry == round_.die:
         return PlanAnswer(UNSOLVABLE)   # "a die that starts in X makes the round unwinnable"
     bound = Bound(round_)
     parents: dict[Hashable, tuple[State, PlanTurn] | None] = {start: None}
-    first = bound.of(start[0], start[1], start[3])
+    first = bound.of(start)
     buckets: list[list[list[State]]] = [[] for _ in range(most_turns + 1)]
     if first <= most_turns:
         buckets[first].append([start])
@@ -193,7 +210,7 @@ def _shortest(round_: Round, deadline: Deadline, start: State, expand: Expand, m
                     parents[successor] = (state, turn)
                     if won(round_, _temple_state(successor)) and depth + 1 == order:
                         return _answer(parents, successor)
-                    total = depth + 1 + bound.of(successor[0], successor[1], successor[3])
+                    total = depth + 1 + bound.of(successor)
                     if total > most_turns:
                         continue
                     target = buckets[total]
@@ -242,6 +259,8 @@ def second_plan(round_: Round, deadline: Deadline, first: PlanAnswer) -> SecondA
     assert first.plan is not None and first.states is not None
     target = first.states
     turns = len(target)
+    if deadline.expired():
+        return SecondAnswer(UNKNOWN, cap=deadline.cap)
     if round_.challenges.no_entry == round_.die:
         return SecondAnswer(NONE)
     bound = Bound(round_)
@@ -262,7 +281,7 @@ def second_plan(round_: Round, deadline: Deadline, first: PlanAnswer) -> SecondA
                 marked = (successor, left or temple != target[depth])
                 if marked in parents:
                     continue
-                needed = bound.of(successor[0], successor[1], successor[3])
+                needed = bound.of(successor)
                 if depth + 1 + needed > turns:
                     continue
                 parents[marked] = ((state, left), turn)
