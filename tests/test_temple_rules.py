@@ -313,4 +313,5 @@ def test_a_plan_replays_with_the_swap_and_wins_at_its_last_turn():
         replay(round_, (PlanTurn(0, "turn1", (("left",),)),))
     with pytest.raises(PlanError, match="already used"):
         replay(make(revealed=["c"], hands=[["turnAny", "turn1"], ["turn2", "turn1"]]),
-               (PlanTurn(0, "turn2", (), Swap(1, "turnAny", "turn2")), PlanTurn(1, "turn1", (), Swap(0, "turn1", "turnAny"))))
+               (PlanTurn(0, "turn2", (), Swap(1, "turnAny", "turn2")),
+                PlanTurn(1, "turn1", (), Swap(0, "turn1", "turnAny"))))

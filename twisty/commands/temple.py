@@ -98,8 +98,9 @@ def _folder(out_dir: str) -> Path:
               help=f"Comma-separated challenge cards to play with: {', '.join(CHALLENGES)}.")
 @click.option("--temple", "temple_file", type=click.Path(), default=None,
               help="A round file whose temple to use (default: the standard temple).")
-@click.option("--engine", default="auto", show_default=True,
-              help=f"Engine that proves every round ({', '.join(('auto', *GAME.engine_names()))}).")
+@click.option("--engine", default="search", show_default=True,
+              help=f"Engine that proves every round ({', '.join(('auto', *GAME.engine_names()))}); the search is "
+                   "the fastest on generated rounds (docs/bench-temple.md), and both accept the same rounds.")
 @timeout_option("Seconds per round (each seed); a seed that runs out of time gives no round (exit 1).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 def generate_temple(seed: int, count: int, out_dir: str | None, players: int, turns: int, cards: int | None,

@@ -163,11 +163,11 @@ class TempleCnf:
         """Add the clauses of the next turn."""
         t = self.turns + 1
         before = self.ends[-1]
-        hands, player, kinds = self._kinds_in_reach(t)
+        player, kinds = self._kinds_in_reach(t)
         play = {kind: self.var("play", t, kind) for kind in kinds}
         self.clause(list(play.values()))
         self.at_most_one(list(play.values()))
-        swaps = self.rule_swap(t, player, hands) if player is not None else {}
+        swaps = self.rule_swap(t, player) if player is not None else {}
         self.hands.append(self.rule_hands(t, player, play, swaps))
         wall_count = 2 if play.keys() & {WALL2, MOVE} else 1 if WALL1 in play else 0
         turn_count = 2 if TURN2 in play else 1 if TURN1 in play else 0
@@ -193,24 +193,23 @@ class TempleCnf:
         self.wins.append(self.rule_win(t, layer))
         self.turn_vars.append(chosen)
 
-    def _kinds_in_reach(self, t: int):
-        """Who plays turn t and the kinds of card they could hold then: their own, or with the Swap token
-        any kind another player holds."""
-        hands = self.hands[-1]
+    def _kinds_in_reach(self, t: int) -> tuple[int | None, list[int]]:
+        """Who plays turn t (None when pooled) and the kinds of card they could hold then: their own, or with
+        the Swap token any kind another player holds."""
         if self.pooled:
-            return hands, None, [kind for kind in range(len(CARDS)) if self.round.pooled_counts()[kind]]
+            return None, [kind for kind in range(len(CARDS)) if self.round.pooled_counts()[kind]]
         player = self.round.player_of_turn(t - 1)
         dealt = self.round.hand_counts()
         own = {kind for kind in range(len(CARDS)) if dealt[player][kind]}
         if self._swapping():
             own |= {kind for hand in dealt for kind in range(len(CARDS)) if hand[kind]}
-        return hands, player, sorted(own)
+        return player, sorted(own)
 
     # The rules --------------------------------------------------------------------------------------------
 
     def rule_falls(self, key: tuple, before: list[int], down: list[int], walls: list[int],
                    performed: int | None = None) -> list[int]:
-        """"After every change (each single quarter turn, each wall removed) the die falls toward the down
+        """The rule: "After every change (each single quarter turn, each wall removed) the die falls toward the down
         side, room by room, until a wall in the slot below it or the frame stops it." A fall of more than
         `bounce` rooms "may bounce" (forbidden under the bounce-safe literal); No entry: "the die may never
         fall through X or rest in X". `performed`: the literal of "this fall happens" where a step may be only
@@ -254,7 +253,7 @@ class TempleCnf:
 
     def rule_quarter_turn(self, key: tuple, before: Layer, left: int, right: int,
                           performed: int | None = None) -> Layer:
-        """"A quarter turn `right` turns the temple clockwise as seen from the front: the side that was on the
+        """The rule: "A quarter turn `right` turns the temple clockwise as seen from the front: the side that was on the
         right comes down. A quarter turn `left` turns it anticlockwise." Then the die falls."""
         down = [self.var("down", *key, side) for side in range(4)]
         for side in range(4):
@@ -266,7 +265,7 @@ class TempleCnf:
         return Layer(down, die, before.walls, before.supply)
 
     def rule_wall_step(self, t: int, step: int, before: Layer) -> tuple[Layer, tuple[dict[int, int], dict[int, int]]]:
-        """"Building takes a piece from the supply into an empty slot; removing puts it back." "Building a
+        """The rule: "Building takes a piece from the supply into an empty slot; removing puts it back." "Building a
         wall never moves the die"; after a removal the die falls. Fixed walls cannot be removed."""
         builds = {slot: self.var("build", t, step, slot) for slot in sorted(self.variable)}
         removals = {slot: self.var("remove", t, step, slot) for slot in sorted(self.variable)}
@@ -409,7 +408,7 @@ class TempleCnf:
         return self.rule_quarter_turn(("going", t), layer, left, right)
 
     def rule_explore(self, t: int, end: Layer) -> list[int]:
-        """"At the end of each turn, if the die lies in a revealed room, that room is explored"; "an explored
+        """The rule: "At the end of each turn, if the die lies in a revealed room, that room is explored"; "an explored
         room stays explored". Always in order: "only the next room of the order is explored at a turn's end".
         Secret mission X: "X must also be explored, at any time"."""
         round_ = self.round
@@ -423,7 +422,7 @@ class TempleCnf:
         return after
 
     def rule_win(self, t: int, end: Layer) -> int:
-        """"The round is won at the end of a turn when every revealed room has been explored ... and the die
+        """The rule: "The round is won at the end of a turn when every revealed room has been explored ... and the die
         lies in the room of the revealed door with that door pointing down." (An implication: the literal is
         only ever assumed.)"""
         won = self.var("won", t)
@@ -432,8 +431,8 @@ class TempleCnf:
             self.clause([-won, literal])
         return won
 
-    def rule_swap(self, t: int, player: int, hands: list) -> dict[tuple[int, int, int], int]:
-        """"Swap card: once per round, the current player may swap one of their cards with one card of another
+    def rule_swap(self, t: int, player: int) -> dict[tuple[int, int, int], int]:
+        """The rule: "Swap card: once per round, the current player may swap one of their cards with one card of another
         player, before or after playing." Swapping after playing reaches no hands that swapping before does
         not (the card played is held either way), so the swap is made before the card is played."""
         if not self._swapping():
@@ -456,7 +455,7 @@ class TempleCnf:
 
     def rule_hands(self, t: int, player: int | None, play: dict[int, int],
                    swaps: dict[tuple[int, int, int], int]) -> list[list[list[int]]]:
-        """"Each turn the current player plays one card from their own hand" (with all cards pooled: from the
+        """The rule: "Each turn the current player plays one card from their own hand" (with all cards pooled: from the
         pool); the swap first moves one card each way."""
         hands = self.hands[-1]
         after = []
@@ -493,7 +492,8 @@ class TempleCnf:
         for t, state in enumerate(states, start=1):
             end = self.ends[t]
             literals += [-end.down[state.down], -end.die[state.die]]
-            literals += [-end.walls[slot] if state.walls >> slot & 1 else end.walls[slot] for slot in sorted(self.variable)]
+            literals += [-end.walls[slot] if state.walls >> slot & 1 else end.walls[slot]
+                         for slot in sorted(self.variable)]
             literals += [-bit if state.explored >> index & 1 else bit for index, bit in enumerate(self.explored[t])]
         return literals
 

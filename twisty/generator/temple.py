@@ -219,7 +219,8 @@ def every_card_matters(round_: Round, plan: Replay, module: ModuleType, deadline
     return True
 
 
-def generate_round(params: TempleParams, seed: int, engine: ModuleType, *, timeout: float | None = None) -> GeneratedRound:
+def generate_round(params: TempleParams, seed: int, engine: ModuleType, *,
+                   timeout: float | None = None) -> GeneratedRound:
     """A round with a unique shortest plan of exactly params.turns turns in which every card matters, proved
     by `engine` (a temple engine module from the registry) within `timeout` seconds; GenerationError if no
     attempt succeeds."""
@@ -249,8 +250,8 @@ def generate_round(params: TempleParams, seed: int, engine: ModuleType, *, timeo
         challenges = f" --challenges {','.join(params.challenges)}" if params.challenges else ""
         settings = f"--players {params.players} --turns {params.turns} --cards {params.card_count}"
         header = [
-            f"Temple Twist round made by `twisty generate temple`: its shortest plan is unique and takes {params.turns}",
-            "turns, and every card matters (verified before it was written).",
+            "Temple Twist round made by `twisty generate temple`: its shortest plan is unique and takes",
+            f"{params.turns} turns, and every card matters (verified before it was written).",
             f"seed: {seed}; parameters: {settings} --rooms {params.room_count}{challenges}",
         ]
         text = round_text(named, standard=standard_temple(), header=header, expect=expect)
@@ -329,9 +330,9 @@ def random_round(rng: random.Random, *, rows: int | None = None, cols: int | Non
         if planted is not None:
             wanted = min(rng.randint(0, 3), len(set(planted[1][:-1]) & set(cards)))
             chances = {"no_entry": 0.2, "always_in_order": 0.4, "secret_mission": 0.2}
-            params = TempleParams(players=players, turns=turns, rooms=wanted,
-                                  challenges=tuple(name for name, chance in chances.items()
-                                                   if rng.random() < chance and (name != "always_in_order" or wanted > 1)))
+            chosen = tuple(name for name, chance in chances.items()
+                           if rng.random() < chance and (name != "always_in_order" or wanted > 1))
+            params = TempleParams(players=players, turns=turns, rooms=wanted, challenges=chosen)
             made = _goals(rng, start, params, *planted)
             if made is not None:
                 return made

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from typing import Any
 
 from twisty.errors import LevelError
@@ -174,7 +175,11 @@ def _map_origin(source: LevelSource) -> tuple[int | None, int]:
     return line, opening.end() if opening else 0
 
 
-def _parse_map(source: LevelSource, value: Any, door_names: dict[str, str]):
+MapDrawing = tuple[int, int, tuple[str, ...], tuple[Door, ...], tuple[str, ...], tuple[tuple[int, int], ...], int, int]
+
+
+def _parse_map(source: LevelSource, value: Any, door_names: dict[str, str]) -> MapDrawing:
+    """The drawing's rows, columns, room letters, doors, door letters, slots, fixed walls and variable walls."""
     if value is None:
         raise source.error('the temple needs a map (map = """ ... """)', table="temple", key="map")
     if not isinstance(value, str):
@@ -237,7 +242,8 @@ def _parse_map(source: LevelSource, value: Any, door_names: dict[str, str]):
     return rows, cols, tuple(letters), doors, door_letters, slots, fixed, walls
 
 
-def _frame(lines: list[str], rows: int, cols: int, door_names: dict[str, str], error):
+def _frame(lines: list[str], rows: int, cols: int, door_names: dict[str, str],
+           error: Callable[..., LevelError]) -> tuple[tuple[Door, ...], tuple[str, ...]]:
     """The frame of the drawing, with the doors drawn in it: a door letter stands in the frame beside its
     room. "A temple has at most one door per side."""
     height, width = len(lines), len(lines[0])

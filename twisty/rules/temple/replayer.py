@@ -140,7 +140,7 @@ def replay(round_: Round, plan: tuple[PlanTurn, ...] | list[PlanTurn], *, pooled
 
 
 def _swap(round_: Round, hands: list[list[str]], player: int, swap: Swap, used: bool, where: str) -> None:
-    """"Swap card: once per round, the current player may swap one of their cards with one card of another
+    """The rule: "Swap card: once per round, the current player may swap one of their cards with one card of another
     player, before or after playing." The other player always agrees (full information)."""
     if not round_.swap:
         raise PlanError(f"{where}: this round is played without the Swap card token")

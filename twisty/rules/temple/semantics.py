@@ -148,7 +148,7 @@ def gets_going(round_: Round, position: Position) -> tuple[Position, Fall | None
 
 
 def explore(round_: Round, explored: int, die: int) -> int:
-    """"At the end of each turn, if the die lies in a revealed room, that room is explored." Always in order:
+    """The rule: "At the end of each turn, if the die lies in a revealed room, that room is explored." Always in order:
     "only the next room of the order is explored at a turn's end". Secret mission X: X "explored at any
     time"."""
     revealed = round_.revealed
@@ -166,7 +166,7 @@ def explore(round_: Round, explored: int, die: int) -> int:
 
 
 def won(round_: Round, state: TempleState) -> bool:
-    """"The round is won at the end of a turn when every revealed room has been explored (at the end of this
+    """The rule: "The round is won at the end of a turn when every revealed room has been explored (at the end of this
     or an earlier turn) and the die lies in the room of the revealed door with that door pointing down." """
     door = round_.door
     return state.explored == round_.all_explored and state.die == door.room and state.down == door.side
