@@ -8,6 +8,7 @@ challenge card, and every input limit.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -86,8 +87,9 @@ def load_round(source: LevelSource, deadline: Deadline | None = None) -> Round:
 # The temple -----------------------------------------------------------------------------------------------
 
 
+@functools.cache
 def standard_temple() -> Temple:
-    """The standard temple (twisty.rules.temple.standard)."""
+    """The standard temple (twisty.rules.temple.standard), read once."""
     source = parse_level_bytes(STANDARD_TEXT.encode("utf-8"), "<standard temple>")
     return _temple_table(source, source.data["temple"])
 
