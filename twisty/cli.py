@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from twisty import __version__
-from twisty.commands import bench_passages, book, check, generate_passages, odds, render, serve
+from twisty.commands import bench_passages, book, check, generate_passages, odds, render, serve, temple
 from twisty.commands.common import EXIT_CODES_HELP, TwistyGroup
 
 
@@ -41,9 +41,11 @@ main.add_command(render.render)
 main.add_command(serve.serve)
 generate.add_command(generate_passages.generate_passages)
 generate.add_command(odds.generate_tunnels)
+generate.add_command(temple.generate_temple)
 bench.add_command(bench_passages.bench_passages)
 bench.add_command(book.bench_book)
 bench.add_command(odds.bench_tunnels)
+bench.add_command(temple.bench_temple)
 
 if __name__ == "__main__":
     main()

@@ -7,10 +7,10 @@ table all read GAMES. Adding a game: declare it in a new module here and add it 
 from __future__ import annotations
 
 from twisty.errors import UsageError
-from twisty.games import book, passages, tunnels
+from twisty.games import book, passages, temple, tunnels
 from twisty.games.entry import Engine, Game, Question, resolve
 
-GAMES: dict[str, Game] = {game.name: game for game in (passages.GAME, book.GAME, tunnels.GAME)}
+GAMES: dict[str, Game] = {game.name: game for game in (passages.GAME, book.GAME, tunnels.GAME, temple.GAME)}
 
 __all__ = ["GAMES", "Engine", "Game", "Question", "game_named", "level_games", "resolve"]
 

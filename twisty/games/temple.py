@@ -1,0 +1,31 @@
+"""Temple Twist: a cooperative round in a 3D temple; turn it and build walls so that the die explores the
+revealed rooms and leaves by the revealed door."""
+
+from twisty.games.entry import Engine, Game, Question
+
+_ALL = frozenset({"win", "unique", "bounce", "pooled"})
+
+GAME = Game(
+    name="temple",
+    title="Temple Twist",
+    rulebook="Temple Twist",
+    questions=(
+        Question("win", "winnable or not, the fewest turns and a shortest plan, proved"),
+        Question("unique", "whether the shortest plan is the only one (plans differ by their temple states)"),
+        Question("bounce", "the fewest turns of a bounce-safe plan (no fall longer than the round's bounce)"),
+        Question("pooled", "the fewest turns if all cards were one pool (no seats, no swap)"),
+    ),
+    engines=(
+        Engine("sat", "twisty.solver.temple_sat", _ALL,
+               "SAT over time steps: shortest by growing the horizon, uniqueness by blocking the states"),
+        Engine("search", "twisty.solver.temple_search", _ALL,
+               "the reference: exact search over full states (temple, hands, swap) in order of turns"),
+    ),
+    auto=("sat",),
+    loader="twisty.rules.temple.loader:load_round",
+    checker="twisty.report.temple",
+    generator="twisty.generator.temple:generate_round",
+    bench="twisty.bench.temple",
+    solving=frozenset({"win", "unique"}),
+    docs="docs/temple.md",
+)
