@@ -171,7 +171,7 @@ def test_an_unsolvable_level_without_a_claim_exits_1(tmp_path):
 def test_ctrl_c_stops_at_once_with_exit_130(tmp_path):
     """Class 10: Ctrl-C exited 1 (click's "Aborted!"); now 130 and one line, at once. The level takes the
     search far longer than the interrupt's second."""
-    hard = ROOT / "benchmarks" / "passages" / "suite" / "b120-01.toml"
+    hard = ROOT / "twisty" / "bench" / "suites" / "passages" / "b120-01.toml"
     process = subprocess.Popen([sys.executable, "-m", "twisty.cli", "check", str(hard)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, cwd=ROOT)
     time.sleep(2.0)
