@@ -118,3 +118,32 @@ k = { kind = "key" }
     result = replay(level, [("goal", 0)])
     assert result.steps[0].action == "goal"
     assert result.final_hp == 1 and result.steps[-1].stats.keys == 0
+
+
+def test_the_reach_carried_along_a_route_is_the_reach_found_afresh():
+    """consume floods only what a step opens; along random legal sequences on random levels the carried
+    reach, the frontier and the goals equal those found by a search of the whole map from the start."""
+    import random
+
+    from tests.test_passages_search import random_levels
+    from twisty.rules.passages import RouteState, consume, frontier, initial_state, reachable_cells, reachable_goals
+
+    rng = random.Random(7)
+    compared = 0
+    for _, level in random_levels(11, 40):
+        state, _ = initial_state(level.with_start_hp(10**6))
+        while True:
+            assert state.reached == frozenset(reachable_cells(level, state.consumed))
+            fresh = RouteState(state.consumed, state.taken, state.stats)        # no carried reach
+            assert frontier(level, state) == frontier(level, fresh)
+            assert reachable_goals(level, state) == reachable_goals(level, fresh)
+            compared += 1
+            moves = [index for index in frontier(level, state)
+                     if level.things[index].kind == "enemy" or state.stats.keys > 0]
+            if not moves:
+                break
+            try:
+                state, _, _ = consume(level, state, rng.choice(moves))
+            except ValueError:
+                break
+    assert compared > 200

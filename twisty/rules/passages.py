@@ -241,16 +241,25 @@ class RouteState:
     consumed: frozenset[int]
     taken: frozenset[int]
     stats: Stats
+    # The cells reachable with these blockers consumed (reachable_cells), carried along so that each step
+    # only floods what it opens instead of the whole map again.
+    reached: frozenset[Cell] = frozenset()
 
 
 def reachable_cells(level: PassagesLevel, consumed: frozenset[int]) -> set[Cell]:
     """Cells the player can walk to: "you may move anywhere there is an unobstructed path". Doors and
     enemies block until consumed; a goal ends the route, so it is never walked through."""
+    return _flood(level, level.start, {level.start}, consumed)
+
+
+def _flood(level: PassagesLevel, origin: Cell, seen: set[Cell], consumed: frozenset[int]) -> set[Cell]:
+    """`seen` grown by every cell reachable from `origin` (already in it) through cells that are not walls,
+    blockers left or goals. Consuming a blocker opens its cell and only what lies beyond it: the reach after
+    the step is the reach before it flooded from that cell."""
     blockers_left = {thing.cell for i, thing in enumerate(level.things)
                      if thing.is_blocker and i not in consumed}
     goals = set(level.goals)
-    seen = {level.start}
-    queue = deque([level.start])
+    queue = deque([origin])
     while queue:
         cell = queue.popleft()
         for nxt in neighbours(cell):
@@ -266,17 +275,22 @@ def touches(cells: set[Cell], target: Cell) -> bool:
 
 
 def initial_state(level: PassagesLevel) -> tuple[RouteState, list[int]]:
-    state = RouteState(frozenset(), frozenset(), level.player)
+    state = RouteState(frozenset(), frozenset(), level.player, frozenset(reachable_cells(level, frozenset())))
     return collect_items(level, state)
 
 
 def collect_items(level: PassagesLevel, state: RouteState) -> tuple[RouteState, list[int]]:
     """Take every item now reachable, in map order. Returns the new state and the items taken."""
-    cells = reachable_cells(level, state.consumed)
+    cells = _reach(level, state)
     newly = [index for index, thing in enumerate(level.things)
              if not thing.is_blocker and index not in state.taken and thing.cell in cells]
     stats = take_items(state.stats, (level.things[index] for index in newly))
-    return RouteState(state.consumed, state.taken | frozenset(newly), stats), newly
+    return RouteState(state.consumed, state.taken | frozenset(newly), stats, frozenset(cells)), newly
+
+
+def _reach(level: PassagesLevel, state: RouteState) -> frozenset[Cell] | set[Cell]:
+    """The state's reachable cells: carried by states this module made, found afresh for any other."""
+    return state.reached if state.reached else reachable_cells(level, state.consumed)
 
 
 def take_items(stats: Stats, items: Iterable[Thing]) -> Stats:
@@ -341,13 +355,13 @@ def pay_for(thing: Thing, stats: Stats, cost: int) -> Stats:
 
 def frontier(level: PassagesLevel, state: RouteState) -> list[int]:
     """Blockers next to the reachable cells that are not consumed yet."""
-    cells = reachable_cells(level, state.consumed)
+    cells = _reach(level, state)
     return [i for i, thing in enumerate(level.things)
             if thing.is_blocker and i not in state.consumed and touches(cells, thing.cell)]
 
 
 def reachable_goals(level: PassagesLevel, state: RouteState) -> list[int]:
-    cells = reachable_cells(level, state.consumed)
+    cells = _reach(level, state)
     return [g for g, goal in enumerate(level.goals) if touches(cells, goal)]
 
 
@@ -363,8 +377,10 @@ def consume(level: PassagesLevel, state: RouteState, index: int) -> tuple[RouteS
     if after is None:
         raise ValueError("cannot be opened or survived with the current stats")
     stats, cost = after
-    opened = RouteState(state.consumed | {index}, state.taken, stats)
-    after_items, taken = collect_items(level, opened)
+    consumed = state.consumed | {index}
+    cell = level.things[index].cell
+    reached = frozenset(_flood(level, cell, set(_reach(level, state)) | {cell}, consumed))
+    after_items, taken = collect_items(level, RouteState(consumed, state.taken, stats, reached))
     return after_items, cost, taken
 
 
