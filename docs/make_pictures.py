@@ -31,6 +31,7 @@ LEVELS = [
     ("passages-first-strike", "puzzles/passages/06-first-strike.toml", PictureOptions(answer=True)),
     ("book-long-spread-15", "puzzles/book/long.toml", PictureOptions(answer=True, spread=15)),
     ("book-tutorial-spread-3", "puzzles/book/tutorial.toml", PictureOptions(answer=True, spread=3)),
+    ("temple-first-game", "puzzles/temple/01-first-game.toml", PictureOptions(answer=True)),
 ]
 ODDS = [
     ("tunnels-clash", ("clash",), {"a": 5, "b": 4, "upper_hand": "a", "armour_b": 1}),

@@ -24,6 +24,7 @@ GAME = Game(
     auto=("sat",),
     loader="twisty.rules.temple.loader:load_round",
     checker="twisty.report.temple",
+    renderer="twisty.render.pictures_temple",
     generator="twisty.generator.temple:generate_round",
     bench="twisty.bench.temple",
     solving=frozenset({"win", "unique"}),
