@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from twisty.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOOD = (ROOT / "puzzles" / "passages" / "01-first-blood.toml").read_text(encoding="utf-8")
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 import twisty
-from tests.test_pictures import groups, title_of
+from tests.render.test_pictures import groups, title_of
 from twisty.render import pictures_temple
 from twisty.render.pictures import PictureOptions, picture_svg
 
-FIRST_GAME = Path(__file__).resolve().parents[1] / "puzzles" / "temple" / "01-first-game.toml"
+FIRST_GAME = Path(__file__).resolve().parents[2] / "puzzles" / "temple" / "01-first-game.toml"
 
 
 @pytest.fixture(scope="module")

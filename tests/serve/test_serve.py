@@ -15,7 +15,7 @@ pytest.importorskip("flask", reason="twisty serve needs flask: pip install 'twis
 from twisty.serve import app as serve_app
 from twisty.serve.app import create_app
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIRST_STRIKE = (ROOT / "puzzles" / "passages" / "06-first-strike.toml").read_text(encoding="utf-8")
 TUTORIAL = (ROOT / "puzzles" / "book" / "tutorial.toml").read_text(encoding="utf-8")
 HOST = "127.0.0.1:8022"

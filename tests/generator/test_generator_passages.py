@@ -28,7 +28,7 @@ from twisty.solver import passages_brute as brute
 from twisty.solver import passages_search as search
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, BestRoute, Deadline
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 SMALL_CASES = ([(PassagesParams(4, 4, 6, difficulty), seed)
                 for difficulty in ("easy", "medium", "hard") for seed in range(20)]

@@ -7,7 +7,7 @@ from twisty.rules.book.loader import load_book
 from twisty.rules.source import parse_level_bytes
 from twisty.solver.book import solve_book
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "book" / "bench.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "book" / "bench.py"
 
 
 def load_bench():

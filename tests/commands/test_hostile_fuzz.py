@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from twisty.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted(p for p in (ROOT / "puzzles").rglob("*.toml"))
 TIMEOUT = 1.0
 SLACK = 0.5

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LEVEL = ROOT / "puzzles" / "passages" / "06-first-strike.toml"
 BOOK = ROOT / "puzzles" / "book" / "tutorial.toml"
 # Chromium on a closed network: no background connections, no first-run work, no sandbox as root.

@@ -21,7 +21,7 @@ from twisty.errors import UsageError
 from twisty.render import pictures_book, pictures_passages, pictures_tunnels
 from twisty.render.pictures import PictureOptions, picture_bytes, picture_svg
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIRST_STRIKE = ROOT / "puzzles" / "passages" / "06-first-strike.toml"
 TUTORIAL = ROOT / "puzzles" / "book" / "tutorial.toml"
 SVG = "{http://www.w3.org/2000/svg}"

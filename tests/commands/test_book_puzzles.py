@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from twisty.cli import main
 
-BOOKS = Path(__file__).resolve().parents[1] / "puzzles" / "book"
+BOOKS = Path(__file__).resolve().parents[2] / "puzzles" / "book"
 
 
 def checked():

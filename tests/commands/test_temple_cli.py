@@ -23,7 +23,7 @@ from twisty.solver import temple_search
 from twisty.solver.temple_answers import SOLVABLE, PlanAnswer
 from twisty.solver.temple_portfolio import analyse_with
 
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "temple"
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "temple"
 FIRST_GAME = PUZZLES / "01-first-game.toml"
 KEYS = {"level", "game", "name", "valid", "errors", "solvable", "turns", "unique", "plan", "second_plan",
         "bounce_safe", "bounce_safe_turns", "bounce_safe_plan", "pooled_solvable", "pooled_turns", "status",

@@ -216,7 +216,7 @@ def test_agrees_with_the_reference_at_the_edge_of_solvability(chunk):
 
 
 def load_suite_builder():
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "passages" / "make_suite.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "passages" / "make_suite.py"
     spec = importlib.util.spec_from_file_location("make_suite", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

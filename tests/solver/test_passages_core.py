@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.passages_helpers import level_from_toml
-from tests.test_passages_search import best_from, load_suite_builder, medium_level, random_levels, small_level
+from tests.solver.test_passages_search import best_from, load_suite_builder, medium_level, random_levels, small_level
 from twisty.generator.passages_random import random_level
 from twisty.limits import _resident_bytes
 from twisty.rules.passages import blocker_cost, consume, frontier, initial_state, reachable_goals, replay

@@ -14,7 +14,7 @@ from twisty.rules.source import read_level
 from twisty.bench import passages as passages_bench
 from twisty.solver.passages_verdict import UNSOLVABLE, BestRoute
 
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "passages"
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "passages"
 
 
 def make_suite(folder: Path, names: list[str]) -> Path:

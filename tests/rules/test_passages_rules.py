@@ -125,7 +125,7 @@ def test_the_reach_carried_along_a_route_is_the_reach_found_afresh():
     reach, the frontier and the goals equal those found by a search of the whole map from the start."""
     import random
 
-    from tests.test_passages_search import random_levels
+    from tests.solver.test_passages_search import random_levels
     from twisty.rules.passages import RouteState, consume, frontier, initial_state, reachable_cells, reachable_goals
 
     rng = random.Random(7)

@@ -233,7 +233,7 @@ def test_a_spent_deadline_answers_unknown():
     assert passages_cpsat.count_solutions(lvl, spent, 10, None).complete is False
 
 
-SUITE = Path(__file__).resolve().parents[1] / "twisty" / "bench" / "suites" / "passages"
+SUITE = Path(__file__).resolve().parents[2] / "twisty" / "bench" / "suites" / "passages"
 
 
 @pytest.mark.parametrize("seconds", [0, 1.0])

@@ -21,7 +21,7 @@ from twisty.rules.temple.semantics import Position, gets_going
 from twisty.solver import temple_sat, temple_search
 from twisty.solver.temple_portfolio import analyse_with
 
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "temple"
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "temple"
 
 
 def run(*args: str):

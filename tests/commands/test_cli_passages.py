@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from twisty.cli import main
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "passages"
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "passages"
 
 VALID = """game = "passages"
 name = "corridor"
@@ -184,7 +184,7 @@ def test_a_search_past_the_memory_budget_stops_with_unknown_and_says_so():
     """A hard level with no time limit would fill the machine; past the memory budget (here 1 MB through
     TWISTY_MEMORY_MB, less than Python itself uses) the answers are undecided, the report names the
     memory limit, and the designer's claims fail as undecided rather than the run crashing."""
-    level = str(Path(__file__).resolve().parent.parent / "twisty" / "bench" / "suites" / "passages" / "b040-01.toml")
+    level = str(Path(__file__).resolve().parents[2] / "twisty" / "bench" / "suites" / "passages" / "b040-01.toml")
     result = CliRunner(env={"TWISTY_MEMORY_MB": "1"}).invoke(main, ["check", "--json", "--engine", "search", level],
                                                              catch_exceptions=False)
     assert result.exit_code == 1, result.output

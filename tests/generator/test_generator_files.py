@@ -23,7 +23,7 @@ from twisty.generator.passages import PassagesParams, generate_level
 from twisty.limits import Deadline
 from twisty.solver import passages_search as search
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["--size", "4x4", "--blockers", "6", "--difficulty", "medium"]
 PARAMS = PassagesParams(4, 4, 6, "medium")
 
