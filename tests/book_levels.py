@@ -10,8 +10,15 @@ def book_text(pages: dict[int, str], *, rows: int, cols: int, entrance=None, exi
     first = min(pages)
     entrance = entrance or [first, 0, 0]
     exit = exit or [first, 0, 0]
-    lines = ['game = "book"', f"rows = {rows}", f"cols = {cols}", f"entrance = {list(entrance)}",
-             f"exit = {list(exit)}", extra, "[pages]"]
+    lines = [
+        'game = "book"',
+        f"rows = {rows}",
+        f"cols = {cols}",
+        f"entrance = {list(entrance)}",
+        f"exit = {list(exit)}",
+        extra,
+        "[pages]",
+    ]
     for page, grid in sorted(pages.items()):
         lines.append(f'{page} = """')
         lines.extend(line.strip() for line in grid.strip().splitlines())

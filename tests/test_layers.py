@@ -67,19 +67,24 @@ def imports_of(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
             found.add(base)
             # `from twisty.solver import passages_search` imports a module, not a name
             for alias in node.names:
-                if (PACKAGE.parent / (base + "." + alias.name).replace(".", "/")).with_suffix(".py").exists() or \
-                        (PACKAGE.parent / (base + "." + alias.name).replace(".", "/") / "__init__.py").exists():
+                if (PACKAGE.parent / (base + "." + alias.name).replace(".", "/")).with_suffix(".py").exists() or (
+                    PACKAGE.parent / (base + "." + alias.name).replace(".", "/") / "__init__.py"
+                ).exists():
                     found.add(f"{base}.{alias.name}")
     return {name for name in found if name == "twisty" or name.startswith("twisty.")}
 
 
 MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
-GRAPH = {module: {target for target in imports_of(path) if target in MODULES and target != module}
-         for module, path in MODULES.items()}
+GRAPH = {
+    module: {target for target in imports_of(path) if target in MODULES and target != module}
+    for module, path in MODULES.items()
+}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -130,8 +135,13 @@ def test_every_registry_entry_names_code_that_exists() -> None:
     """The registry names code by dotted path: every path must resolve, in the layer it belongs to."""
     from twisty.games import GAMES, resolve
 
-    expected_layer = {"loader": "twisty.rules", "checker": "twisty.report", "generator": "twisty.generator",
-                      "bench": "twisty.bench", "renderer": "twisty.render"}
+    expected_layer = {
+        "loader": "twisty.rules",
+        "checker": "twisty.report",
+        "generator": "twisty.generator",
+        "bench": "twisty.bench",
+        "renderer": "twisty.render",
+    }
     for game in GAMES.values():
         for part, prefix in expected_layer.items():
             target = getattr(game, part)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+# Where each public name lives; __all__ lists the same names (tests/test_api_docs.py holds them equal).
 _EXPORTS = {
     "load": "twisty.api",
     "check": "twisty.api",
@@ -35,7 +36,23 @@ _EXPORTS = {
     "GenerationError": "twisty.errors",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "__version__",
+    "load",
+    "check",
+    "solve",
+    "generate",
+    "odds",
+    "Level",
+    "Outcome",
+    "GAMES",
+    "TwistyError",
+    "LevelError",
+    "UsageError",
+    "LimitReached",
+    "EngineBug",
+    "GenerationError",
+]
 
 if TYPE_CHECKING:
     from twisty.api import check, generate, load, odds, solve

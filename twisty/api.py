@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from types import ModuleType
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from types import ModuleType
+from typing import Any
 
 from twisty.checking import CheckOptions, CheckOutcome, SolveOutcome
 from twisty.errors import LevelError, UsageError
@@ -27,8 +28,9 @@ from twisty.games import GAMES, game_named, level_games, resolve
 from twisty.limits import Deadline
 from twisty.report import tunnels
 from twisty.rules.level import Level, level_within, load_level
-from twisty.rules.tunnels import ClashSide, Delver, FightRules, Monster
 from twisty.rules.source import LevelSource, read_level
+from twisty.rules.tunnels import ClashSide, Delver, FightRules, Monster
+
 
 def checker_for(source: LevelSource) -> ModuleType:
     game = GAMES.get(source.game)
@@ -67,10 +69,13 @@ def level_files(paths: Iterable[str]) -> Iterator[LevelFile]:
             continue
         found: list[LevelFile] = []
 
-        def unreadable(error: OSError, found: list[LevelFile] = found) -> None:
+        def unreadable(error: OSError, found: list[LevelFile] = found, given: str = given) -> None:
             folder = error.filename or given
-            found.append(LevelFile(str(folder), LevelError(
-                f"cannot read the folder: {error.strerror or error}", path=str(folder))))
+            found.append(
+                LevelFile(
+                    str(folder), LevelError(f"cannot read the folder: {error.strerror or error}", path=str(folder))
+                )
+            )
 
         for folder, subfolders, names in os.walk(given, onerror=unreadable):
             subfolders.sort()
@@ -79,8 +84,7 @@ def level_files(paths: Iterable[str]) -> Iterator[LevelFile]:
 
 
 def invalid_outcome(path: str, error: LevelError, game: str | None = None) -> CheckOutcome:
-    data = {"level": path, "game": game, "valid": False, "errors": [error.as_json()],
-            "expect_failures": []}
+    data = {"level": path, "game": game, "valid": False, "errors": [error.as_json()], "expect_failures": []}
     return CheckOutcome(data, f"{'INVALID':<11}{error}")
 
 
@@ -98,7 +102,7 @@ def check_file(path: str, options: CheckOptions) -> CheckOutcome:
         if error.path is None:
             error.path = path
         return invalid_outcome(path, error, game)
-    except UsageError as error:         # an engine that refuses this level (too large for it): this level only
+    except UsageError as error:  # an engine that refuses this level (too large for it): this level only
         return invalid_outcome(path, LevelError(str(error), path=path), game)
     outcome.data.setdefault("seconds", round(time.perf_counter() - started, 3))
     return outcome
@@ -129,9 +133,15 @@ def load(path_or_text: str | Path | Level, *, timeout: float | None = None) -> L
     return load_level(path_or_text, Deadline(timeout))
 
 
-def check(level: str | Path | Level, *, questions: Iterable[str] | str | None = None, engine: str = "auto",
-          timeout: float | None = None, max_solutions: int = 10,
-          progress: Callable[[str], None] | None = None) -> Any:
+def check(
+    level: str | Path | Level,
+    *,
+    questions: Iterable[str] | str | None = None,
+    engine: str = "auto",
+    timeout: float | None = None,
+    max_solutions: int = 10,
+    progress: Callable[[str], None] | None = None,
+) -> Any:
     """The verdict on a level (a Level, a path or TOML text): every question of its game unless
     `questions` names some, answered by `engine` within `timeout` seconds, which cover everything,
     loading included. The verdict is the game's (twisty.report.passages.PassagesVerdict, ...): its
@@ -140,11 +150,17 @@ def check(level: str | Path | Level, *, questions: Iterable[str] | str | None = 
     loaded = path_or_text_level(level, deadline)
     game = game_named(loaded.game)
     if engine != "auto":
-        game.engine(engine)             # a UsageError naming the game's engines
-    options = CheckOptions(engine=engine, timeout=timeout, max_solutions=max_solutions,
-                           questions=game.parse_questions(questions if isinstance(questions, str) or questions is None
-                                                          else ",".join(questions)),
-                           progress=progress, deadline=deadline)
+        game.engine(engine)  # a UsageError naming the game's engines
+    options = CheckOptions(
+        engine=engine,
+        timeout=timeout,
+        max_solutions=max_solutions,
+        questions=game.parse_questions(
+            questions if isinstance(questions, str) or questions is None else ",".join(questions)
+        ),
+        progress=progress,
+        deadline=deadline,
+    )
     checker = resolve(game.checker) if game.checker else None
     if checker is None or not hasattr(checker, "solve_text"):
         raise UsageError(f"the {game.name} game has no checker with verdicts yet")
@@ -163,8 +179,7 @@ def path_or_text_level(level: str | Path | Level, deadline: Deadline) -> Level:
     return load_level(level, deadline)
 
 
-def generate(game: str, *, seed: int = 1, timeout: float | None = None, engine: str = "auto",
-             **params: Any) -> Level:
+def generate(game: str, *, seed: int = 1, timeout: float | None = None, engine: str = "auto", **params: Any) -> Level:
     """A new level of `game` for `seed` (the same parameters and seed give the same level), with its answer
     verified: the level is written as its file would be, read back, and checked by `engine` within what
     is left of `timeout` (`level.answer` holds that verdict; `level.source.text` the file). Parameters are
@@ -172,8 +187,10 @@ def generate(game: str, *, seed: int = 1, timeout: float | None = None, engine: 
     no level is found or the time runs out first."""
     entry = game_named(game)
     if entry.generator is None or entry.loader is None:
-        raise UsageError(f"{game} has no level generator (games with one: "
-                         f"{', '.join(g.name for g in GAMES.values() if g.generator and g.loader)})")
+        raise UsageError(
+            f"{game} has no level generator (games with one: "
+            f"{', '.join(g.name for g in GAMES.values() if g.generator and g.loader)})"
+        )
     deadline = Deadline(timeout)
     made = resolve(entry.generator)(params, seed, deadline, entry.chosen_engine(engine).load())
     level = load_level(made.text, deadline)
@@ -191,6 +208,7 @@ def odds(kind: str, **params: Any) -> Any:
     - odds("fight", delver=dict(combat=4, constitution=12), monster=dict(rating=10, dice=3), level=1,
       upper_hand=None, flat_footed=None, armour_use="absorb"): a whole fight.
     """
+
     def take(*names: str) -> dict[str, Any]:
         return {name: params.pop(name) for name in names if name in params}
 
@@ -204,10 +222,17 @@ def odds(kind: str, **params: Any) -> Any:
         if "a" not in chosen or "b" not in chosen:
             raise UsageError('odds("clash") needs a= and b= (the dice of each side)')
         upper, flat = chosen.get("upper_hand"), chosen.get("flat_footed")
-        sides = [ClashSide(dice=chosen[name], upper_hand=upper == name, flat_footed=flat == name,
-                           luck=chosen.get("luck", 0) if flat == name else 0,
-                           shield=bool(chosen.get("shield")) and flat == name,
-                           armour=chosen.get(f"armour_{name}", 0)) for name in ("a", "b")]
+        sides = [
+            ClashSide(
+                dice=chosen[name],
+                upper_hand=upper == name,
+                flat_footed=flat == name,
+                luck=chosen.get("luck", 0) if flat == name else 0,
+                shield=bool(chosen.get("shield")) and flat == name,
+                armour=chosen.get(f"armour_{name}", 0),
+            )
+            for name in ("a", "b")
+        ]
         result = tunnels.clash_odds(*sides)
     elif kind == "fight":
         chosen = take("delver", "monster", "level", "difficulty", "upper_hand", "flat_footed", "armour_use")
@@ -216,9 +241,12 @@ def odds(kind: str, **params: Any) -> Any:
         delver, monster = chosen["delver"], chosen["monster"]
         delver = delver if isinstance(delver, Delver) else Delver(**delver)
         monster = monster if isinstance(monster, Monster) else Monster(**monster)
-        rules = FightRules(difficulty=tunnels.difficulty_of(chosen.get("level"), chosen.get("difficulty"), 1),
-                           upper_hand=chosen.get("upper_hand"), flat_footed=chosen.get("flat_footed"),
-                           armour_use=chosen.get("armour_use", "absorb"))
+        rules = FightRules(
+            difficulty=tunnels.difficulty_of(chosen.get("level"), chosen.get("difficulty"), 1),
+            upper_hand=chosen.get("upper_hand"),
+            flat_footed=chosen.get("flat_footed"),
+            armour_use=chosen.get("armour_use", "absorb"),
+        )
         result = tunnels.fight_odds(delver, monster, rules)
     else:
         raise UsageError(f'no odds of kind "{kind}" (kinds: save, clash, fight)')

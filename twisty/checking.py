@@ -7,8 +7,9 @@ Base layer: nothing here imports anything of twisty's but the limits, so every l
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from twisty.games import GAMES
 from twisty.limits import Deadline
@@ -89,7 +90,7 @@ def level_status(data: dict[str, Any]) -> str:
     game = GAMES.get(data.get("game") or "")
     asked = data.get("questions")
     if game is not None and asked is not None and not game.solving & set(asked):
-        return OK           # whether it can be won was not asked
+        return OK  # whether it can be won was not asked
     solvable = data.get("solvable")
     if solvable is None:
         return UNKNOWN

@@ -18,8 +18,9 @@ class TwistyError(Exception):
 class LevelError(TwistyError):
     """A problem with a level file, positioned where possible (line and column count from 1)."""
 
-    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
-                 column: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, path: str | None = None, line: int | None = None, column: int | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.path = path

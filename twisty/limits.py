@@ -48,7 +48,7 @@ def default_memory_budget() -> int | None:
         try:
             return max(1, int(setting)) * 2**20
         except ValueError:
-            pass        # a malformed setting is ignored rather than fatal: the default still protects
+            pass  # a malformed setting is ignored rather than fatal: the default still protects
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
     except (OSError, ValueError, AttributeError):

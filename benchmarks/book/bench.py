@@ -24,10 +24,44 @@ from twisty.rules.book.static import evaluate
 from twisty.rules.source import parse_level_bytes
 from twisty.solver.book import solve_book
 
-FILL = (["Rubble", "Moss", "Planks", ""] * 6 + ["Troll", "Ogre", "Skeleton", "Zombie", "Dragon", "Wraith",
-        "Goblin", "Imp", "Thief", "Bandit", "Cultist", "Kobold", "Rat", "Rat", "Mimic", "Mage", "Orc", "Dwarf",
-        "Vampire", "Giant", "Oracle", "Spikes", "Swamp", "Pit", "Lava", "Gold", "Gem", "Scroll", "Torch",
-        "Shadow", "Shadow", "Wall", "3", "2", "1", "Reaper"])
+FILL = ["Rubble", "Moss", "Planks", ""] * 6 + [
+    "Troll",
+    "Ogre",
+    "Skeleton",
+    "Zombie",
+    "Dragon",
+    "Wraith",
+    "Goblin",
+    "Imp",
+    "Thief",
+    "Bandit",
+    "Cultist",
+    "Kobold",
+    "Rat",
+    "Rat",
+    "Mimic",
+    "Mage",
+    "Orc",
+    "Dwarf",
+    "Vampire",
+    "Giant",
+    "Oracle",
+    "Spikes",
+    "Swamp",
+    "Pit",
+    "Lava",
+    "Gold",
+    "Gem",
+    "Scroll",
+    "Torch",
+    "Shadow",
+    "Shadow",
+    "Wall",
+    "3",
+    "2",
+    "1",
+    "Reaper",
+]
 
 
 def generate_book(pages: int, rows: int, cols: int, seed: int) -> str:
@@ -39,7 +73,7 @@ def generate_book(pages: int, rows: int, cols: int, seed: int) -> str:
         for row in range(rows):
             for col in range(cols):
                 if grid[row][col] == "Reaper" and abs(row - road) < 4:
-                    grid[row][col] = "Moss"      # a Reaper may not reach over the road's Walls
+                    grid[row][col] = "Moss"  # a Reaper may not reach over the road's Walls
         grid[road] = ["Rubble"] * cols
         grid[road - 1] = ["Wall"] * cols
         grid[road + 1] = ["Wall"] * cols
@@ -55,10 +89,16 @@ def generate_book(pages: int, rows: int, cols: int, seed: int) -> str:
     if pages >= 45:
         grids[45][0][0] = "Chuck"
     grids[2][road][3] = "Bow"
-    grids[2][road - 5][3] = "Troll"       # five cells above the Bow: its shot re-evaluates the book
-    lines = ['game = "book"', f'title = "generated {pages} pages of {rows}x{cols}, seed {seed}"',
-             f"rows = {rows}", f"cols = {cols}", f"entrance = [1, {road}, 0]", f"exit = [{pages}, {road}, {cols - 1}]",
-             "[pages]"]
+    grids[2][road - 5][3] = "Troll"  # five cells above the Bow: its shot re-evaluates the book
+    lines = [
+        'game = "book"',
+        f'title = "generated {pages} pages of {rows}x{cols}, seed {seed}"',
+        f"rows = {rows}",
+        f"cols = {cols}",
+        f"entrance = [1, {road}, 0]",
+        f"exit = [{pages}, {road}, {cols - 1}]",
+        "[pages]",
+    ]
     for page, grid in grids.items():
         lines.append(f'{page} = """')
         lines.extend(" ".join(f"{code_of(name):<2}" for name in row) for row in grid)
@@ -66,8 +106,9 @@ def generate_book(pages: int, rows: int, cols: int, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(pages: int = 90, rows: int = 12, cols: int = 16, seed: int = 1, repeat: int = 3,
-        json_path: str | None = None) -> dict:
+def run(
+    pages: int = 90, rows: int = 12, cols: int = 16, seed: int = 1, repeat: int = 3, json_path: str | None = None
+) -> dict:
     text = generate_book(pages, rows, cols, seed)
     timings = {"load": [], "evaluate": [], "load_evaluate_and_walk": []}
     verdict = None
@@ -94,8 +135,10 @@ def run(pages: int = 90, rows: int = 12, cols: int = 16, seed: int = 1, repeat: 
         "seconds_median": {key: round(statistics.median(values), 3) for key, values in timings.items()},
         "seconds_max": {key: round(max(values), 3) for key, values in timings.items()},
     }
-    print(f"book: {result['book']} ({result['cells']} cells), {verdict.status}, walk of "
-          f"{result['walk_cells']} cells, corridor {result['corridor_cells']}, {verdict.evaluations} evaluations")
+    print(
+        f"book: {result['book']} ({result['cells']} cells), {verdict.status}, walk of "
+        f"{result['walk_cells']} cells, corridor {result['corridor_cells']}, {verdict.evaluations} evaluations"
+    )
     print(f"{'phase':<26}{'median s':>10}{'max s':>10}")
     for key in timings:
         print(f"{key:<26}{result['seconds_median'][key]:>10.3f}{result['seconds_max'][key]:>10.3f}")

@@ -24,9 +24,27 @@ from pathlib import Path
 
 
 def run_batch(args: argparse.Namespace, first_seed: int, folder: Path) -> float:
-    command = [sys.executable, "-c", "from twisty.cli import main; main()", "generate", "passages", "--size", args.size,
-               "--blockers", str(args.blockers), "--difficulty", args.difficulty, "--seed", str(first_seed),
-               "-n", str(args.count), "--workers", str(args.workers), "-o", str(folder)]
+    command = [
+        sys.executable,
+        "-c",
+        "from twisty.cli import main; main()",
+        "generate",
+        "passages",
+        "--size",
+        args.size,
+        "--blockers",
+        str(args.blockers),
+        "--difficulty",
+        args.difficulty,
+        "--seed",
+        str(first_seed),
+        "-n",
+        str(args.count),
+        "--workers",
+        str(args.workers),
+        "-o",
+        str(folder),
+    ]
     started = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - started
@@ -36,12 +54,14 @@ def level_facts(folder: Path) -> list[dict]:
     facts = []
     for path in sorted(folder.glob("*.toml")):
         text = path.read_text(encoding="utf-8")
-        facts.append({
-            "file": path.name,
-            "blockers_on_map": int(re.search(r"\((\d+) blockers on the map\)", text).group(1)),
-            "start_hp": int(re.search(r"^hp = (\d+)$", text, re.M).group(1)),
-            "score": int(re.search(r"difficulty score: (\d+)", text).group(1)),
-        })
+        facts.append(
+            {
+                "file": path.name,
+                "blockers_on_map": int(re.search(r"\((\d+) blockers on the map\)", text).group(1)),
+                "start_hp": int(re.search(r"^hp = (\d+)$", text, re.M).group(1)),
+                "score": int(re.search(r"difficulty score: (\d+)", text).group(1)),
+            }
+        )
     return facts
 
 
@@ -50,6 +70,7 @@ def per_level_seconds(args: argparse.Namespace, first_seed: int) -> list[float]:
     from twisty.games import GAMES
     from twisty.generator.passages import PassagesParams, generate_level
     from twisty.limits import Deadline
+
     engine = GAMES["passages"].auto_engine().load()
     width, height = (int(v) for v in args.size.lower().split("x"))
     params = PassagesParams(width, height, args.blockers, args.difficulty)
@@ -81,12 +102,15 @@ def main() -> None:
             seconds = run_batch(args, first_seed, Path(folder))
             facts += level_facts(Path(folder))
         batches.append(round(seconds, 2))
-        print(f"batch {repeat + 1}: {args.count} levels (seeds {first_seed}..{first_seed + args.count - 1}) "
-              f"in {seconds:.1f} s with --workers {args.workers}", flush=True)
+        print(
+            f"batch {repeat + 1}: {args.count} levels (seeds {first_seed}..{first_seed + args.count - 1}) "
+            f"in {seconds:.1f} s with --workers {args.workers}",
+            flush=True,
+        )
     singles = per_level_seconds(args, args.seed)
     figures = {
         "command": f"twisty generate passages --size {args.size} --blockers {args.blockers} "
-                   f"--difficulty {args.difficulty} -n {args.count} --workers {args.workers}",
+        f"--difficulty {args.difficulty} -n {args.count} --workers {args.workers}",
         "cpus": os.cpu_count(),
         "batch_seconds": batches,
         "batch_median_seconds": statistics.median(batches),
@@ -97,9 +121,11 @@ def main() -> None:
         "start_hp_median": statistics.median(f["start_hp"] for f in facts),
         "score_median": statistics.median(f["score"] for f in facts),
     }
-    print(f"median batch: {figures['batch_median_seconds']} s for {args.count} levels; one level in one "
-          f"process: median {figures['level_median_seconds']} s, max {figures['level_max_seconds']} s; "
-          f"blockers on the map: median {figures['blockers_on_map_median']}")
+    print(
+        f"median batch: {figures['batch_median_seconds']} s for {args.count} levels; one level in one "
+        f"process: median {figures['level_median_seconds']} s, max {figures['level_max_seconds']} s; "
+        f"blockers on the map: median {figures['blockers_on_map_median']}"
+    )
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 

@@ -35,9 +35,9 @@ from twisty.solver.passages_verdict import Deadline
 # (blockers, map width, map height): about 10, 20, 40, 60, 90 and 120 blockers on mazes up to 31x23.
 BUCKETS = ((10, 11, 9), (20, 15, 11), (40, 21, 15), (60, 25, 19), (90, 29, 21), (120, 31, 23))
 ENEMY_KINDS = 10
-ENEMY_SYMBOLS = "abcdefgijn"   # none of the item letters k, s, h, w, m
+ENEMY_SYMBOLS = "abcdefgijn"  # none of the item letters k, s, h, w, m
 ELIXIRS = (("+", 4), ("*", 8), ("$", 15))
-EQUIPMENT = (("s", 1, 0), ("h", 0, 1), ("w", 2, 0), ("m", 0, 2))   # sword, shield, great sword, mail
+EQUIPMENT = (("s", 1, 0), ("h", 0, 1), ("w", 2, 0), ("m", 0, 2))  # sword, shield, great sword, mail
 
 
 def build_level(seed: int, blockers: int, width: int, height: int) -> PassagesLevel:
@@ -45,8 +45,9 @@ def build_level(seed: int, blockers: int, width: int, height: int) -> PassagesLe
     rng = random.Random(seed)
     grid = maze(rng, (width - 1) // 2, (height - 1) // 2, loops=0.12)
     rooms = [(r, c) for r in range(1, height - 1, 2) for c in range(1, width - 1, 2)]
-    corridors = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)
-                 if (r % 2) != (c % 2) and grid[r][c] == "."]
+    corridors = [
+        (r, c) for r in range(1, height - 1) for c in range(1, width - 1) if (r % 2) != (c % 2) and grid[r][c] == "."
+    ]
 
     def open_around(cell):
         r, c = cell
@@ -70,10 +71,11 @@ def build_level(seed: int, blockers: int, width: int, height: int) -> PassagesLe
     others = [cell for cell in corridors if cell not in boss_cells]
     blocker_cells = boss_cells + rng.sample(others, min(len(others), blockers - len(boss_cells)))
     door_count = round(0.25 * (len(blocker_cells) - len(boss_cells)))
-    door_cells = set(rng.sample(blocker_cells[len(boss_cells):], door_count))
+    door_cells = set(rng.sample(blocker_cells[len(boss_cells) :], door_count))
 
-    item_rooms = rng.sample([room for room in rooms if room not in (start, goal)],
-                            min(len(rooms) - 2, round(0.9 * blockers)))
+    item_rooms = rng.sample(
+        [room for room in rooms if room not in (start, goal)], min(len(rooms) - 2, round(0.9 * blockers))
+    )
     key_count = max(0, door_count - rng.randint(0, door_count // 4) - player.keys)
     equipment_count = max(2, round(0.2 * len(item_rooms)))
     items: list[tuple[tuple[int, int], str]] = []
@@ -99,12 +101,22 @@ def build_level(seed: int, blockers: int, width: int, height: int) -> PassagesLe
     kinds = []
     for tier in range(ENEMY_KINDS):
         share = tier / (ENEMY_KINDS - 1)
-        kinds.append(Enemy(name=f"Tier {tier + 1}", hp=6 + 5 * tier + rng.randint(0, 4),
-                           atk=player.defense + 2 + round(share * (gained_def + 5)) + rng.randint(0, 1),
-                           defense=max(0, player.atk - 2 + round(share * gained_atk * 0.5)),
-                           first_strike=rng.random() < 0.1))
-    boss = Enemy(name="Boss", hp=20 + 5 * rng.randint(0, 4), atk=player.defense + round(0.6 * gained_def) + 5,
-                 defense=player.atk - 2 + round(0.4 * gained_atk), boss=True)
+        kinds.append(
+            Enemy(
+                name=f"Tier {tier + 1}",
+                hp=6 + 5 * tier + rng.randint(0, 4),
+                atk=player.defense + 2 + round(share * (gained_def + 5)) + rng.randint(0, 1),
+                defense=max(0, player.atk - 2 + round(share * gained_atk * 0.5)),
+                first_strike=rng.random() < 0.1,
+            )
+        )
+    boss = Enemy(
+        name="Boss",
+        hp=20 + 5 * rng.randint(0, 4),
+        atk=player.defense + round(0.6 * gained_def) + 5,
+        defense=player.atk - 2 + round(0.4 * gained_atk),
+        boss=True,
+    )
     for cell in blocker_cells:
         if cell in boss_cells:
             things.append(Thing("enemy", "B", cell, enemy=boss))
@@ -137,8 +149,9 @@ def proven_min_start_hp(level: PassagesLevel, budget: float, cpsat_max_blockers:
 def route_requirement(level: PassagesLevel, budget: float) -> int | None:
     """The starting life that the first route found at a huge life needs (an upper bound on min_start_hp)."""
     graph = passages_search.SearchGraph(level)
-    found = passages_search.search(graph, passages_search.start_hp_upper_bound(graph), Deadline(budget),
-                                   first_win=True, dive=True)
+    found = passages_search.search(
+        graph, passages_search.start_hp_upper_bound(graph), Deadline(budget), first_win=True, dive=True
+    )
     if found.route is None:
         return None
     return passages_search._required_start_hp(graph, found.route)
@@ -158,17 +171,31 @@ def toml_text(level: PassagesLevel, description: str, expect: dict) -> str:
         else:
             e = thing.enemy
             flags = (", boss = true" if e.boss else "") + (", first_strike = true" if e.first_strike else "")
-            legend[thing.symbol] = (f'{{ kind = "enemy", name = "{e.name}", hp = {e.hp}, atk = {e.atk}, '
-                                    f'def = {e.defense}{flags} }}')
-    lines = ['game = "passages"', f'name = "{level.name}"', f'description = "{description}"',
-             'map = """', *level.grid, '"""', "", "[player]", f"hp = {level.player.hp}",
-             f"atk = {level.player.atk}", f"def = {level.player.defense}", f"keys = {level.player.keys}",
-             "", "[legend]"]
+            legend[thing.symbol] = (
+                f'{{ kind = "enemy", name = "{e.name}", hp = {e.hp}, atk = {e.atk}, def = {e.defense}{flags} }}'
+            )
+    lines = [
+        'game = "passages"',
+        f'name = "{level.name}"',
+        f'description = "{description}"',
+        'map = """',
+        *level.grid,
+        '"""',
+        "",
+        "[player]",
+        f"hp = {level.player.hp}",
+        f"atk = {level.player.atk}",
+        f"def = {level.player.defense}",
+        f"keys = {level.player.keys}",
+        "",
+        "[legend]",
+    ]
     lines += [f'"{symbol}" = {entry}' for symbol, entry in sorted(legend.items())]
     if expect:
         lines += ["", "[expect]"]
-        lines += [f"{key} = {str(value).lower() if isinstance(value, bool) else value}"
-                  for key, value in expect.items()]
+        lines += [
+            f"{key} = {str(value).lower() if isinstance(value, bool) else value}" for key, value in expect.items()
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -197,8 +224,7 @@ def make_level(bucket: int, index: int, budget: float, cpsat_max_blockers: int) 
         expect["solvable"] = hp >= value
     else:
         hp = first_route_needs
-        description = (f"seed {seed}: starting life from the first route found "
-                       "(min_start_hp not proven at generation)")
+        description = f"seed {seed}: starting life from the first route found (min_start_hp not proven at generation)"
     level = level.with_start_hp(hp)
     if expect.get("solvable"):
         best = passages_search.best_route(level, Deadline(budget))
@@ -222,11 +248,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(shipped))
     parser.add_argument("--per-bucket", type=int, default=6)
     parser.add_argument("--budget", type=float, default=240.0, help="seconds per proof at generation")
-    parser.add_argument("--cpsat-max-blockers", type=int, default=20,
-                        help="try CP-SAT after the search engine only on levels with at most this many blockers "
-                             "(on larger ones it proved nothing within 30 s in the benchmark)")
-    parser.add_argument("--keep-existing", action="store_true",
-                        help="leave level files that already exist alone (the same seed gives the same file)")
+    parser.add_argument(
+        "--cpsat-max-blockers",
+        type=int,
+        default=20,
+        help="try CP-SAT after the search engine only on levels with at most this many blockers "
+        "(on larger ones it proved nothing within 30 s in the benchmark)",
+    )
+    parser.add_argument(
+        "--keep-existing",
+        action="store_true",
+        help="leave level files that already exist alone (the same seed gives the same file)",
+    )
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from twisty.bench import passages as passages_bench
 from twisty.cli import main
 from twisty.rules.passages_format import load_passages
 from twisty.rules.source import read_level
-from twisty.bench import passages as passages_bench
 from twisty.solver.passages_verdict import UNSOLVABLE, BestRoute
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "passages"
@@ -27,8 +27,10 @@ def make_suite(folder: Path, names: list[str]) -> Path:
 def test_bench_prints_a_table_and_json_that_agree_with_the_puzzles(tmp_path):
     suite = make_suite(tmp_path / "suite", ["05-fetch-the-sword.toml", "03-one-key-two-doors.toml"])
     runner = CliRunner()
-    table = runner.invoke(main, ["bench", "passages", "--suite", str(suite), "--limit", "20",
-                                 "--engine", "search", "--engine", "reference"])
+    table = runner.invoke(
+        main,
+        ["bench", "passages", "--suite", str(suite), "--limit", "20", "--engine", "search", "--engine", "reference"],
+    )
     assert table.exit_code == 0, table.output
     assert "search" in table.output and "reference" in table.output and "2/2" in table.output
     # Not a terminal: a progress line per level and engine on stderr, the table alone on stdout.
@@ -36,8 +38,22 @@ def test_bench_prints_a_table_and_json_that_agree_with_the_puzzles(tmp_path):
     assert len(progress) == 4 and progress[0].startswith("[1/4] ") and progress[-1].startswith("[4/4] ")
     assert any("05-fetch-the-sword.toml reference: solvable, proved" in line for line in progress)
     assert "[1/4]" not in table.stdout
-    as_json = runner.invoke(main, ["bench", "passages", "--suite", str(suite), "--limit", "20",
-                                   "--engine", "search", "--engine", "reference", "--json"])
+    as_json = runner.invoke(
+        main,
+        [
+            "bench",
+            "passages",
+            "--suite",
+            str(suite),
+            "--limit",
+            "20",
+            "--engine",
+            "search",
+            "--engine",
+            "reference",
+            "--json",
+        ],
+    )
     assert as_json.exit_code == 0
     data = json.loads(as_json.stdout.strip().splitlines()[-1])
     assert data["disagreements"] == []

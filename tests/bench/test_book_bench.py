@@ -22,4 +22,4 @@ def test_generated_book_walk_follows_the_road_and_the_bow_fires():
     book = load_book(parse_level_bytes(bench.generate_book(10, 12, 16, seed=3).encode(), "generated.toml"))
     verdict = solve_book(book)
     assert verdict.walk == [(page, 6, col) for page in range(1, 11) for col in range(16)]
-    assert 22 in verdict.walk_rules   # the Bow on page 2 shoots the Troll five rows above it
+    assert 22 in verdict.walk_rules  # the Bow on page 2 shoots the Troll five rows above it

@@ -14,8 +14,9 @@ GOOD = {1: "Ru Ru Ru\nRu ## Ru\n## ## Ru"}
 def run(tmp_path, text, *arguments):
     level = tmp_path / "book.toml"
     level.write_text(text)
-    result = CliRunner().invoke(main, [*arguments, str(level)] if arguments[0] != "explain" else
-                                ["explain", str(level), *arguments[1:]])
+    result = CliRunner().invoke(
+        main, [*arguments, str(level)] if arguments[0] != "explain" else ["explain", str(level), *arguments[1:]]
+    )
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     return result, str(level)
@@ -28,8 +29,12 @@ def good_text(**changes):
 
 
 def test_a_good_book_checks_with_its_walk_in_json(tmp_path):
-    result, _ = run(tmp_path, good_text(extra="[expect]\nsolvable = true\nunique = true\nsimple_corridor = false\n"),
-                    "check", "--json")
+    result, _ = run(
+        tmp_path,
+        good_text(extra="[expect]\nsolvable = true\nunique = true\nsimple_corridor = false\n"),
+        "check",
+        "--json",
+    )
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert data["walk"] == [[1, 0, 0], [1, 0, 1], [1, 0, 2], [1, 1, 2], [1, 2, 2]]
@@ -50,8 +55,7 @@ def _ragged():
 
 INVALID = {
     "unknown code": (good_text(pages={1: "Ru Ru Ru\nRu Qq Ru\n## ## Ru"}), 10, 4, 'unknown content "Qq"'),
-    "wolf pack over six": (book_text({1: "Wo Wo Wo Wo\nWo Wo Wo ."}, rows=2, cols=4), 9, 1,
-                           "a pack of 7 Wolves"),
+    "wolf pack over six": (book_text({1: "Wo Wo Wo Wo\nWo Wo Wo ."}, rows=2, cols=4), 9, 1, "a pack of 7 Wolves"),
     "unpaired tunnel": (good_text(pages={1: "Ru Tu Ru\nRu ## Ru\n## ## Ru"}), 9, 4, "unpaired Tunnel on page 1"),
     "ragged page": (_ragged(), 10, 10, "page 1, row 1 has 4 cells"),
 }
@@ -79,14 +83,18 @@ def test_solve_draws_the_spread_with_the_walk(tmp_path):
     assert result.exit_code == 0
     lines = result.output.splitlines()
     top = lines.index("              | page 1")
-    assert lines[top + 1:top + 4] == ["              | Ru@ Ru* Ru*", "              | Ru  ### Ru*",
-                                      "              | ### ### Ru%"]
+    assert lines[top + 1 : top + 4] == [
+        "              | Ru@ Ru* Ru*",
+        "              | Ru  ### Ru*",
+        "              | ### ### Ru%",
+    ]
 
 
 def test_explain_gives_the_chain_of_rules(tmp_path):
     pages = {1: "Va Ba Th Sw Cu\n. . . . ."}
-    result, _ = run(tmp_path, book_text(pages, rows=2, cols=5, entrance=[1, 1, 0], exit=[1, 1, 4]),
-                    "explain", "1", "0", "2")
+    result, _ = run(
+        tmp_path, book_text(pages, rows=2, cols=5, entrance=[1, 1, 0], exit=[1, 1, 4]), "explain", "1", "0", "2"
+    )
     assert result.exit_code == 0
     assert "holds Thief" in result.output
     assert "Thief -> Vampire (spread from page 1, row 0, col 1)" in result.output
@@ -102,9 +110,13 @@ def test_the_legend_in_docs_lists_every_code():
     from pathlib import Path
 
     from twisty.rules.book.contents import CONTENTS
+
     legend = (Path(__file__).resolve().parents[2] / "docs" / "book.md").read_text()
-    missing = [content.code for content in CONTENTS.values()
-               if f"`{content.code}` {content.name}" not in legend and not content.name.isdigit()]
+    missing = [
+        content.code
+        for content in CONTENTS.values()
+        if f"`{content.code}` {content.name}" not in legend and not content.name.isdigit()
+    ]
     assert missing == []
 
 
@@ -129,8 +141,12 @@ def test_a_leaf_with_two_tunnels_a_side_needs_named_pairs(tmp_path):
     result, path = run(tmp_path, book_text(pages, rows=1, cols=2), "check")
     assert result.exit_code == 2
     assert f"{path}:9:1: leaf 1 holds 2 Tunnels on page 1 and 2 on page 2" in result.output
-    named = book_text(pages, rows=1, cols=2, extra="[[tunnel]]\ncells = [[1, 0, 0], [2, 0, 0]]\n"
-                                                   "[[tunnel]]\ncells = [[1, 0, 1], [2, 0, 1]]\n")
+    named = book_text(
+        pages,
+        rows=1,
+        cols=2,
+        extra="[[tunnel]]\ncells = [[1, 0, 0], [2, 0, 0]]\n[[tunnel]]\ncells = [[1, 0, 1], [2, 0, 1]]\n",
+    )
     result, _ = run(tmp_path, named, "check")
     assert result.exit_code == 0
 

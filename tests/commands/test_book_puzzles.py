@@ -1,6 +1,7 @@
 """The shipped books: they check clean, together they fire every rule, and the long walk goes everywhere."""
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -20,8 +21,8 @@ def test_shipped_books_check_clean_and_fire_all_rules():
     assert result.exit_code == 0, result.output
     assert all(report["expect_failures"] == [] for report in reports)
     fired = set().union(*(report["rules_fired_numbers"] for report in reports))
-    assert set(range(1, 26)) <= fired                # the 25 numbered rules
-    assert {26, 27} <= fired                         # and both local rules
+    assert set(range(1, 26)) <= fired  # the 25 numbered rules
+    assert {26, 27} <= fired  # and both local rules
 
 
 def test_long_book_walk_crosses_gutters_outer_edges_tunnels_and_the_titan_band():
@@ -29,7 +30,7 @@ def test_long_book_walk_crosses_gutters_outer_edges_tunnels_and_the_titan_band()
     long_book = next(report for report in reports if report["level"].endswith("long.toml"))
     assert long_book["pages"] == [1, 48]
     walk = [tuple(cell) for cell in long_book["walk"]]
-    steps = list(zip(walk, walk[1:]))
+    steps = list(pairwise(walk))
     width = 8
     gutters = [(a, b) for a, b in steps if a[0] % 2 == 0 and b[0] == a[0] + 1 and a[2] == width - 1 and b[2] == 0]
     outer = [(a, b) for a, b in steps if a[0] % 2 == 1 and b[0] == a[0] + 1 and a[2] == width - 1 and b[2] == 0]

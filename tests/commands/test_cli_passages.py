@@ -48,15 +48,38 @@ def test_json_keys_and_values(tmp_path):
     result = run("check", "--json", "--engine", "brute", write(tmp_path, VALID))
     assert result.exit_code == 0, result.output
     record = json.loads(result.output.strip())
-    for key in ("level", "game", "valid", "errors", "solvable", "final_hp", "min_start_hp", "solutions",
-                "solutions_capped", "optimal_solutions", "unique", "route", "proved", "engine", "seconds",
-                "expect_failures"):
+    for key in (
+        "level",
+        "game",
+        "valid",
+        "errors",
+        "solvable",
+        "final_hp",
+        "min_start_hp",
+        "solutions",
+        "solutions_capped",
+        "optimal_solutions",
+        "unique",
+        "route",
+        "proved",
+        "engine",
+        "seconds",
+        "expect_failures",
+    ):
         assert key in record
     # Sword first (ATK 2: one hit of 3), then the goblin: 7 - 3 = 4; 4 hp is also the least that works.
     assert (record["solvable"], record["final_hp"], record["min_start_hp"], record["unique"]) == (True, 4, 4, True)
     assert [step["action"] for step in record["route"]] == ["take", "fight", "goal"]
-    assert record["route"][1] == {"action": "fight", "at": [1, 4], "object": "Goblin (hp 3, atk 3, def 0)",
-                                  "damage": 3, "hp": 4, "atk": 2, "def": 0, "keys": 0}
+    assert record["route"][1] == {
+        "action": "fight",
+        "at": [1, 4],
+        "object": "Goblin (hp 3, atk 3, def 0)",
+        "damage": 3,
+        "hp": 4,
+        "atk": 2,
+        "def": 0,
+        "keys": 0,
+    }
 
 
 def test_a_count_cut_short_says_so_with_what_it_found(tmp_path):
@@ -75,8 +98,12 @@ def test_a_count_cut_short_says_so_with_what_it_found(tmp_path):
     analysis = analyse(level, Deadline(), engine="brute")
     assert analysis.count.complete and analysis.count.solutions == 1
     cut_short = verdict_of(level, path, replace(analysis, count=replace(analysis.count, complete=False)))
-    assert (cut_short.solutions, cut_short.optimal_solutions, cut_short.unique, cut_short.solutions_at_least) == \
-        (None, None, None, 1)
+    assert (cut_short.solutions, cut_short.optimal_solutions, cut_short.unique, cut_short.solutions_at_least) == (
+        None,
+        None,
+        None,
+        1,
+    )
     assert "solution count unknown (time limit, 1 found so far)" in cut_short.summary()
     complete = verdict_of(level, path, analysis)
     assert complete.solutions_at_least is None
@@ -86,9 +113,9 @@ def test_a_count_cut_short_says_so_with_what_it_found(tmp_path):
 def test_analyse_tells_each_question_as_it_starts_and_a_pipe_gets_no_status_line(tmp_path):
     """The three questions of a solvable level, in the order they are answered; the CLI draws its status
     line only on a terminal, so captured output carries no cursor codes."""
+    from twisty.limits import Deadline
     from twisty.rules.passages_format import load_passages
     from twisty.rules.source import read_level
-    from twisty.limits import Deadline
     from twisty.solver.passages import analyse
 
     path = write(tmp_path, VALID)
@@ -108,18 +135,23 @@ def test_failed_expectation_exits_1_and_says_why(tmp_path):
     assert "final_hp: claimed 5, but it is 4" in result.output
 
 
-@pytest.mark.parametrize("text, message", [
-    (VALID.replace("hp = 7", "hp = = 7"), ":11:6: broken TOML"),
-    (VALID.replace("#S..e..G#", "#S..e.?G#"), ':5:7: unknown map character "?"'),
-    (VALID.replace("#S..e..G#", "#...e..G#"), ":3:1: the map has no start S"),
-    (VALID.replace("atk = 1\n[legend]", "atk = -1\n[legend]"), ":12:1: player atk must be at least 0"),
-    (VALID.replace("hp = 7", "hp = 7.5"), ":11:1: player hp must be a whole number"),
-    (VALID.replace('kind = "equipment"', 'kind = "potion"'), ":15:7: legend \"s\": unknown kind 'potion'"),
-    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ":3:1: binary data"),
-    (VALID.replace('hp = 3, atk = 3, def = 0', 'table = { atk = [1, 2], def = [0], life_lost = [[6], [5]] }'),
-     "no enemy stats reproduce the printed table; first wrong entry: life_lost at ATK 2, DEF 0 = 5"),
-    (VALID.replace('game = "passages"', 'game = "checkers"'), ':1:1: unknown game "checkers"'),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (VALID.replace("hp = 7", "hp = = 7"), ":11:6: broken TOML"),
+        (VALID.replace("#S..e..G#", "#S..e.?G#"), ':5:7: unknown map character "?"'),
+        (VALID.replace("#S..e..G#", "#...e..G#"), ":3:1: the map has no start S"),
+        (VALID.replace("atk = 1\n[legend]", "atk = -1\n[legend]"), ":12:1: player atk must be at least 0"),
+        (VALID.replace("hp = 7", "hp = 7.5"), ":11:1: player hp must be a whole number"),
+        (VALID.replace('kind = "equipment"', 'kind = "potion"'), ":15:7: legend \"s\": unknown kind 'potion'"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ":3:1: binary data"),
+        (
+            VALID.replace("hp = 3, atk = 3, def = 0", "table = { atk = [1, 2], def = [0], life_lost = [[6], [5]] }"),
+            "no enemy stats reproduce the printed table; first wrong entry: life_lost at ATK 2, DEF 0 = 5",
+        ),
+        (VALID.replace('game = "passages"', 'game = "checkers"'), ':1:1: unknown game "checkers"'),
+    ],
+)
 def test_invalid_levels_exit_2_with_one_positioned_message(tmp_path, text, message):
     path = write(tmp_path, text)
     result = run("check", path)
@@ -185,15 +217,17 @@ def test_a_search_past_the_memory_budget_stops_with_unknown_and_says_so():
     TWISTY_MEMORY_MB, less than Python itself uses) the answers are undecided, the report names the
     memory limit, and the designer's claims fail as undecided rather than the run crashing."""
     level = str(Path(__file__).resolve().parents[2] / "twisty" / "bench" / "suites" / "passages" / "b040-01.toml")
-    result = CliRunner(env={"TWISTY_MEMORY_MB": "1"}).invoke(main, ["check", "--json", "--engine", "search", level],
-                                                             catch_exceptions=False)
+    result = CliRunner(env={"TWISTY_MEMORY_MB": "1"}).invoke(
+        main, ["check", "--json", "--engine", "search", level], catch_exceptions=False
+    )
     assert result.exit_code == 1, result.output
     record = json.loads(result.output.strip())
     # The search looks at the memory after its first 256 expansions, long before it finds any route here.
     assert (record["limit"], record["solvable"], record["proved"]) == ("memory", None, False)
     assert record["min_start_hp_status"] == "unknown"
-    assert record["expect_failures"] == [f"{key}: claimed {value}, but it could not be decided within the memory limit"
-                                         for key, value in (("solvable", "true"), ("final_hp", 3),
-                                                            ("min_start_hp", 898))]
+    assert record["expect_failures"] == [
+        f"{key}: claimed {value}, but it could not be decided within the memory limit"
+        for key, value in (("solvable", "true"), ("final_hp", 3), ("min_start_hp", 898))
+    ]
     plain = CliRunner(env={"TWISTY_MEMORY_MB": "1"}).invoke(main, ["check", "--engine", "search", level])
     assert "unknown (memory limit), min start hp unknown" in plain.output

@@ -25,29 +25,52 @@ SLACK = 0.5
 FUZZ_EXAMPLES = 200
 SLOW_EXAMPLES = 2000
 
-NUMBERS = st.one_of(st.integers(-3, 12), st.sampled_from([0, -1, 10**9, 10**9 + 1, 2**31, 2**63, 2**64, -2**63,
-                                                            10**30]))
-NEAR_KEYS = ["hp", "atk", "def", "keys", "kind", "name", "map", "player", "legend", "expect", "rows", "cols",
-             "entrance", "exit", "pages", "game", "table", "boss", "first_strike", "solvable", "final_hp"]
+NUMBERS = st.one_of(
+    st.integers(-3, 12), st.sampled_from([0, -1, 10**9, 10**9 + 1, 2**31, 2**63, 2**64, -(2**63), 10**30])
+)
+NEAR_KEYS = [
+    "hp",
+    "atk",
+    "def",
+    "keys",
+    "kind",
+    "name",
+    "map",
+    "player",
+    "legend",
+    "expect",
+    "rows",
+    "cols",
+    "entrance",
+    "exit",
+    "pages",
+    "game",
+    "table",
+    "boss",
+    "first_strike",
+    "solvable",
+    "final_hp",
+]
 
 
 def _mutate(data: st.DataObject, text: str) -> str:
     """One or a few mutations of the kinds hostile input takes: bytes, numbers, nesting, keys, lines."""
     for _ in range(data.draw(st.integers(1, 3), label="mutations")):
-        kind = data.draw(st.sampled_from(["byte", "number", "nest", "dotted", "key", "line", "truncate",
-                                          "value"]), label="kind")
+        kind = data.draw(
+            st.sampled_from(["byte", "number", "nest", "dotted", "key", "line", "truncate", "value"]), label="kind"
+        )
         if not text:
             text = "game = 'passages'\n"
         at = data.draw(st.integers(0, len(text)), label="at")
         if kind == "byte":
             junk = data.draw(st.text(min_size=1, max_size=4), label="junk")
             cut = data.draw(st.integers(0, 3), label="cut")
-            text = text[:at] + junk + text[at + cut:]
+            text = text[:at] + junk + text[at + cut :]
         elif kind == "number":
             numbers = list(re.finditer(r"-?\d+", text))
             if numbers:
                 found = numbers[data.draw(st.integers(0, len(numbers) - 1), label="which")]
-                text = text[:found.start()] + str(data.draw(NUMBERS, label="number")) + text[found.end():]
+                text = text[: found.start()] + str(data.draw(NUMBERS, label="number")) + text[found.end() :]
         elif kind == "nest":
             depth = data.draw(st.sampled_from([5, 40, 3000]), label="depth")
             text += f"\ndeep = {'[' * depth}{']' * depth}\n"
@@ -59,9 +82,10 @@ def _mutate(data: st.DataObject, text: str) -> str:
             if keys:
                 found = keys[data.draw(st.integers(0, len(keys) - 1), label="which key")]
                 name = found.group(1)
-                wrong = data.draw(st.sampled_from([name[:-1] or "x", name + name[-1], name[::-1],
-                                                   *NEAR_KEYS]), label="new key")
-                text = text[:found.start(1)] + wrong + text[found.end(1):]
+                wrong = data.draw(
+                    st.sampled_from([name[:-1] or "x", name + name[-1], name[::-1], *NEAR_KEYS]), label="new key"
+                )
+                text = text[: found.start(1)] + wrong + text[found.end(1) :]
         elif kind == "line":
             lines = text.splitlines(keepends=True)
             index = data.draw(st.integers(0, max(0, len(lines) - 1)), label="line")
@@ -77,9 +101,11 @@ def _mutate(data: st.DataObject, text: str) -> str:
             values = list(re.finditer(r"=\s*(\S+)", text))
             if values:
                 found = values[data.draw(st.integers(0, len(values) - 1), label="which value")]
-                replacement = data.draw(st.sampled_from(['"x"', "true", "[]", "{}", "1.5", "nan", "inf", "-7",
-                                                         "[1, [2]]", '"""\n"""']), label="value")
-                text = text[:found.start(1)] + replacement + text[found.end(1):]
+                replacement = data.draw(
+                    st.sampled_from(['"x"', "true", "[]", "{}", "1.5", "nan", "inf", "-7", "[1, [2]]", '"""\n"""']),
+                    label="value",
+                )
+                text = text[: found.start(1)] + replacement + text[found.end(1) :]
     return text
 
 
@@ -91,8 +117,9 @@ def _run_mutated(data: st.DataObject, tmp_path: Path) -> None:
     started = time.perf_counter()
     result = CliRunner().invoke(main, ["check", "--timeout", str(TIMEOUT), str(level)])
     elapsed = time.perf_counter() - started
-    assert isinstance(result.exception, SystemExit) or result.exception is None, \
+    assert isinstance(result.exception, SystemExit) or result.exception is None, (
         f"{type(result.exception).__name__}: {result.exception}\n{text[:2000]}"
+    )
     assert result.exit_code in (0, 1, 2), result.output
     assert "Traceback" not in result.output
     if result.exit_code == 2:
@@ -100,16 +127,23 @@ def _run_mutated(data: st.DataObject, tmp_path: Path) -> None:
     assert elapsed <= TIMEOUT + SLACK, f"{elapsed:.2f} s for\n{text[:2000]}"
 
 
-@settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(data=st.data())
 def test_mutated_levels_end_cleanly(data: st.DataObject, tmp_path: Path) -> None:
     _run_mutated(data, tmp_path)
 
 
 @pytest.mark.slow
-@settings(max_examples=SLOW_EXAMPLES, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=SLOW_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(data=st.data())
 def test_mutated_levels_end_cleanly_long_run(data: st.DataObject, tmp_path: Path) -> None:
     _run_mutated(data, tmp_path)

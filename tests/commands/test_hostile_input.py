@@ -61,8 +61,9 @@ def test_a_device_is_not_a_level():
     """Class 3: /dev/zero was read until memory ran out."""
     result = run("check", "/dev/zero")
     assert result.exit_code == 2
-    assert "/dev/zero: this is a character device, not a level file (only regular files are read)" \
-        in only_message(result)
+    assert "/dev/zero: this is a character device, not a level file (only regular files are read)" in only_message(
+        result
+    )
 
 
 def test_a_fifo_named_like_a_level_does_not_block(tmp_path):
@@ -154,6 +155,7 @@ def test_questions_not_asked_are_not_answered(tmp_path):
     result = run("check", "--json", "--questions", "route", level(tmp_path, GOOD))
     assert result.exit_code == 0
     import json
+
     data = json.loads(result.output)
     assert (data["final_hp"], data["solutions"], data["min_start_hp_status"]) == (4, None, "not asked")
 
@@ -161,7 +163,7 @@ def test_questions_not_asked_are_not_answered(tmp_path):
 def test_an_unsolvable_level_without_a_claim_exits_1(tmp_path):
     """Exit codes: 1 when a level is unsolvable and does not claim so; 0 when it claims it."""
     text = GOOD.replace("hp = 7", "hp = 3")
-    text = text[:text.index("[expect]")]
+    text = text[: text.index("[expect]")]
     result = run("check", level(tmp_path, text))
     assert result.exit_code == 1 and "UNSOLVABLE" in result.output
     result = run("check", level(tmp_path, text + "[expect]\nsolvable = false\n"))
@@ -172,8 +174,13 @@ def test_ctrl_c_stops_at_once_with_exit_130(tmp_path):
     """Class 10: Ctrl-C exited 1 (click's "Aborted!"); now 130 and one line, at once. The level takes the
     search far longer than the interrupt's second."""
     hard = ROOT / "twisty" / "bench" / "suites" / "passages" / "b120-01.toml"
-    process = subprocess.Popen([sys.executable, "-m", "twisty.cli", "check", str(hard)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "twisty.cli", "check", str(hard)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     time.sleep(2.0)
     sent = time.perf_counter()
     process.send_signal(signal.SIGINT)

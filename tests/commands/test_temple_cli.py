@@ -25,9 +25,31 @@ from twisty.solver.temple_portfolio import analyse_with
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "temple"
 FIRST_GAME = PUZZLES / "01-first-game.toml"
-KEYS = {"level", "game", "name", "valid", "errors", "solvable", "turns", "unique", "plan", "second_plan",
-        "bounce_safe", "bounce_safe_turns", "bounce_safe_plan", "pooled_solvable", "pooled_turns", "status",
-        "questions", "engine", "seconds", "limit", "expected_solvable", "expect_failures", "most_turns"}
+KEYS = {
+    "level",
+    "game",
+    "name",
+    "valid",
+    "errors",
+    "solvable",
+    "turns",
+    "unique",
+    "plan",
+    "second_plan",
+    "bounce_safe",
+    "bounce_safe_turns",
+    "bounce_safe_plan",
+    "pooled_solvable",
+    "pooled_turns",
+    "status",
+    "questions",
+    "engine",
+    "seconds",
+    "limit",
+    "expected_solvable",
+    "expect_failures",
+    "most_turns",
+}
 
 
 def run(*args: str):
@@ -42,8 +64,11 @@ def test_the_shipped_rounds_pass_check():
 
 def test_the_small_shipped_rounds_pass_with_the_reference_engine_too():
     # The hand-worked rounds and the generated ones (generated with sat): the reference search agrees.
-    small = [str(path) for path in sorted(PUZZLES.rglob("*.toml"))
-             if path.name not in ("01-first-game.toml", "10-cards-with-no-effect.toml")]
+    small = [
+        str(path)
+        for path in sorted(PUZZLES.rglob("*.toml"))
+        if path.name not in ("01-first-game.toml", "10-cards-with-no-effect.toml")
+    ]
     result = run("check", "--engine", "search", *small)
     assert result.exit_code == 0, result.output
 
@@ -52,10 +77,23 @@ def test_the_first_game_and_its_cosmetic_challenges_are_one_round():
     first = load_round(read_level(FIRST_GAME))
     cosmetic = load_round(read_level(PUZZLES / "10-cards-with-no-effect.toml"))
     bench = temple_bench.bench_round(temple_bench.FIRST_GAME)
-    assert (first.temple, first.walls, first.die, first.down, first.hands, first.revealed, first.door) == \
-        (bench.temple, bench.walls, bench.die, bench.down, bench.hands, bench.revealed, bench.door)
-    assert cosmetic.challenges.names() == ["locked_down", "all_in_the_green", "light_at_the_end_of_the_tunnel",
-                                           "rosy_prospects", "management_matter", "cursed_stone"]
+    assert (first.temple, first.walls, first.die, first.down, first.hands, first.revealed, first.door) == (
+        bench.temple,
+        bench.walls,
+        bench.die,
+        bench.down,
+        bench.hands,
+        bench.revealed,
+        bench.door,
+    )
+    assert cosmetic.challenges.names() == [
+        "locked_down",
+        "all_in_the_green",
+        "light_at_the_end_of_the_tunnel",
+        "rosy_prospects",
+        "management_matter",
+        "cursed_stone",
+    ]
 
 
 def test_check_json_has_the_documented_keys_and_a_replayed_plan():
@@ -63,8 +101,13 @@ def test_check_json_has_the_documented_keys_and_a_replayed_plan():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert KEYS <= set(data)
-    assert (data["game"], data["status"], data["solvable"], data["turns"], data["unique"]) == \
-        ("temple", "ok", True, 2, True)
+    assert (data["game"], data["status"], data["solvable"], data["turns"], data["unique"]) == (
+        "temple",
+        "ok",
+        True,
+        2,
+        True,
+    )
     first = data["plan"][0]
     # Turn 1 (see the round's comments): player 1 swaps the turn1 away and turns right twice.
     assert first["player"] == 1 and first["swap"]["gave"] == "turn1" and first["swap"]["with"] == 2
@@ -93,20 +136,25 @@ def test_a_deadline_already_passed_answers_unknown(engine):
     module = twisty.games.GAMES["temple"].engine(engine).load()
     deadline = Deadline(0)
     analysis = analyse_with(round_, deadline, module)
-    assert (analysis.solvable, analysis.unique, analysis.bounce_safe, analysis.pooled_solvable) == \
-        (None, None, None, None)
+    assert (analysis.solvable, analysis.unique, analysis.bounce_safe, analysis.pooled_solvable) == (
+        None,
+        None,
+        None,
+        None,
+    )
 
 
 def test_solve_prints_the_plan_with_a_drawing_after_each_turn():
     result = run("solve", str(PUZZLES / "09-gets-going.toml"))
     assert result.exit_code == 0, result.output
     text = result.output
-    assert "1. player 1 plays turn1: turn right, then the temple turns right by itself; die: sw > s > se > e > ne" \
-        in text
+    assert (
+        "1. player 1 plays turn1: turn right, then the temple turns right by itself; die: sw > s > se > e > ne" in text
+    )
     # After turn 1 the top is down: the drawing is turned upside down (the door P at the top, ne bottom left),
     # the die drawn as @ where ne stands.
     assert "+----P+" in text and "down: top side; die (@) in ne" in text
-    assert text.count("die (@) in") == 3       # the start and each of the two turns
+    assert text.count("die (@) in") == 3  # the start and each of the two turns
 
 
 def test_the_api_check_gives_the_verdict():
@@ -119,8 +167,10 @@ def test_the_api_check_gives_the_verdict():
 def test_an_engine_whose_plan_does_not_replay_is_an_internal_error():
     round_ = load_round(read_level(PUZZLES / "02-out-and-back.toml"))
     # Claims a win in one turn with turnAny turned right once: the die ends in se, nothing explored.
-    liar = types.SimpleNamespace(NAME="liar", fewest_turns=lambda *args, **kwargs: PlanAnswer(
-        SOLVABLE, (PlanTurn(0, "turnAny", (("right",),)),), None))
+    liar = types.SimpleNamespace(
+        NAME="liar",
+        fewest_turns=lambda *args, **kwargs: PlanAnswer(SOLVABLE, (PlanTurn(0, "turnAny", (("right",),)),), None),
+    )
     with pytest.raises(EngineBug, match="does not win"):
         analyse_with(round_, Deadline(10), liar, questions=frozenset({"win"}))
     # Claims states the rules do not reach.
@@ -137,7 +187,11 @@ def test_bench_temple_runs_both_engines_and_they_agree(monkeypatch):
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output)["cases"]
     assert {(row["engine"], row["questions"]) for row in rows} == {
-        ("sat", "win+unique"), ("sat", "all"), ("search", "win+unique"), ("search", "all")}
+        ("sat", "win+unique"),
+        ("sat", "all"),
+        ("search", "win+unique"),
+        ("search", "all"),
+    }
     # The first game's answers, as its [expect] says (found by both engines).
     assert {(row["turns"], row["unique"]) for row in rows} == {(4, True)}
     assert {row["bounce_safe_turns"] for row in rows if row["questions"] == "all"} == {5}

@@ -40,8 +40,7 @@ def test_clash_json_keys_and_values():
     result = run("odds", "clash", "1", "1", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert {"a_wins", "b_wins", "indecisive", "a_wins_float", "b_wins_float", "indecisive_float",
-            "wounds"} <= set(data)
+    assert {"a_wins", "b_wins", "indecisive", "a_wins_float", "b_wins_float", "indecisive_float", "wounds"} <= set(data)
     # One die each: 15/36 each way, 6/36 indecisive; the loser always takes exactly 1 wound.
     assert (data["a_wins"], data["b_wins"], data["indecisive"]) == ("5/12", "5/12", "1/6")
     assert data["wounds"]["a"] == {"0": "7/12", "1": "5/12"}
@@ -80,15 +79,36 @@ def test_fight_json():
 
 
 def test_fight_table():
-    result = run("odds", "fight", "--delver", "combat=3,con=6,luck=3,armour=1,shield",
-                 "--monster", "mr=8,dice=3", "--level", "2", "--upper-hand", "monster")
+    result = run(
+        "odds",
+        "fight",
+        "--delver",
+        "combat=3,con=6,luck=3,armour=1,shield",
+        "--monster",
+        "mr=8,dice=3",
+        "--level",
+        "2",
+        "--upper-hand",
+        "monster",
+    )
     assert result.exit_code == 0, result.output
     assert "delver wins" in result.output and "difficulty 12" in result.output
 
 
 def test_generate_tunnels_hits_the_target():
-    result = run("generate", "tunnels", "--delver", "combat=3,con=8,luck=4,armour=1", "--target", "0.5",
-                 "--max-rating", "20", "--max-dice", "5", "--json")
+    result = run(
+        "generate",
+        "tunnels",
+        "--delver",
+        "combat=3,con=8,luck=4,armour=1",
+        "--target",
+        "0.5",
+        "--max-rating",
+        "20",
+        "--max-dice",
+        "5",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     chosen = Fraction(data["monster"]["win"])
@@ -102,45 +122,70 @@ def test_generate_tunnels_hits_the_target():
 def test_generate_tunnels_says_when_the_answer_is_at_the_edge():
     # More rating only makes a monster harder, so the monster closest to a 0 win chance is the strongest
     # in the box, on its rim, where a harder one may lie just outside.
-    result = run("generate", "tunnels", "--delver", "combat=2,con=3", "--target", "0", "--max-rating", "3",
-                 "--max-dice", "1", "--json")
+    result = run(
+        "generate",
+        "tunnels",
+        "--delver",
+        "combat=2,con=3",
+        "--target",
+        "0",
+        "--max-rating",
+        "3",
+        "--max-dice",
+        "1",
+        "--json",
+    )
     data = json.loads(result.output)
     assert (data["monster"]["rating"], data["monster"]["dice"]) == (3, 1)
     assert data["at_search_edge"] is True
 
 
 def test_generate_tunnels_survival_threshold():
-    result = run("generate", "tunnels", "--delver", "combat=2,con=5,luck=3", "--survival", "9/10",
-                 "--max-rating", "12", "--max-dice", "4", "--json")
+    result = run(
+        "generate",
+        "tunnels",
+        "--delver",
+        "combat=2,con=5,luck=3",
+        "--survival",
+        "9/10",
+        "--max-rating",
+        "12",
+        "--max-dice",
+        "4",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert Fraction(data["monster"]["survival"]) >= Fraction(9, 10)
     assert data["goal"] == "survival"
 
 
-@pytest.mark.parametrize("args", [
-    ("odds", "save", "--rating", "3"),
-    ("odds", "save", "--level", "1", "--difficulty", "9", "--rating", "3"),
-    ("odds", "save", "--level", "0", "--rating", "3"),
-    ("odds", "save", "--difficulty", "10000", "--rating", "0"),
-    ("odds", "clash", "3", "x"),
-    ("odds", "clash", "3", "-1"),
-    ("odds", "clash", "3", "2", "--upper-hand", "c"),
-    ("odds", "clash", "3", "2", "--armour", "c=1"),
-    ("odds", "clash", "3", "2", "--armour", "a=lots"),
-    ("odds", "clash", "3", "2", "--flat-footed", "a", "--upper-hand", "a"),
-    ("odds", "clash", "3", "2", "--luck", "4"),
-    ("odds", "fight", "--delver", "combat=3", "--monster", "rating=3,dice=2"),
-    ("odds", "fight", "--delver", "combat=3,con=5,speed=2", "--monster", "rating=3,dice=2"),
-    ("odds", "fight", "--delver", "combat=3,con=5", "--monster", "rating=3,dice=0"),
-    ("odds", "fight", "--delver", "combat=3,con=five", "--monster", "rating=3,dice=2"),
-    ("generate", "tunnels", "--delver", "combat=3,con=5"),
-    ("generate", "tunnels", "--delver", "combat=3,con=5", "--target", "1.5"),
-    ("generate", "tunnels", "--delver", "combat=3,con=5", "--target", "half"),
-    ("generate", "tunnels", "--delver", "combat=3,con=5", "--target", "0.5", "--survival", "0.9"),
-    ("generate", "tunnels", "--delver", "combat=3,con=60,armour=40", "--target", "0.5", "--max-rating", "200"),
-    ("odds", "fight", "--delver", "combat=9,con=100,armour=50", "--monster", "rating=200,dice=9,armour=50"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("odds", "save", "--rating", "3"),
+        ("odds", "save", "--level", "1", "--difficulty", "9", "--rating", "3"),
+        ("odds", "save", "--level", "0", "--rating", "3"),
+        ("odds", "save", "--difficulty", "10000", "--rating", "0"),
+        ("odds", "clash", "3", "x"),
+        ("odds", "clash", "3", "-1"),
+        ("odds", "clash", "3", "2", "--upper-hand", "c"),
+        ("odds", "clash", "3", "2", "--armour", "c=1"),
+        ("odds", "clash", "3", "2", "--armour", "a=lots"),
+        ("odds", "clash", "3", "2", "--flat-footed", "a", "--upper-hand", "a"),
+        ("odds", "clash", "3", "2", "--luck", "4"),
+        ("odds", "fight", "--delver", "combat=3", "--monster", "rating=3,dice=2"),
+        ("odds", "fight", "--delver", "combat=3,con=5,speed=2", "--monster", "rating=3,dice=2"),
+        ("odds", "fight", "--delver", "combat=3,con=5", "--monster", "rating=3,dice=0"),
+        ("odds", "fight", "--delver", "combat=3,con=five", "--monster", "rating=3,dice=2"),
+        ("generate", "tunnels", "--delver", "combat=3,con=5"),
+        ("generate", "tunnels", "--delver", "combat=3,con=5", "--target", "1.5"),
+        ("generate", "tunnels", "--delver", "combat=3,con=5", "--target", "half"),
+        ("generate", "tunnels", "--delver", "combat=3,con=5", "--target", "0.5", "--survival", "0.9"),
+        ("generate", "tunnels", "--delver", "combat=3,con=60,armour=40", "--target", "0.5", "--max-rating", "200"),
+        ("odds", "fight", "--delver", "combat=9,con=100,armour=50", "--monster", "rating=200,dice=9,armour=50"),
+    ],
+)
 def test_bad_input_is_a_usage_error(args):
     result = run(*args)
     assert result.exit_code == 2, result.output
@@ -173,10 +218,12 @@ def test_bench_runs_and_agrees_with_icepool():
 
 
 def test_fractions_of_any_length_are_printed_exactly():
-    from twisty.commands.odds import fraction_text
     import sys
+
+    from twisty.commands.odds import fraction_text
+
     limit = sys.get_int_max_str_digits()
-    numerator, denominator = fraction_text(Fraction(10 ** 5000 + 1, 3 ** 9000)).split("/")
+    numerator, denominator = fraction_text(Fraction(10**5000 + 1, 3**9000)).split("/")
     assert len(numerator) == 5001 and numerator.startswith("10") and numerator.endswith("01")
     assert len(denominator) == 4295 and denominator.endswith("1")
     assert fraction_text(Fraction(1)) == "1/1"

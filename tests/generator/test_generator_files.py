@@ -51,6 +51,7 @@ def no_work(*args, **kwargs):
 
 # ------------------------------------------------------------------------------------------ writing
 
+
 def test_new_files_are_written_whole_with_exit_0(tmp_path: Path):
     result = run("--seed", "1", "-n", "2", "-o", str(tmp_path))
     assert result.exit_code == 0, result.output
@@ -80,8 +81,10 @@ def test_every_existing_file_is_counted_in_the_one_message(tmp_path: Path, monke
     monkeypatch.setattr(command, "generate_level", no_work)
     result = run("--seed", "1", "-n", "4", "-o", str(tmp_path))
     assert result.exit_code == 2
-    assert result.stderr == (f"twisty: {target(tmp_path, 1)} already exists (and 1 more of the 4 files to "
-                             "write); use --force to replace existing levels\n")
+    assert result.stderr == (
+        f"twisty: {target(tmp_path, 1)} already exists (and 1 more of the 4 files to "
+        "write); use --force to replace existing levels\n"
+    )
 
 
 def test_force_replaces_an_existing_file(tmp_path: Path):
@@ -149,7 +152,7 @@ class FailingHalfWay:
                 return real.fileno()
 
             def write(self, data: bytes) -> int:
-                real.write(data[:len(data) // 2])
+                real.write(data[: len(data) // 2])
                 real.flush()
                 failing.written.append((os.readlink(f"/proc/self/fd/{real.fileno()}"), len(data) // 2))
                 raise failing.error
@@ -201,10 +204,32 @@ def test_ctrl_c_between_levels_keeps_the_files_written(tmp_path: Path, monkeypat
 def test_ctrl_c_with_workers_stops_the_pool_and_keeps_whole_files(tmp_path: Path):
     """A real SIGINT to the whole process group (as a terminal sends it) while two workers are busy: the
     command exits 130 with one line, the workers are gone, and every file there is a whole level."""
-    command_line = [sys.executable, "-m", "twisty.cli", "generate", "passages", "--size", "7x6", "--blockers", "20",
-                    "-n", "40", "--workers", "2", "-o", str(tmp_path)]
-    process = subprocess.Popen(command_line, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                               start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    command_line = [
+        sys.executable,
+        "-m",
+        "twisty.cli",
+        "generate",
+        "passages",
+        "--size",
+        "7x6",
+        "--blockers",
+        "20",
+        "-n",
+        "40",
+        "--workers",
+        "2",
+        "-o",
+        str(tmp_path),
+    ]
+    process = subprocess.Popen(
+        command_line,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     try:
         waited = 0.0
         while not list(tmp_path.glob("*.toml")) and waited < 120:
@@ -219,7 +244,8 @@ def test_ctrl_c_with_workers_stops_the_pool_and_keeps_whole_files(tmp_path: Path
     assert process.returncode == 130, err
     lines = err.strip().splitlines()
     assert lines[-1].startswith("twisty: interrupted; the ") and lines[-1].endswith(
-        " level files written before it are complete")
+        " level files written before it are complete"
+    )
     assert "Traceback" not in err
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -240,6 +266,7 @@ def test_ctrl_c_with_workers_stops_the_pool_and_keeps_whole_files(tmp_path: Path
 
 # ------------------------------------------------------------------------------------ time and exit codes
 
+
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "0", "1e9", "soon"])
 def test_a_timeout_that_is_not_a_positive_finite_number_is_refused(value: str, monkeypatch):
     monkeypatch.setattr(command, "generate_level", no_work)
@@ -253,7 +280,8 @@ def test_a_level_out_of_time_fails_its_seed_with_exit_1_and_no_file(tmp_path: Pa
     assert result.exit_code == 1
     assert [line for line in result.stderr.splitlines() if line.startswith("twisty:")] == [
         f"twisty: time limit of 1e-09 s reached for seed {seed} in draft 1 (of at most 400); no level made"
-        for seed in (1, 2)]
+        for seed in (1, 2)
+    ]
     assert names(tmp_path) == []
 
 

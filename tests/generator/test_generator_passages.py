@@ -30,9 +30,9 @@ from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, BestRoute, Deadlin
 
 ROOT = Path(__file__).resolve().parents[2]
 
-SMALL_CASES = ([(PassagesParams(4, 4, 6, difficulty), seed)
-                for difficulty in ("easy", "medium", "hard") for seed in range(20)]
-               + [(PassagesParams(5, 5, 10, ("easy", "medium", "hard")[seed % 3]), seed) for seed in range(8)])
+SMALL_CASES = [
+    (PassagesParams(4, 4, 6, difficulty), seed) for difficulty in ("easy", "medium", "hard") for seed in range(20)
+] + [(PassagesParams(5, 5, 10, ("easy", "medium", "hard")[seed % 3]), seed) for seed in range(8)]
 
 
 def made_level(params: PassagesParams, seed: int, engine=search, **options):
@@ -44,8 +44,9 @@ def load_text(text: str):
     return load_passages(parse_level_bytes(text.encode("utf-8"), "<test>"))
 
 
-@pytest.mark.parametrize("params,seed", SMALL_CASES,
-                         ids=[f"{p.width}x{p.height}-{p.blockers}-{p.difficulty}-{s}" for p, s in SMALL_CASES])
+@pytest.mark.parametrize(
+    "params,seed", SMALL_CASES, ids=[f"{p.width}x{p.height}-{p.blockers}-{p.difficulty}-{s}" for p, s in SMALL_CASES]
+)
 def test_generated_level_is_tight_and_unique_by_brute_force(params, seed):
     made = made_level(params, seed)
     level = made.level
@@ -59,8 +60,10 @@ def test_generated_level_is_tight_and_unique_by_brute_force(params, seed):
     assert count.complete and count.solutions == 1
     # Solvability only grows with the starting life, so it is the smallest that wins when one less loses.
     assert level.player.hp == made.min_start_hp
-    assert level.player.hp == 1 or brute.best_route(level.with_start_hp(level.player.hp - 1),
-                                                     Deadline(None)).status == "unsolvable"
+    assert (
+        level.player.hp == 1
+        or brute.best_route(level.with_start_hp(level.player.hp - 1), Deadline(None)).status == "unsolvable"
+    )
     if params.blockers <= 6:
         # Brute force's own search over every starting life: exponential, so small levels only.
         lowest = brute.min_start_hp(level, Deadline(None))
@@ -137,17 +140,20 @@ def test_cli_prints_one_level_that_loads():
     assert level.expect.unique is True and level.expect.min_start_hp == level.player.hp
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--size", "4by4"], "is not WxH"),
-    (["--size", "1x5"], "at least 2x2"),
-    (["--size", "3x3", "--blockers", "30"], "do not fit"),
-    (["--blockers", "0"], "at least 1 blocker"),
-    (["--blockers", "2", "--difficulty", "hard"], "at least 3 blockers"),
-    (["--difficulty", "brutal"], "brutal"),
-    (["-n", "3"], "-o DIR"),
-    (["--seed", "-4"], "0 or more"),
-    (["--workers", "0"], "--workers"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--size", "4by4"], "is not WxH"),
+        (["--size", "1x5"], "at least 2x2"),
+        (["--size", "3x3", "--blockers", "30"], "do not fit"),
+        (["--blockers", "0"], "at least 1 blocker"),
+        (["--blockers", "2", "--difficulty", "hard"], "at least 3 blockers"),
+        (["--difficulty", "brutal"], "brutal"),
+        (["-n", "3"], "-o DIR"),
+        (["--seed", "-4"], "0 or more"),
+        (["--workers", "0"], "--workers"),
+    ],
+)
 def test_cli_bad_options_exit_2_with_a_message(args, message):
     result = run_cli(args)
     assert result.exit_code == 2
@@ -156,6 +162,7 @@ def test_cli_bad_options_exit_2_with_a_message(args, message):
 
 
 # -------------------------------------------------------------------------- the explorer and the score
+
 
 @pytest.mark.parametrize("seed", range(60))
 def test_explorer_agrees_with_brute_force_on_random_levels(seed):
@@ -177,18 +184,22 @@ def test_explorer_agrees_with_brute_force_on_random_levels(seed):
 
 
 def hand_level(map_text: str, legend: str, hp: int) -> str:
-    return (f'game = "passages"\nmap = """\n{map_text}\n"""\n\n[player]\nhp = {hp}\natk = 1\n\n'
-            f"[legend]\n{legend}\n")
+    return f'game = "passages"\nmap = """\n{map_text}\n"""\n\n[player]\nhp = {hp}\natk = 1\n\n[legend]\n{legend}\n'
 
 
 def test_difficulty_counts_a_dead_end_trap_and_a_greedy_loss():
     # a costs 1 and B costs 4 (2 hits of 2): 6 life leaves 1. The Rat b in the dead end also costs 1,
     # can be fought at the start, and then B cannot be survived: a trap, and the cheapest-first player
     # (b and a tie at 1; b comes first in reading order) falls for it at once.
-    level = load_text(hand_level("#########\n#b.S.aBG#\n#########",
-                                 'a = { kind = "enemy", hp = 2, atk = 1, def = 0 }\n'
-                                 'b = { kind = "enemy", name = "Rat", hp = 2, atk = 1, def = 0 }\n'
-                                 'B = { kind = "enemy", hp = 3, atk = 2, def = 0, boss = true }', 6))
+    level = load_text(
+        hand_level(
+            "#########\n#b.S.aBG#\n#########",
+            'a = { kind = "enemy", hp = 2, atk = 1, def = 0 }\n'
+            'b = { kind = "enemy", name = "Rat", hp = 2, atk = 1, def = 0 }\n'
+            'B = { kind = "enemy", hp = 3, atk = 2, def = 0, boss = true }',
+            6,
+        )
+    )
     best = brute.best_route(level, Deadline(None))
     assert best.final_hp == 1
     measured = measure_difficulty(level, best.decisions)
@@ -199,11 +210,16 @@ def test_difficulty_counts_a_dead_end_trap_and_a_greedy_loss():
 def test_difficulty_counts_a_fight_that_must_wait_for_the_sword():
     # c costs 6 at atk 1 but 2 at atk 2 (after a, 2 damage, gives the sword); B costs 3 at atk 2.
     # 2 + 2 + 3 = 7, so 8 life leaves 1. Fighting c first is allowed (6 < 8) but loses.
-    level = load_text(hand_level("##########\n#/a.S.cBG#\n##########",
-                                 '"/" = { kind = "equipment", atk = 1 }\n'
-                                 'a = { kind = "enemy", hp = 2, atk = 2, def = 0 }\n'
-                                 'c = { kind = "enemy", hp = 4, atk = 2, def = 0 }\n'
-                                 'B = { kind = "enemy", hp = 4, atk = 3, def = 0, boss = true }', 8))
+    level = load_text(
+        hand_level(
+            "##########\n#/a.S.cBG#\n##########",
+            '"/" = { kind = "equipment", atk = 1 }\n'
+            'a = { kind = "enemy", hp = 2, atk = 2, def = 0 }\n'
+            'c = { kind = "enemy", hp = 4, atk = 2, def = 0 }\n'
+            'B = { kind = "enemy", hp = 4, atk = 3, def = 0, boss = true }',
+            8,
+        )
+    )
     best = brute.best_route(level, Deadline(None))
     assert best.final_hp == 1
     assert brute.count_solutions(level, Deadline(None), 5, 1).solutions == 1
@@ -224,6 +240,7 @@ def test_writer_gives_distinct_enemies_distinct_characters():
 def test_twenty_blocker_levels_are_unique_by_the_other_engine(seed):
     """Levels of benchmark size, verified by the generator's engine, re-checked by CP-SAT."""
     from twisty.solver import passages_cpsat as cpsat
+
     made = made_level(PassagesParams(7, 6, 20, "medium"), seed)
     level = made.level
     best = cpsat.best_route(level, Deadline(None))
@@ -235,6 +252,7 @@ def test_twenty_blocker_levels_are_unique_by_the_other_engine(seed):
 
 
 # ------------------------------------------------------------------------------------------ the engine
+
 
 def test_output_does_not_depend_on_the_verifying_engine():
     params = PassagesParams(4, 4, 6, "medium")
@@ -266,6 +284,7 @@ def test_a_level_the_engine_does_not_confirm_is_never_returned():
 
 
 # ------------------------------------------------------------------------------------------ the deadline
+
 
 def test_a_deadline_already_passed_ends_the_seed_before_any_work():
     with pytest.raises(GenerationError) as raised:
@@ -360,16 +379,41 @@ def test_ten_levels_are_shipped():
 # The first 16 hex digits of the SHA-256 of each level file, as the generator wrote them before it was
 # split into modules and made to call the rule functions (commit 385d60d): the same bytes since.
 BEFORE_THE_SPLIT = {
-    ("4x4", 6, "easy"): ["cfe79a9babc49d2f", "3e5921463ca762b6", "09933234be44c531", "67b14d076e010535",
-                         "fc6296a6e40cea86"],
-    ("4x4", 6, "medium"): ["44481acdd3f3752b", "7e5de2c26002a181", "b8705bee51d349cc", "237fd627674a1687",
-                           "ccd2d621e64ea326"],
-    ("4x4", 6, "hard"): ["497ddd0751bacb1a", "e7307a4c33d4d938", "59b769ec2d31e55e", "b648cb1d59051be2",
-                         "63ebadacbb504e46"],
-    ("5x5", 10, "hard"): ["ee93869b3514bd5e", "717e57bb81811a47", "6f829668e6bc0cf8", "308c709c2ab57c84",
-                          "2793a0a9090c3941"],
-    ("7x6", 20, "medium"): ["81911a5dfa394d03", "f1559bcb584062c2", "c2ee376e7e51c38d", "900b2b738b2c0bfb",
-                            "64ab47e45061bea4"],
+    ("4x4", 6, "easy"): [
+        "cfe79a9babc49d2f",
+        "3e5921463ca762b6",
+        "09933234be44c531",
+        "67b14d076e010535",
+        "fc6296a6e40cea86",
+    ],
+    ("4x4", 6, "medium"): [
+        "44481acdd3f3752b",
+        "7e5de2c26002a181",
+        "b8705bee51d349cc",
+        "237fd627674a1687",
+        "ccd2d621e64ea326",
+    ],
+    ("4x4", 6, "hard"): [
+        "497ddd0751bacb1a",
+        "e7307a4c33d4d938",
+        "59b769ec2d31e55e",
+        "b648cb1d59051be2",
+        "63ebadacbb504e46",
+    ],
+    ("5x5", 10, "hard"): [
+        "ee93869b3514bd5e",
+        "717e57bb81811a47",
+        "6f829668e6bc0cf8",
+        "308c709c2ab57c84",
+        "2793a0a9090c3941",
+    ],
+    ("7x6", 20, "medium"): [
+        "81911a5dfa394d03",
+        "f1559bcb584062c2",
+        "c2ee376e7e51c38d",
+        "900b2b738b2c0bfb",
+        "64ab47e45061bea4",
+    ],
 }
 
 

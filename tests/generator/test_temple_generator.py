@@ -28,11 +28,14 @@ def run(*args: str):
     return CliRunner().invoke(main, list(args))
 
 
-@pytest.mark.parametrize("seed, params", [
-    (3, TempleParams()),
-    (1, TempleParams(turns=5, challenges=("no_entry", "always_in_order"))),
-    (2, TempleParams(players=3, turns=4, challenges=("gets_going",))),
-])
+@pytest.mark.parametrize(
+    "seed, params",
+    [
+        (3, TempleParams()),
+        (1, TempleParams(turns=5, challenges=("no_entry", "always_in_order"))),
+        (2, TempleParams(players=3, turns=4, challenges=("gets_going",))),
+    ],
+)
 def test_a_generated_round_is_what_it_claims_by_the_other_engine(seed, params):
     made = generate_round(params, seed, temple_sat)
     round_ = load_round(parse_level_bytes(made.text.encode(), "<generated>"))
@@ -45,7 +48,7 @@ def test_a_generated_round_is_what_it_claims_by_the_other_engine(seed, params):
         for card in set(hand):
             rest = list(hand)
             rest.remove(card)
-            dropped = replace(round_, hands=round_.hands[:seat] + (tuple(rest),) + round_.hands[seat + 1:])
+            dropped = replace(round_, hands=round_.hands[:seat] + (tuple(rest),) + round_.hands[seat + 1 :])
             answer = temple_search.fewest_turns(dropped, Deadline(60))
             assert answer.status == "unsolvable" or len(answer.plan) > params.turns
     # And no turn of the (unique) plan leaves the temple as forgoing its card would.
@@ -98,7 +101,7 @@ def test_files_are_never_replaced_without_force_nor_written_through_links(tmp_pa
     assert forced.exit_code == 0 and target.read_text().startswith("# Temple Twist round")
     target.unlink()
     elsewhere = tmp_path / "elsewhere.toml"
-    target.symlink_to(elsewhere)            # a dangling link: writing through it would create elsewhere.toml
+    target.symlink_to(elsewhere)  # a dangling link: writing through it would create elsewhere.toml
     linked = run("generate", "temple", "--seed", "3", "-o", str(tmp_path), "--force")
     assert linked.exit_code == 2 and "symbolic link" in linked.output and not elsewhere.exists()
     folder = tmp_path / "folder-link"
@@ -109,7 +112,7 @@ def test_files_are_never_replaced_without_force_nor_written_through_links(tmp_pa
 def test_options_and_time_limits():
     for bad in ("nan", "inf", "0", "-1"):
         assert run("generate", "temple", "--timeout", bad).exit_code == 2
-    assert run("generate", "temple", "-n", "2").exit_code == 2            # several rounds need -o
+    assert run("generate", "temple", "-n", "2").exit_code == 2  # several rounds need -o
     assert run("generate", "temple", "--challenges", "poor_visibility").exit_code == 2
     slow = run("generate", "temple", "--seed", "3", "--timeout", "0.001")
     assert slow.exit_code == 1 and "time limit" in slow.output
@@ -118,8 +121,7 @@ def test_options_and_time_limits():
 
 
 def test_a_round_on_a_temple_given_by_a_file():
-    result = run("generate", "temple", "--seed", "1", "--turns", "2", "--temple",
-                 str(PUZZLES / "02-out-and-back.toml"))
+    result = run("generate", "temple", "--seed", "1", "--turns", "2", "--temple", str(PUZZLES / "02-out-and-back.toml"))
     assert result.exit_code == 0, result.output
     round_ = load_round(parse_level_bytes(result.output.encode(), "<out>"))
     assert round_.temple.name == "box" and "[temple]" in result.output

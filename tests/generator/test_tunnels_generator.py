@@ -25,8 +25,9 @@ def test_win_target_is_the_closest_monster(target):
     assert abs(odds[(choice.best.rating, choice.best.dice)].win - target) == best_gap
     assert choice.best.odds.win == odds[(choice.best.rating, choice.best.dice)].win
     assert choice.searched == len(RATINGS) * len(DICE)
-    assert all(abs(n.rating - choice.best.rating) <= 2 and abs(n.dice - choice.best.dice) <= 1
-               for n in choice.neighbours)
+    assert all(
+        abs(n.rating - choice.best.rating) <= 2 and abs(n.dice - choice.best.dice) <= 1 for n in choice.neighbours
+    )
 
 
 def test_survival_threshold_is_the_deadliest_that_meets_it():
@@ -40,5 +41,4 @@ def test_survival_threshold_is_the_deadliest_that_meets_it():
 
 def test_unreachable_survival_is_refused():
     with pytest.raises(ValueError):
-        find_monster(Delver(combat=1, constitution=1), "survival", Fraction(1), ratings=range(5, 7),
-                     dice=range(5, 7))
+        find_monster(Delver(combat=1, constitution=1), "survival", Fraction(1), ratings=range(5, 7), dice=range(5, 7))

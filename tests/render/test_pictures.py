@@ -48,7 +48,7 @@ def fill_of(group: ElementTree.Element) -> str:
     """The fill colour of an artist; a hatched one is filled with a pattern whose background holds it."""
     fill = _style(next(group.iter(f"{SVG}path")))["fill"]
     if fill.startswith("url(#"):
-        pattern_id = fill[len("url(#"):-1]
+        pattern_id = fill[len("url(#") : -1]
         root = ElementTree.fromstring(group.get("data-svg", ""))
         pattern = next(node for node in root.iter(f"{SVG}pattern") if node.get("id") == pattern_id)
         return next(pattern.iter(f"{SVG}rect")).get("fill") or ""
@@ -76,7 +76,7 @@ def tutorial():
 def test_passages_svg_has_every_cell_thing_and_step(first_strike) -> None:
     level, verdict = first_strike
     svg = picture_svg(pictures_passages.draw(level, verdict, PictureOptions(answer=True)))
-    map_text = FIRST_STRIKE.read_text().split('"""')[3]          # the map block of the file
+    map_text = FIRST_STRIKE.read_text().split('"""')[3]  # the map block of the file
     rows = [row for row in map_text.split("\n") if row]
     cells = groups(svg, "cell-")
     assert len(cells) == sum(char != " " for row in rows for char in row)
@@ -89,7 +89,7 @@ def test_passages_svg_has_every_cell_thing_and_step(first_strike) -> None:
     fought = [title_of(group) for group in things.values() if "fought" in title_of(group)]
     assert len(fought) == 2 and all("-2 hp" in text for text in fought)
     steps = groups(svg, "step-")
-    assert len(steps) == 3                       # fight, fight, goal
+    assert len(steps) == 3  # fight, fight, goal
     assert "goal" in title_of(steps["step-3"]) and "hp 4" in title_of(steps["step-3"])
     assert len(groups(svg, "route")) == 1
 
@@ -105,15 +105,15 @@ def test_book_spread_colours_known_cells_and_carries_the_rules_as_tooltips(tutor
     level, verdict = tutorial
     svg = picture_svg(pictures_book.draw(level, verdict, PictureOptions(answer=True, spread=6)))
     cells = groups(svg, "cell-")
-    assert len(cells) == 2 * 7 * 6                 # pages 12 and 13, 7 rows of 6
+    assert len(cells) == 2 * 7 * 6  # pages 12 and 13, 7 rows of 6
     text = TUTORIAL.read_text()
     assert "[12, 3, 3]" in text.split("deadly = ", 1)[1].split("\n", 1)[0]
     assert "[13, 3, 3]" not in text.split("deadly = ", 1)[1].split("\n", 1)[0]
     assert fill_of(cells["cell-12-3-3"]) == DEADLY
     assert "deadly" in title_of(cells["cell-12-3-3"]) and "rule " in title_of(cells["cell-12-3-3"])
-    assert fill_of(cells["cell-12-0-0"]) == WALL               # row 0 of every page is Walls
+    assert fill_of(cells["cell-12-0-0"]) == WALL  # row 0 of every page is Walls
     assert "rule 16 (Wall)" in title_of(cells["cell-12-0-0"])
-    assert fill_of(cells["cell-12-5-0"]) == PASSABLE           # the road of Rubble
+    assert fill_of(cells["cell-12-5-0"]) == PASSABLE  # the road of Rubble
     assert "the walk passes here" in title_of(cells["cell-12-5-0"])
     assert groups(svg, "walk-") and groups(svg, "gutter")
 
@@ -121,7 +121,7 @@ def test_book_spread_colours_known_cells_and_carries_the_rules_as_tooltips(tutor
 def test_book_first_spread_has_one_page_and_bad_spreads_are_refused(tutorial) -> None:
     level, verdict = tutorial
     svg = picture_svg(pictures_book.draw(level, verdict, PictureOptions(answer=False)))
-    assert len(groups(svg, "cell-")) == 7 * 6        # spread 0 is page 1 alone (the entrance's)
+    assert len(groups(svg, "cell-")) == 7 * 6  # spread 0 is page 1 alone (the entrance's)
     assert not groups(svg, "walk-") and groups(svg, "mark-in")
     with pytest.raises(UsageError, match="spreads 0 to 20"):
         pictures_book.draw(level, verdict, PictureOptions(spread=21))
@@ -135,8 +135,7 @@ def test_same_picture_same_bytes(first_strike) -> None:
 
 
 def test_hostile_names_are_drawn_as_plain_text() -> None:
-    text = FIRST_STRIKE.read_text().replace('name = "The viper strikes first"',
-                                            'name = "$\\\\frac{ \\u0001 <b>&"')
+    text = FIRST_STRIKE.read_text().replace('name = "The viper strikes first"', 'name = "$\\\\frac{ \\u0001 <b>&"')
     level = twisty.load(text)
     svg = picture_svg(pictures_passages.draw(level, None, PictureOptions()))
     assert "$\\frac{  <b>&" in "".join(ElementTree.fromstring(svg).itertext())
@@ -144,13 +143,14 @@ def test_hostile_names_are_drawn_as_plain_text() -> None:
 
 def test_render_command_writes_png_and_svg(tmp_path: Path) -> None:
     from PIL import Image
+
     png = tmp_path / "route.png"
     result = run("render", str(FIRST_STRIKE), "--route", "-o", str(png))
     assert result.exit_code == 0, result.output
     image = Image.open(io.BytesIO(png.read_bytes()))
     assert image.format == "PNG"
     colours = {colour for _, colour in image.convert("RGB").getcolors(1 << 20)}
-    assert (0x4d, 0x4d, 0x4d) in colours and (0x56, 0xb4, 0xe9) in colours      # walls, the start
+    assert (0x4D, 0x4D, 0x4D) in colours and (0x56, 0xB4, 0xE9) in colours  # walls, the start
     svg = tmp_path / "book.svg"
     result = run("render", str(TUTORIAL), "--walk", "--spread", "6", "-o", str(svg))
     assert result.exit_code == 0, result.output
@@ -158,10 +158,13 @@ def test_render_command_writes_png_and_svg(tmp_path: Path) -> None:
     assert not list(tmp_path.glob(".twisty-*"))
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--walk"], "use --route"),
-    (["--spread", "1"], "not a book"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--walk"], "use --route"),
+        (["--spread", "1"], "not a book"),
+    ],
+)
 def test_render_refuses_what_does_not_fit(tmp_path: Path, args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, ["render", str(FIRST_STRIKE), "-o", str(tmp_path / "x.svg"), *args])
     assert result.exit_code == 2 and message in result.output
@@ -177,11 +180,12 @@ def test_render_refuses_other_formats_and_bad_levels(tmp_path: Path) -> None:
 
 
 def test_a_missing_pictures_extra_is_exit_2_with_the_pip_command(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "matplotlib", None)      # import matplotlib now raises ImportError
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
     result = CliRunner().invoke(main, ["render", str(FIRST_STRIKE), "-o", str(tmp_path / "x.svg")])
     assert result.exit_code == 2 and "pip install 'twisty[pictures]'" in result.output
-    result = CliRunner().invoke(main, ["odds", "save", "--rating", "4", "--level", "3", "--plot",
-                                       str(tmp_path / "x.png")])
+    result = CliRunner().invoke(
+        main, ["odds", "save", "--rating", "4", "--level", "3", "--plot", str(tmp_path / "x.png")]
+    )
     assert result.exit_code == 2 and "pip install 'twisty[pictures]'" in result.output
 
 
@@ -190,11 +194,14 @@ def _legend_entries(svg: str) -> list[str]:
     return [text.split(" = ", 1)[1] for text in texts if " = " in text and "/" in text]
 
 
-@pytest.mark.parametrize("args, bars", [
-    (["save", "--rating", "4", "--level", "3"], 2),
-    (["clash", "5", "4", "--upper-hand", "a"], 3),
-    (["fight", "--delver", "combat=3,con=6", "--monster", "rating=6,dice=2"], 3),
-])
+@pytest.mark.parametrize(
+    "args, bars",
+    [
+        (["save", "--rating", "4", "--level", "3"], 2),
+        (["clash", "5", "4", "--upper-hand", "a"], 3),
+        (["fight", "--delver", "combat=3,con=6", "--monster", "rating=6,dice=2"], 3),
+    ],
+)
 def test_odds_plot_shows_every_outcome_with_exact_fractions_adding_to_one(tmp_path: Path, args, bars) -> None:
     out = tmp_path / "odds.svg"
     result = run("odds", *args, "--json", "--plot", str(out))

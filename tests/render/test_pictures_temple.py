@@ -28,7 +28,7 @@ def test_every_panel_holds_the_walls_the_die_and_the_falls_of_its_turn(first_gam
     round_ = level.model
     temple = round_.temple
     records = verdict.plan.records
-    assert len(records) == round_.expect.turns == 4          # the round's own claim, derived by hand in it
+    assert len(records) == round_.expect.turns == 4  # the round's own claim, derived by hand in it
     panels = [("start", round_.start(), ())] + [(f"turn-{r.number}", r.state, r.falls) for r in records]
     for prefix, state, falls in panels:
         walls = groups(svg, f"{prefix}-wall-")
@@ -49,9 +49,11 @@ def test_without_the_plan_only_the_start_is_drawn(first_game) -> None:
 def test_a_turned_temple_is_drawn_as_the_players_see_it() -> None:
     """Right side down: the right column comes to the bottom, so the upright top-right room of a 2 x 3
     temple stands bottom right of the turned 3 x 2 grid; top side down: the grid is upside down."""
+
     class Small:
         class temple:
             rows, cols = 2, 3
+
     assert pictures_temple.seen(Small, 1, 0, 2) == (2, 1, 3, 2)
     assert pictures_temple.seen(Small, 2, 0, 0) == (1, 2, 2, 3)
     assert pictures_temple.seen(Small, 0, 1, 1) == (1, 1, 2, 3)
@@ -61,6 +63,7 @@ def test_render_writes_the_plan_of_a_round(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
     from twisty.cli import main
+
     out = tmp_path / "plan.svg"
     result = CliRunner().invoke(main, ["render", str(FIRST_GAME), "--plan", "-o", str(out)])
     assert result.exit_code == 0, result.output

@@ -17,12 +17,14 @@ def deadly(book):
 
 # Rule 1 and 2 -------------------------------------------------------------------------------------
 
+
 def test_bad_guys_are_deadly_and_weaklings_passable():
     book = make_book({1: "Sk Mu Dr\nGo Im Ko"}, rows=2, cols=3)
     assert deadly(book) == {(1, 0, 0), (1, 0, 1), (1, 0, 2)}
 
 
 # Rule 3 -------------------------------------------------------------------------------------------
+
 
 def test_nine_rats_on_a_spread_are_safe_ten_are_deadly():
     nine = make_book({1: "Ra Ra Ra Ra Ra\nRa Ra Ra Ra ."}, rows=2, cols=5)
@@ -38,6 +40,7 @@ def test_rats_count_over_the_whole_spread_and_not_beyond():
 
 
 # Rule 4 -------------------------------------------------------------------------------------------
+
 
 def test_lone_wolf_passable_pair_deadly_without_attack():
     book = make_book({1: "Wo . . Wo Wo"}, rows=1, cols=5)
@@ -59,8 +62,7 @@ def test_pack_of_five_attacks_downward():
     book = make_book({1: "Wo Wo Wo\nWo Ko .\nWo Go Ms", 2: blank(3, 3)}, rows=3, cols=3)
     # Down from each Wolf: (1,0) (1,1) (1,2) (2,0) and, from (2,0) over the bottom edge onto the back of
     # the leaf, page 2's mirrored column: (2,2,2).
-    assert deadly(book) == {(1, 0, 0), (1, 0, 1), (1, 0, 2), (1, 1, 0), (1, 2, 0),
-                            (1, 1, 1), (1, 1, 2), (2, 2, 2)}
+    assert deadly(book) == {(1, 0, 0), (1, 0, 1), (1, 0, 2), (1, 1, 0), (1, 2, 0), (1, 1, 1), (1, 1, 2), (2, 2, 2)}
 
 
 def test_pack_of_six_on_a_top_row_attacks_the_back_of_the_leaf_mirrored():
@@ -69,6 +71,7 @@ def test_pack_of_six_on_a_top_row_attacks_the_back_of_the_leaf_mirrored():
 
 
 # Rule 5 -------------------------------------------------------------------------------------------
+
 
 def test_mimic_chains_copy_toward_the_gutter():
     # Right-hand page 1: each Mimic copies its left neighbour.
@@ -83,11 +86,12 @@ def test_mimic_on_a_left_page_copies_across_the_gutter_and_a_loop_copies_nothing
     book = make_book({2: "Mm\nMm", 3: "Tr\nMm"}, rows=2, cols=1)
     evaluation = evaluate(book)
     assert evaluation.identity[book.shape.index((2, 0, 0))] == "Troll"
-    assert evaluation.identity[book.shape.index((2, 1, 0))] == "Mimic"   # 2 -> 3 -> back to 2: a loop
+    assert evaluation.identity[book.shape.index((2, 1, 0))] == "Mimic"  # 2 -> 3 -> back to 2: a loop
     assert deadly(book) == {(2, 0, 0), (3, 0, 0)}
 
 
 # Rule 6 -------------------------------------------------------------------------------------------
+
 
 def test_mage_calms_the_wraiths_of_his_page_only():
     book = make_book({2: "Wr Wr Wr\nRu Ma .", 3: "Wr . .\n. . ."}, rows=2, cols=3)
@@ -100,6 +104,7 @@ def test_scroll_beside_a_mage_kills_both():
 
 
 # Rule 7 -------------------------------------------------------------------------------------------
+
 
 def test_three_orcs_against_two_dwarves():
     book = make_book({1: "Or Or Or Dw Dw"}, rows=1, cols=5)
@@ -123,10 +128,11 @@ def test_melee_across_the_gutter():
 
 # Rule 8 -------------------------------------------------------------------------------------------
 
+
 def test_vampire_chain_stopped_by_a_swamp():
     book = make_book({1: "Va Ba Th Sw Cu\n. . Cu . ."}, rows=2, cols=5)
     evaluation = evaluate(book)
-    assert evaluation.identity[book.shape.index((1, 1, 2))] == "Vampire"   # below the converted Thief
+    assert evaluation.identity[book.shape.index((1, 1, 2))] == "Vampire"  # below the converted Thief
     assert deadly(book) == {(1, 0, 0), (1, 0, 1), (1, 0, 2), (1, 0, 3), (1, 1, 2)}
 
 
@@ -136,6 +142,7 @@ def test_vampire_never_converts_diagonally():
 
 
 # Rule 9 -------------------------------------------------------------------------------------------
+
 
 def test_giants_crush_creatures_between_them_but_not_terrain_or_items():
     book = make_book({1: "Gi Mu Sw Zo Ge Gi"}, rows=1, cols=6)
@@ -150,6 +157,7 @@ def test_giants_row_runs_across_the_gutter():
 
 # Rule 10 ------------------------------------------------------------------------------------------
 
+
 def test_oracle_with_four_monsters_protects_all_but_the_wall():
     book = make_book({1: "Og Ru Tr\n## Oc De\nMs Sk Ru"}, rows=3, cols=3)
     assert deadly(book) == set()
@@ -163,6 +171,7 @@ def test_oracle_with_three_monsters_does_nothing():
 
 # Rule 11 ------------------------------------------------------------------------------------------
 
+
 def test_reaper_kills_everything_within_two_cells_across_the_gutter():
     reaper_page = "\n".join([". . . . .", ". . . . .", ". . . . Re", ". . . . .", ". . . . ."])
     book = make_book({2: reaper_page, 3: blank(5, 5)}, rows=5, cols=5)
@@ -173,13 +182,13 @@ def test_reaper_kills_everything_within_two_cells_across_the_gutter():
 
 # Rule 12 ------------------------------------------------------------------------------------------
 
+
 def test_titan_band_covers_three_rows_of_three_spreads():
     pages = {page: blank(5, 2) for page in range(1, 8)}
     pages[4] = ". .\n. .\nTi .\n. .\n. ."
     book = make_book(pages, rows=5, cols=2)
     # Titan on page 4 (spread 2): spreads 1, 2, 3 = pages 2..7; rows 1..3. Page 1 (spread 0) is clear.
-    assert statuses(book, WALL) == {(page, row, col) for page in range(2, 8) for row in (1, 2, 3)
-                                    for col in range(2)}
+    assert statuses(book, WALL) == {(page, row, col) for page in range(2, 8) for row in (1, 2, 3) for col in range(2)}
 
 
 def test_titan_band_on_a_top_row_is_clipped_to_the_page():
@@ -189,6 +198,7 @@ def test_titan_band_on_a_top_row_is_clipped_to_the_page():
 
 # Rule 13 ------------------------------------------------------------------------------------------
 
+
 def test_chuck_makes_his_whole_page_passable_walls_included():
     book = make_book({2: "Tr Si ##\nLa Ch Re", 3: "Og . .\n. . ."}, rows=2, cols=3)
     # The Reaper still reaches two columns into page 3 (Chuck's override is for his own page only).
@@ -197,6 +207,7 @@ def test_chuck_makes_his_whole_page_passable_walls_included():
 
 
 # Rules 14 to 17 -----------------------------------------------------------------------------------
+
 
 def test_terrain():
     book = make_book({1: "Si Sw Pi\nRu Ms Pl\nBr ## ."}, rows=3, cols=3)
@@ -211,6 +222,7 @@ def test_lava_kills_its_four_orthogonal_neighbours_never_the_diagonals():
 
 # Rule 19 ------------------------------------------------------------------------------------------
 
+
 def test_number_counts_creatures_among_its_eight_neighbours():
     book = make_book({1: "Og Tr .\n3 De .\n. . .\nOg 3 Tr"}, rows=4, cols=3)
     # (1,1,0) sees Ogre, Troll, Demon: 3, safe. (1,3,1) sees Ogre, Troll: 2, deadly.
@@ -219,12 +231,14 @@ def test_number_counts_creatures_among_its_eight_neighbours():
 
 # Rule 20 ------------------------------------------------------------------------------------------
 
+
 def test_gold_beside_a_thief_is_deadly_alone_it_is_safe():
     book = make_book({1: "Gd Th Ru Gd"}, rows=1, cols=4)
     assert deadly(book) == {(1, 0, 0)}
 
 
 # Rule 21 ------------------------------------------------------------------------------------------
+
 
 def test_torch_light_passes_through_creatures_but_a_wall_stops_it():
     book = make_book({1: "To Tr Ru Gd Sh\nTo Tr ## Ru Sh"}, rows=2, cols=5)
@@ -239,16 +253,19 @@ def test_torch_light_crosses_the_gutter_but_not_into_the_next_spread():
 
 # Local rule: Medusa and Mirror --------------------------------------------------------------------
 
+
 def test_medusa_petrifies_her_row_up_to_the_wall():
-    book = make_book({1: ". . . . . . .\nBa Go Im Me ## Th Ko"}, rows=2, cols=7,
-                     extra='[[local]]\nrule = "medusa"\npage = 1\n')
+    book = make_book(
+        {1: ". . . . . . .\nBa Go Im Me ## Th Ko"}, rows=2, cols=7, extra='[[local]]\nrule = "medusa"\npage = 1\n'
+    )
     assert statuses(book, PETRIFIED) == {(1, 1, 0), (1, 1, 1), (1, 1, 2)}
     assert deadly(book) == {(1, 1, 3)}
 
 
 def test_mirror_in_her_column_petrifies_the_medusa_instead():
-    book = make_book({1: ". . . Mr . . .\nBa Go Im Me ## Th Ko"}, rows=2, cols=7,
-                     extra='[[local]]\nrule = "medusa"\npage = 1\n')
+    book = make_book(
+        {1: ". . . Mr . . .\nBa Go Im Me ## Th Ko"}, rows=2, cols=7, extra='[[local]]\nrule = "medusa"\npage = 1\n'
+    )
     assert statuses(book, PETRIFIED) == set()
     assert deadly(book) == set()
 
@@ -261,8 +278,10 @@ def test_medusa_without_the_local_rule_is_just_a_bad_guy():
 
 # The other readings docs/book.md names under "Ambiguity" -----------------------------------------------
 
+
 def test_conversion_before_crush_lets_the_chain_pass_the_crushed_thief():
     from twisty.rules.book.static import CONVERSION_BEFORE_CRUSH
+
     book = make_book({1: ". Va .\nGi Th Gi\n. Cu ."}, rows=3, cols=3)
     # docs/book.md: the Giants crush the Thief first, so the Vampire has no prey and the Cultist stays safe.
     assert deadly(book) == {(1, 0, 1), (1, 1, 0), (1, 1, 2)}
@@ -272,6 +291,7 @@ def test_conversion_before_crush_lets_the_chain_pass_the_crushed_thief():
 
 def test_a_crushed_mage_calms_wraiths_only_under_the_other_reading():
     from twisty.rules.book.static import REMOVED_MAGE_CALMS
+
     book = make_book({1: "Gi Ma Gi\n. Wr ."}, rows=2, cols=3)
     assert deadly(book) == {(1, 0, 0), (1, 0, 2), (1, 1, 1)}
     other = evaluate(book, reading=frozenset({REMOVED_MAGE_CALMS}))
@@ -280,6 +300,7 @@ def test_a_crushed_mage_calms_wraiths_only_under_the_other_reading():
 
 def test_walls_on_chucks_page_under_both_readings():
     from twisty.rules.book.static import CHUCK_KEEPS_WALLS
+
     book = make_book({1: "Ch ## Tr"}, rows=1, cols=3)
     assert statuses(book, WALL) == set() and deadly(book) == set()
     other = evaluate(book, reading=frozenset({CHUCK_KEEPS_WALLS}))
@@ -307,6 +328,10 @@ def test_the_oracles_four_are_counted_before_chucks_override():
     assert verdict.moves == 5 and verdict.unique
     # The CNF engine (the second engine) reads the same statuses and the same shortest walk.
     cnf = solve_cnf(book)
-    assert {cell for cell, status in cnf.status.items() if status != "passable"} == \
-        {(2, 0, 0), (2, 0, 1), (2, 2, 0), (2, 2, 1)}
+    assert {cell for cell, status in cnf.status.items() if status != "passable"} == {
+        (2, 0, 0),
+        (2, 0, 1),
+        (2, 2, 0),
+        (2, 2, 1),
+    }
     assert (cnf.solvable, cnf.moves) == (True, 5)

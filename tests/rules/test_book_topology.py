@@ -45,26 +45,29 @@ def test_first_page_has_nothing_to_its_left_and_last_page_nothing_to_its_right()
 
 def test_pages_outside_the_run_of_a_level_do_not_exist():
     run = BookShape(height=3, width=4, first_page=3, last_page=5)
-    assert run.step((3, 1, 0), LEFT) is None          # page 2 is not in the file
-    assert run.step((5, 0, 1), UP) is None            # page 6 (back of recto 5) is not in the file
+    assert run.step((3, 1, 0), LEFT) is None  # page 2 is not in the file
+    assert run.step((5, 0, 1), UP) is None  # page 6 (back of recto 5) is not in the file
     assert run.step((4, 0, 1), UP) == ((3, 0, 2), DOWN)
 
 
 def test_eight_neighbours_at_a_top_outer_corner():
     # (3,0,3): up and right both lead to (4,0,0), so the corner has six distinct neighbours.
     assert sorted(BOOK.neighbours8((3, 0, 3))) == sorted(
-        [(4, 0, 0), (3, 1, 3), (3, 0, 2), (4, 0, 1), (4, 1, 0), (3, 1, 2)])
+        [(4, 0, 0), (3, 1, 3), (3, 0, 2), (4, 0, 1), (4, 1, 0), (3, 1, 2)]
+    )
 
 
 def test_eight_neighbours_on_a_top_edge_use_the_turned_frame():
     # Up-left of (3,0,1) is what lies behind (3,0,0): (4,0,3); up-right is behind (3,0,2): (4,0,1).
     assert sorted(BOOK.neighbours8((3, 0, 1))) == sorted(
-        [(4, 0, 2), (3, 0, 2), (3, 1, 1), (3, 0, 0), (4, 0, 1), (4, 0, 3), (3, 1, 2), (3, 1, 0)])
+        [(4, 0, 2), (3, 0, 2), (3, 1, 1), (3, 0, 0), (4, 0, 1), (4, 0, 3), (3, 1, 2), (3, 1, 0)]
+    )
 
 
 def test_eight_neighbours_across_the_gutter():
     assert sorted(BOOK.neighbours8((2, 1, 3))) == sorted(
-        [(2, 0, 3), (2, 2, 3), (2, 0, 2), (2, 1, 2), (2, 2, 2), (3, 0, 0), (3, 1, 0), (3, 2, 0)])
+        [(2, 0, 3), (2, 2, 3), (2, 0, 2), (2, 1, 2), (2, 2, 2), (3, 0, 0), (3, 1, 0), (3, 2, 0)]
+    )
 
 
 def test_unbounded_ray_wraps_around_the_leaf():
@@ -75,7 +78,13 @@ def test_unbounded_ray_wraps_around_the_leaf():
 
 def test_spread_bounded_rays_cross_the_gutter_but_stop_at_outer_and_top_edges():
     assert BOOK.ray((2, 1, 1), RIGHT, within_spread=True) == [
-        (2, 1, 2), (2, 1, 3), (3, 1, 0), (3, 1, 1), (3, 1, 2), (3, 1, 3)]
+        (2, 1, 2),
+        (2, 1, 3),
+        (3, 1, 0),
+        (3, 1, 1),
+        (3, 1, 2),
+        (3, 1, 3),
+    ]
     assert BOOK.ray((3, 1, 1), RIGHT, within_spread=True) == [(3, 1, 2), (3, 1, 3)]
     assert BOOK.ray((3, 2, 1), UP, within_spread=True) == [(3, 1, 1), (3, 0, 1)]
 

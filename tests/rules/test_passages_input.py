@@ -15,8 +15,7 @@ from twisty.cli import main
 from twisty.errors import LevelError, LimitReached, UsageError
 from twisty.limits import Deadline
 from twisty.rules.passages import start_hp_upper_bound
-from twisty.rules.passages_format import (MAX_BLOCKERS, MAX_MAP_SIDE, MAX_OBJECTS, MAX_TABLE_SIDE,
-                                          load_passages)
+from twisty.rules.passages_format import MAX_BLOCKERS, MAX_MAP_SIDE, MAX_OBJECTS, MAX_TABLE_SIDE, load_passages
 from twisty.rules.source import parse_level_bytes
 from twisty.solver import passages_brute, passages_cpsat
 
@@ -52,39 +51,83 @@ def test_the_base_level_loads():
     assert [thing.kind for thing in level.things] == ["key", "elixir", "equipment", "door", "enemy"]
 
 
-@pytest.mark.parametrize("old, new, expected", [
-    ('name = "typos"', 'nmae = "typos"', '2:1: unknown key "nmae" (did you mean "name"?); expected one of: '
-     'description, expect, game, legend, map, name, player'),
-    ("atk = 2\n", "atck = 2\n", '10:1: unknown player stat "atck" in [player] (did you mean "atk"?); '
-     "expected one of: atk, def, hp, keys"),
-    ('{ kind = "key" }', '{ kind = "key", nmae = "brass" }', '12:21: legend "k": unknown key field "nmae" '
-     '(did you mean "name"?); expected one of: kind, name'),
-    ('{ kind = "door" }', '{ kind = "door", locked = true }', '13:22: legend "D": unknown door field "locked"; '
-     "expected one of: kind, name"),
-    ('kind = "elixir", hp = 4', 'kind = "elixir", hpp = 4', '14:26: legend "+": unknown elixir field "hpp" '
-     '(did you mean "hp"?); expected one of: hp, kind, name'),
-    ('name = "sword", atk = 1', 'name = "sword", attack = 1', '15:43: legend "s": unknown equipment field '
-     '"attack" (did you mean "atk"?); expected one of: atk, def, kind, name'),
-    ("def = 0 }", "def = 0, firststrike = true }", '16:63: legend "e": unknown enemy field "firststrike" '
-     '(did you mean "first_strike"?); expected one of: atk, boss, def, first_strike, hp, kind, name, table'),
-    ('name = "Rat", hp = 3, atk = 3, def = 0', 'name = "Rat", table = { atk = [2], def = [0], lifelost = [[3]] }',
-     '16:69: legend "e": unknown printed table field "lifelost" (did you mean "life_lost"?); expected one of: '
-     "atk, def, hits, life_lost"),
-    ("[player]", "[plyer]", '8:1: unknown key "plyer" (did you mean "player"?); expected one of: description, '
-     "expect, game, legend, map, name, player"),
-    ("solvable = true", "solveable = true", '18:1: unknown expectation "solveable" in [expect] (did you mean '
-     '"solvable"?); expected one of: final_hp, min_start_hp, optimal_solutions, solutions, solvable, unique'),
-    ('kind = "enemy"', 'kind = "enmy"', '16:7: legend "e": unknown kind \'enmy\' (did you mean "enemy"?); '
-     "kinds: key, elixir, equipment, door, enemy"),
-])
+@pytest.mark.parametrize(
+    "old, new, expected",
+    [
+        (
+            'name = "typos"',
+            'nmae = "typos"',
+            '2:1: unknown key "nmae" (did you mean "name"?); expected one of: '
+            "description, expect, game, legend, map, name, player",
+        ),
+        (
+            "atk = 2\n",
+            "atck = 2\n",
+            '10:1: unknown player stat "atck" in [player] (did you mean "atk"?); expected one of: atk, def, hp, keys',
+        ),
+        (
+            '{ kind = "key" }',
+            '{ kind = "key", nmae = "brass" }',
+            '12:21: legend "k": unknown key field "nmae" (did you mean "name"?); expected one of: kind, name',
+        ),
+        (
+            '{ kind = "door" }',
+            '{ kind = "door", locked = true }',
+            '13:22: legend "D": unknown door field "locked"; expected one of: kind, name',
+        ),
+        (
+            'kind = "elixir", hp = 4',
+            'kind = "elixir", hpp = 4',
+            '14:26: legend "+": unknown elixir field "hpp" (did you mean "hp"?); expected one of: hp, kind, name',
+        ),
+        (
+            'name = "sword", atk = 1',
+            'name = "sword", attack = 1',
+            '15:43: legend "s": unknown equipment field '
+            '"attack" (did you mean "atk"?); expected one of: atk, def, kind, name',
+        ),
+        (
+            "def = 0 }",
+            "def = 0, firststrike = true }",
+            '16:63: legend "e": unknown enemy field "firststrike" '
+            '(did you mean "first_strike"?); expected one of: atk, boss, def, first_strike, hp, kind, name, table',
+        ),
+        (
+            'name = "Rat", hp = 3, atk = 3, def = 0',
+            'name = "Rat", table = { atk = [2], def = [0], lifelost = [[3]] }',
+            '16:69: legend "e": unknown printed table field "lifelost" (did you mean "life_lost"?); expected one of: '
+            "atk, def, hits, life_lost",
+        ),
+        (
+            "[player]",
+            "[plyer]",
+            '8:1: unknown key "plyer" (did you mean "player"?); expected one of: description, '
+            "expect, game, legend, map, name, player",
+        ),
+        (
+            "solvable = true",
+            "solveable = true",
+            '18:1: unknown expectation "solveable" in [expect] (did you mean '
+            '"solvable"?); expected one of: final_hp, min_start_hp, optimal_solutions, solutions, solvable, unique',
+        ),
+        (
+            'kind = "enemy"',
+            'kind = "enmy"',
+            '16:7: legend "e": unknown kind \'enmy\' (did you mean "enemy"?); '
+            "kinds: key, elixir, equipment, door, enemy",
+        ),
+    ],
+)
 def test_each_misspelt_key_is_named_with_its_position_and_the_keys_expected(old, new, expected):
     assert old in BASE
     assert str(error_of(BASE.replace(old, new))) == f"test.toml:{expected}"
 
 
 def test_misspelt_keys_are_found_in_dotted_keys_and_table_headers():
-    text = ('game = "passages"\nplayer.hp = 10\nplayer.atck = 2\nmap = """\n#####\n#SeG#\n#####\n"""\n'
-            '[legend.e]\nkind = "enemy"\nhp = 3\natk = 3\ndfe = 0\n')
+    text = (
+        'game = "passages"\nplayer.hp = 10\nplayer.atck = 2\nmap = """\n#####\n#SeG#\n#####\n"""\n'
+        '[legend.e]\nkind = "enemy"\nhp = 3\natk = 3\ndfe = 0\n'
+    )
     error = error_of(text)
     assert (error.line, error.column) == (3, 8) and 'unknown player stat "atck"' in error.message
     error = error_of(text.replace("player.atck", "player.atk"))
@@ -97,24 +140,30 @@ def test_the_misspelt_key_makes_check_exit_2_with_one_line(tmp_path):
     path.write_text(BASE.replace("atk = 2\n", "atck = 2\n"))
     result = CliRunner().invoke(main, ["check", str(path)])
     assert result.exit_code == 2
-    assert result.output.splitlines()[0] == (f'INVALID    {path}:10:1: unknown player stat "atck" in [player] '
-                                             '(did you mean "atk"?); expected one of: atk, def, hp, keys')
+    assert result.output.splitlines()[0] == (
+        f'INVALID    {path}:10:1: unknown player stat "atck" in [player] '
+        '(did you mean "atk"?); expected one of: atk, def, hp, keys'
+    )
 
 
 # ------------------------------------------------------------------------------------------------ limits
 
+
 def level_with_map(rows: list[str], legend: str = "") -> str:
     """A level whose map starts on line 3."""
-    return ('game = "passages"\nmap = """\n' + "\n".join(rows) + '\n"""\n[player]\nhp = 10\n[legend]\n'
-            'k = { kind = "key" }\nD = { kind = "door" }\n' + legend)
+    return (
+        'game = "passages"\nmap = """\n' + "\n".join(rows) + '\n"""\n[player]\nhp = 10\n[legend]\n'
+        'k = { kind = "key" }\nD = { kind = "door" }\n' + legend
+    )
 
 
 def test_a_map_of_too_many_rows_is_refused_at_the_first_row_too_many():
     rows = ["#S#", "#G#"] + ["###"] * (MAX_MAP_SIDE - 1)
     error = error_of(level_with_map(rows))
     assert (error.line, error.column) == (3 + MAX_MAP_SIDE, 1)
-    assert error.message == (f"the map has {MAX_MAP_SIDE + 1} rows; a map may have at most {MAX_MAP_SIDE} rows "
-                             f"and {MAX_MAP_SIDE} columns")
+    assert error.message == (
+        f"the map has {MAX_MAP_SIDE + 1} rows; a map may have at most {MAX_MAP_SIDE} rows and {MAX_MAP_SIDE} columns"
+    )
 
 
 def test_a_map_row_too_long_is_refused_at_its_first_cell_too_many():
@@ -130,8 +179,10 @@ def test_more_objects_than_the_limit_are_refused_at_the_first_one_too_many():
     rows = ["#SG#"] + ["k" * 100] * (MAX_OBJECTS // 100 + 1)
     error = error_of(level_with_map(rows))
     assert (error.line, error.column) == (3 + MAX_OBJECTS // 100 + 1, 1)
-    assert error.message == (f"more than {MAX_OBJECTS} objects on the map (items, doors and enemies together); "
-                             f"a level may have at most {MAX_OBJECTS}")
+    assert error.message == (
+        f"more than {MAX_OBJECTS} objects on the map (items, doors and enemies together); "
+        f"a level may have at most {MAX_OBJECTS}"
+    )
     assert level_from_toml(level_with_map(rows[:-1])).things[-1].kind == "key"
 
 
@@ -141,8 +192,9 @@ def test_more_blockers_than_the_limit_are_refused_at_the_first_one_too_many():
     rows = ["#SG#"] + ["D" * 100] * (MAX_BLOCKERS // 100 + 1)
     error = error_of(level_with_map(rows))
     assert (error.line, error.column) == (3 + MAX_BLOCKERS // 100 + 1, 1)
-    assert error.message == (f"more than {MAX_BLOCKERS} doors and enemies on the map; a level may have at most "
-                             f"{MAX_BLOCKERS}")
+    assert error.message == (
+        f"more than {MAX_BLOCKERS} doors and enemies on the map; a level may have at most {MAX_BLOCKERS}"
+    )
     assert len(level_from_toml(level_with_map(rows[:-1])).blockers()) == MAX_BLOCKERS
 
 
@@ -156,15 +208,18 @@ def test_a_printed_table_side_over_the_limit_is_refused(field):
         table = f"atk = [1], def = [{values}], life_lost = [[{', '.join(['0'] * side)}]]"
     text = level_with_map(["#SeG#"], f'e = {{ kind = "enemy", table = {{ {table} }} }}\n')
     error = error_of(text)
-    assert error.line == 10 and text.splitlines()[9][error.column - 1:].startswith(f"{field} = [")
-    assert error.message == (f'legend "e": table {field} has {side} entries; a printed table may have at most '
-                             f"{MAX_TABLE_SIDE} ATK rows and {MAX_TABLE_SIDE} DEF columns")
+    assert error.line == 10 and text.splitlines()[9][error.column - 1 :].startswith(f"{field} = [")
+    assert error.message == (
+        f'legend "e": table {field} has {side} entries; a printed table may have at most '
+        f"{MAX_TABLE_SIDE} ATK rows and {MAX_TABLE_SIDE} DEF columns"
+    )
 
 
 def test_a_stat_beyond_the_number_limit_is_refused_while_reading():
     error = error_of(BASE.replace("atk = 1 }", "atk = 1000000001 }"))
-    assert error.message == ("the number 1000000001 is out of range: numbers in a level lie within "
-                             "-1,000,000,000 to 1,000,000,000")
+    assert error.message == (
+        "the number 1000000001 is out of range: numbers in a level lie within -1,000,000,000 to 1,000,000,000"
+    )
 
 
 # ---------------------------------------------------------------------------------------- printed tables
@@ -195,26 +250,31 @@ def test_a_printed_table_of_large_numbers_infers_its_stats():
 
 def test_a_printed_table_with_one_typo_names_the_cell_where_it_is_written():
     error = error_of(TABLE_LEVEL)
-    assert error.message == ('legend "e": no enemy stats reproduce the printed table; first wrong entry: '
-                             "life_lost at ATK 10, DEF 50 = 51")
+    assert error.message == (
+        'legend "e": no enemy stats reproduce the printed table; first wrong entry: life_lost at ATK 10, DEF 50 = 51'
+    )
     line = TABLE_LEVEL.splitlines()[error.line - 1]
-    assert error.line == 11 and line[error.column - 1:] == "51]] } }"
+    assert error.line == 11 and line[error.column - 1 :] == "51]] } }"
 
 
 def test_a_printed_table_against_stats_names_an_entry_the_stats_cannot_fight():
     text = TABLE_LEVEL.replace('kind = "enemy", table = {', 'kind = "enemy", hp = 51, atk = 60, def = 5, table = {')
     error = error_of(text)
-    assert error.message == ('legend "e": the printed table does not follow from hp 51, atk 60, def 5: life_lost '
-                             "at ATK 5, DEF 0 = 600 (with those stats ATK 5 cannot harm it)")
+    assert error.message == (
+        'legend "e": the printed table does not follow from hp 51, atk 60, def 5: life_lost '
+        "at ATK 5, DEF 0 = 600 (with those stats ATK 5 cannot harm it)"
+    )
     assert TABLE_LEVEL.splitlines()[10].count("600") == 1
-    assert text.splitlines()[error.line - 1][error.column - 1:].startswith("600,")
+    assert text.splitlines()[error.line - 1][error.column - 1 :].startswith("600,")
 
 
 def test_the_inference_polls_the_levels_deadline():
     # One DEF column of 735,134,400 (1,344 divisors, each a candidate enemy atk): with an expired
     # deadline the loader stops with LimitReached instead of working on.
-    text = TABLE_LEVEL.replace("def = [0, 10, 50], life_lost = [[600, 500, 100], [300, 250, 51]]",
-                               "def = [0], life_lost = [[735134400], [735134400]]")
+    text = TABLE_LEVEL.replace(
+        "def = [0, 10, 50], life_lost = [[600, 500, 100], [300, 250, 51]]",
+        "def = [0], life_lost = [[735134400], [735134400]]",
+    )
     source = parse_level_bytes(text.encode(), "t.toml")
     with pytest.raises(LimitReached):
         load_passages(source, Deadline(0))
@@ -257,16 +317,22 @@ def test_a_sword_of_10_to_the_9_makes_every_fight_free(tmp_path, engine):
     result = CliRunner().invoke(main, ["check", "--json", "--engine", engine, "--timeout", "5", str(path)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert (data["solvable"], data["final_hp"], data["min_start_hp"], data["solutions"], data["unique"]) == \
-        (True, 5, 1, 1, True)
+    assert (data["solvable"], data["final_hp"], data["min_start_hp"], data["solutions"], data["unique"]) == (
+        True,
+        5,
+        1,
+        1,
+        True,
+    )
 
 
 def test_a_giant_of_10_to_the_9_costs_exactly_10_to_the_9(tmp_path):
     # The Giant now has def 5: 10^9 / (10^9 + 1 - 5) -> 2 strikes, 1 hit of 10^9 - 0. With 10 hp the level
     # is lost, and the least starting hp is 10^9 + 1.
     path = tmp_path / "giant.toml"
-    path.write_text(FREE_WITH_A_SWORD.replace("def = 1 }", "def = 5 }").replace("hp = 5\n", "hp = 10\n")
-                    .split("[expect]")[0])
+    path.write_text(
+        FREE_WITH_A_SWORD.replace("def = 1 }", "def = 5 }").replace("hp = 5\n", "hp = 10\n").split("[expect]")[0]
+    )
     result = CliRunner().invoke(main, ["check", "--json", "--engine", "cpsat", "--timeout", "5", str(path)])
     data = json.loads(result.output)
     assert (data["solvable"], data["min_start_hp"], data["solutions"]) == (False, 10**9 + 1, 0)

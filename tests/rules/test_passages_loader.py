@@ -2,9 +2,9 @@
 
 import pytest
 
+from tests.passages_helpers import level_from_toml
 from twisty.api import checker_for
 from twisty.rules.source import MAX_LEVEL_BYTES, LevelError, parse_level_bytes, read_level
-from tests.passages_helpers import level_from_toml
 
 GOOD = """game = "passages"
 name = "ok"
@@ -45,24 +45,30 @@ def test_unknown_map_character_is_positioned():
     assert '"?"' in error.message
 
 
-@pytest.mark.parametrize("old, new, message, line", [
-    ("#S.e.G#", "#..e.G#", "no start", 3),
-    ("#S.e.G#", "#S.e..#", "no goal", 3),
-    ("#S.e.G#", "#SSe.G#", "second start", 5),
-])
+@pytest.mark.parametrize(
+    "old, new, message, line",
+    [
+        ("#S.e.G#", "#..e.G#", "no start", 3),
+        ("#S.e.G#", "#S.e..#", "no goal", 3),
+        ("#S.e.G#", "#SSe.G#", "second start", 5),
+    ],
+)
 def test_start_and_goal_rules(old, new, message, line):
     error = error_of(GOOD.replace(old, new))
     assert message in error.message and error.line == line
 
 
-@pytest.mark.parametrize("old, new, message, line, column", [
-    ("hp = 10", "hp = -3", "player hp must be at least 1", 9, 1),
-    ("atk = 2", "atk = 1.5", "player atk must be a whole number", 10, 1),
-    ("atk = 2", 'atk = "2"', "player atk must be a whole number", 10, 1),
-    ("def = 0 }", "def = -1 }", "def must be at least 0", 12, 40),
-    ('kind = "enemy"', 'kind = "dragon"', "unknown kind 'dragon'", 12, 7),
-    ("hp = 3,", "hp = 3, speed = 2,", 'unknown enemy field "speed"', 12, 31),
-])
+@pytest.mark.parametrize(
+    "old, new, message, line, column",
+    [
+        ("hp = 10", "hp = -3", "player hp must be at least 1", 9, 1),
+        ("atk = 2", "atk = 1.5", "player atk must be a whole number", 10, 1),
+        ("atk = 2", 'atk = "2"', "player atk must be a whole number", 10, 1),
+        ("def = 0 }", "def = -1 }", "def must be at least 0", 12, 40),
+        ('kind = "enemy"', 'kind = "dragon"', "unknown kind 'dragon'", 12, 7),
+        ("hp = 3,", "hp = 3, speed = 2,", 'unknown enemy field "speed"', 12, 31),
+    ],
+)
 def test_bad_values_are_positioned(old, new, message, line, column):
     error = error_of(GOOD.replace(old, new))
     assert message in error.message
@@ -70,8 +76,9 @@ def test_bad_values_are_positioned(old, new, message, line, column):
 
 
 def test_printed_table_that_no_stats_reproduce_names_the_first_wrong_entry():
-    text = GOOD.replace('hp = 3, atk = 3, def = 0',
-                        'table = { atk = [1, 2], def = [0, 1, 2], life_lost = [[6, 4, 2], [3, 2, 5]] }')
+    text = GOOD.replace(
+        "hp = 3, atk = 3, def = 0", "table = { atk = [1, 2], def = [0, 1, 2], life_lost = [[6, 4, 2], [3, 2, 5]] }"
+    )
     error = error_of(text)
     assert "no enemy stats reproduce" in error.message
     assert "ATK 2, DEF 2 = 5" in error.message
@@ -79,14 +86,15 @@ def test_printed_table_that_no_stats_reproduce_names_the_first_wrong_entry():
 
 
 def test_printed_table_only_infers_stats():
-    text = GOOD.replace('hp = 3, atk = 3, def = 0',
-                        'table = { atk = [1, 2], def = [0, 1, 2], life_lost = [[6, 4, 2], [3, 2, 1]] }')
+    text = GOOD.replace(
+        "hp = 3, atk = 3, def = 0", "table = { atk = [1, 2], def = [0, 1, 2], life_lost = [[6, 4, 2], [3, 2, 1]] }"
+    )
     enemy = level_from_toml(text).things[0].enemy
     assert (enemy.hp, enemy.atk, enemy.defense) == (3, 3, 0)
 
 
 def test_printed_table_against_stats():
-    text = GOOD.replace('def = 0 }', 'def = 0, table = { atk = [1], def = [0], life_lost = [[5]] } }')
+    text = GOOD.replace("def = 0 }", "def = 0, table = { atk = [1], def = [0], life_lost = [[5]] } }")
     error = error_of(text)
     assert "does not follow from hp 3, atk 3, def 0" in error.message and "(the stats give 6)" in error.message
 

@@ -2,9 +2,9 @@
 
 import pytest
 
+from tests.passages_helpers import level_from_toml
 from twisty.rules.passages import Enemy, RouteError, damage_table, fight_damage, hits_received, replay
 from twisty.rules.passages_tables import infer_enemy_stats
-from tests.passages_helpers import level_from_toml
 
 RULEBOOK_ENEMY = Enemy("rulebook", hp=3, atk=3, defense=0)
 
@@ -23,19 +23,22 @@ def test_rulebook_worked_examples():
     assert fight_damage(RULEBOOK_ENEMY, 2, 2) == 1
 
 
-@pytest.mark.parametrize("enemy, atk, defense, expected", [
-    # hp 10, def 2 against ATK 5: 3 per strike, 4 strikes, 3 hits back of 7 - 1 = 6 each.
-    (Enemy("a", 10, 7, 2), 5, 1, 18),
-    # the same with first strike: 4 hits.
-    (Enemy("a", 10, 7, 2, first_strike=True), 5, 1, 24),
-    # one strike kills: no hit back, unless it strikes first.
-    (Enemy("b", 4, 9, 0), 4, 0, 0),
-    (Enemy("b", 4, 9, 0, first_strike=True), 4, 0, 9),
-    # DEF at or above the enemy's ATK: hits land but do nothing.
-    (Enemy("c", 20, 3, 0), 1, 3, 0),
-    # ATK not above the enemy's DEF: it cannot be harmed, the fight is impossible.
-    (Enemy("d", 1, 1, 5), 5, 0, None),
-])
+@pytest.mark.parametrize(
+    "enemy, atk, defense, expected",
+    [
+        # hp 10, def 2 against ATK 5: 3 per strike, 4 strikes, 3 hits back of 7 - 1 = 6 each.
+        (Enemy("a", 10, 7, 2), 5, 1, 18),
+        # the same with first strike: 4 hits.
+        (Enemy("a", 10, 7, 2, first_strike=True), 5, 1, 24),
+        # one strike kills: no hit back, unless it strikes first.
+        (Enemy("b", 4, 9, 0), 4, 0, 0),
+        (Enemy("b", 4, 9, 0, first_strike=True), 4, 0, 9),
+        # DEF at or above the enemy's ATK: hits land but do nothing.
+        (Enemy("c", 20, 3, 0), 1, 3, 0),
+        # ATK not above the enemy's DEF: it cannot be harmed, the fight is impossible.
+        (Enemy("d", 1, 1, 5), 5, 0, None),
+    ],
+)
 def test_hand_worked_fights(enemy, atk, defense, expected):
     assert fight_damage(enemy, atk, defense) == expected
 
@@ -134,12 +137,13 @@ def test_the_reach_carried_along_a_route_is_the_reach_found_afresh():
         state, _ = initial_state(level.with_start_hp(10**6))
         while True:
             assert state.reached == frozenset(reachable_cells(level, state.consumed))
-            fresh = RouteState(state.consumed, state.taken, state.stats)        # no carried reach
+            fresh = RouteState(state.consumed, state.taken, state.stats)  # no carried reach
             assert frontier(level, state) == frontier(level, fresh)
             assert reachable_goals(level, state) == reachable_goals(level, fresh)
             compared += 1
-            moves = [index for index in frontier(level, state)
-                     if level.things[index].kind == "enemy" or state.stats.keys > 0]
+            moves = [
+                index for index in frontier(level, state) if level.things[index].kind == "enemy" or state.stats.keys > 0
+            ]
             if not moves:
                 break
             try:

@@ -62,7 +62,7 @@ def random_table(rng: random.Random):
         i = rng.randrange(len(atks))
         hits[i] = max(0, hits[i] + rng.choice([-1, 1]))
     if rng.random() < 0.3:
-        atks = [a + rng.randint(0, 3) for a in atks]          # ATKs the enemy may not be able to match
+        atks = [a + rng.randint(0, 3) for a in atks]  # ATKs the enemy may not be able to match
     return atks, defs, life_lost, hits, first_strike
 
 
@@ -74,7 +74,7 @@ def test_inference_agrees_with_a_scan_of_every_stat_on_random_tables():
         expected = scanned(atks, defs, life_lost, hits, first_strike)
         assert inferred(atks, defs, life_lost, hits, first_strike) == expected, (atks, defs, life_lost, hits)
         outcomes["inferred" if expected[0] else "refused"] += 1
-    assert min(outcomes.values()) >= 30      # both outcomes well exercised
+    assert min(outcomes.values()) >= 30  # both outcomes well exercised
 
 
 def test_the_rulebook_table_and_its_typo():
@@ -96,8 +96,10 @@ def test_large_numbers_are_inferred_exactly():
     enemy = Enemy("x", hp, atk, defense)
     atks, defs = [10**9 - 5, 10**9], [0, 5]
     table = [[fight_damage(enemy, a, d) for d in defs] for a in atks]
-    assert table == [[(2 * 10**8 - 1) * 10**9, (2 * 10**8 - 1) * (10**9 - 5)],
-                     [(10**8 - 1) * 10**9, (10**8 - 1) * (10**9 - 5)]]
+    assert table == [
+        [(2 * 10**8 - 1) * 10**9, (2 * 10**8 - 1) * (10**9 - 5)],
+        [(10**8 - 1) * 10**9, (10**8 - 1) * (10**9 - 5)],
+    ]
     found, wrong = infer_enemy_stats(atks, defs, table)
     assert wrong is None
     # The smallest stats: 2 * 10^8 strikes of A - E at A = 10^9 - 5 and 10^8 at 10^9 leave E = 10^9 - 10

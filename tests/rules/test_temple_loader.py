@@ -123,7 +123,7 @@ def test_the_secret_room_must_be_a_hidden_room_card():
 def test_the_input_limits():
     # "Each person may hold at most 6 action cards"
     assert "at most 6" in error_of(ROUND.replace('["turn2"]', '["turn2"' + ', "turn1"' * 6 + "]")).message
-    assert "at most 8 players" in error_of(ROUND.replace('hands = [', 'hands = [' + '["turn1"], ' * 8)).message
+    assert "at most 8 players" in error_of(ROUND.replace("hands = [", "hands = [" + '["turn1"], ' * 8)).message
     big = "+" + "-" * 17 + "+\n" + ("|" + "a" * 17 + "|\n") * 17 + "+" + "-" * 17 + "+\n"
     error = error_of(f'game = "temple"\nrevealed = []\ndoor = "x"\nhands = [[]]\n[temple]\nmap = """\n{big}"""\n')
     assert "at most 8 x 8 rooms" in error.message and error.line == 7

@@ -86,19 +86,22 @@ def test_a_right_turn_brings_the_right_side_down_and_a_left_turn_the_left():
     assert [SIDES[turned(side, "left")] for side in (BOTTOM, RIGHT, TOP, LEFT)] == ["left", "bottom", "right", "top"]
 
 
-@pytest.mark.parametrize("down, die, direction, new_down, path", [
-    # bottom down, die in g (bottom-left corner); turn right: the right side is down, the die rolls along the
-    # bottom row toward it: g -> h -> i.
-    ("bottom", "g", "right", "right", ("h", "i")),
-    # right down, die in i; turn right: the top is down, the die falls up the right column: i -> f -> c.
-    ("right", "i", "right", "top", ("f", "c")),
-    # top down, die in c; turn right: the left side is down: c -> b -> a.
-    ("top", "c", "right", "left", ("b", "a")),
-    # left down, die in a; turn right: back to bottom: a -> d -> g.
-    ("left", "a", "right", "bottom", ("d", "g")),
-    # bottom down, die in i; turn left: the left side is down: i -> h -> g.
-    ("bottom", "i", "left", "left", ("h", "g")),
-])
+@pytest.mark.parametrize(
+    "down, die, direction, new_down, path",
+    [
+        # bottom down, die in g (bottom-left corner); turn right: the right side is down, the die rolls along the
+        # bottom row toward it: g -> h -> i.
+        ("bottom", "g", "right", "right", ("h", "i")),
+        # right down, die in i; turn right: the top is down, the die falls up the right column: i -> f -> c.
+        ("right", "i", "right", "top", ("f", "c")),
+        # top down, die in c; turn right: the left side is down: c -> b -> a.
+        ("top", "c", "right", "left", ("b", "a")),
+        # left down, die in a; turn right: back to bottom: a -> d -> g.
+        ("left", "a", "right", "bottom", ("d", "g")),
+        # bottom down, die in i; turn left: the left side is down: i -> h -> g.
+        ("bottom", "i", "left", "left", ("h", "g")),
+    ],
+)
 def test_a_quarter_turn_from_each_side_and_the_fall_after_it(down, die, direction, new_down, path):
     round_ = make(down=down, die=die)
     position, dropped = apply_step(round_, Position(round_.down, round_.die, round_.walls), (direction,))
@@ -111,7 +114,7 @@ def test_a_quarter_turn_from_each_side_and_the_fall_after_it(down, die, directio
 
 
 def test_falls_stop_at_the_frame_a_fixed_wall_and_a_variable_wall():
-    fixed = EMPTY.replace("|     |\n|d e f|", "|  #  |\n|d e f|", 1)     # a fixed wall between b and e
+    fixed = EMPTY.replace("|     |\n|d e f|", "|  #  |\n|d e f|", 1)  # a fixed wall between b and e
     round_ = make(fixed, walls=["e-h"])
     temple = round_.temple
     # h is on the bottom row: the frame stops it at once.
@@ -145,7 +148,7 @@ def test_removing_the_wall_under_the_die_drops_it_and_building_never_moves_it():
     # Building the wall e-h under... the die is in b: it does not move, and the supply falls by one.
     built, none = apply_step(round_, start, ("build", slot(round_, "e", "h")))
     assert none is None and built.die == start.die
-    assert round_.pieces - built.walls.bit_count() == 2      # 4 pieces, 2 now in the temple
+    assert round_.pieces - built.walls.bit_count() == 2  # 4 pieces, 2 now in the temple
 
 
 def test_a_fixed_wall_cannot_be_removed_and_an_empty_supply_builds_nothing():
@@ -186,7 +189,7 @@ def test_two_removals_end_alike_in_either_order_but_fall_differently():
     assert first == second and round_.temple.names[first.die] == "h"
     assert [dropped.length for dropped in falls_one] == [1, 1]
     assert [dropped.length for dropped in falls_two] == [0, 2]
-    with pytest.raises(RuleError):       # never one build and one removal
+    with pytest.raises(RuleError):  # never one build and one removal
         play_action(round_, start, "wall2", (("remove", upper), ("build", slot(round_, "a", "b"))))
 
 
@@ -208,16 +211,24 @@ def test_turn_any_has_one_outcome_per_state_of_the_orbit():
     round_ = make(die="g")
     outcomes = card_outcomes(round_, Position(round_.down, round_.die, round_.walls), "turnAny")
     ends = [(SIDES[o.position.down], round_.temple.names[o.position.die], len(o.action)) for o in outcomes]
-    assert ends == [("bottom", "g", 0), ("left", "g", 1), ("top", "a", 2), ("right", "c", 3), ("bottom", "i", 4),
-                    ("right", "i", 1), ("top", "c", 2), ("left", "a", 3), ("bottom", "g", 4)]
+    assert ends == [
+        ("bottom", "g", 0),
+        ("left", "g", 1),
+        ("top", "a", 2),
+        ("right", "c", 3),
+        ("bottom", "i", 4),
+        ("right", "i", 1),
+        ("top", "c", 2),
+        ("left", "a", 3),
+        ("bottom", "g", 4),
+    ]
 
 
 def test_the_outcome_count_of_each_card():
     # Die in g, bottom down, walls a-d and b-e, 4 pieces (2 in the supply); 12 slots, so 10 empty.
     round_ = make(walls=["a-d", "b-e"])
     start = Position(round_.down, round_.die, round_.walls)
-    counts = {card: len(card_outcomes(round_, start, card)) for card in
-              ("turn1", "turn2", "wall1", "wall2", "move")}
+    counts = {card: len(card_outcomes(round_, start, card)) for card in ("turn1", "turn2", "wall1", "wall2", "move")}
     # turn1: forgo + left + right = 3. turn2: forgo + 2 single + 4 double = 7.
     # wall1: forgo + 10 builds + 2 removals = 13. wall2: wall1's 13 + C(10, 2) = 45 double builds + 2 ordered
     # double removals = 60. move: forgo + 2 walls x (10 empty + its own slot) = 23.
@@ -260,7 +271,7 @@ def test_winning_needs_every_room_explored_the_die_in_the_door_room_and_the_door
     # targets: a (bit 0) and the secret room c (bit 1).
     assert not won(round_, TempleState(BOTTOM, g, 0, 0b01))
     assert won(round_, TempleState(BOTTOM, g, 0, 0b11))
-    assert not won(round_, TempleState(LEFT, g, 0, 0b11))       # in the door's room, the door not down
+    assert not won(round_, TempleState(LEFT, g, 0, 0b11))  # in the door's room, the door not down
 
 
 def test_now_it_gets_going_turns_after_a_forgone_turn_too():
@@ -273,8 +284,9 @@ def test_now_it_gets_going_turns_after_a_forgone_turn_too():
 
 
 def test_no_entry_leaves_out_every_way_through_the_room():
-    round_ = with_challenges({"walls": ["b-e"], "die": "b", "revealed": [], "door": "pink", "hands": [["wall1"]]},
-                             'no_entry = "e"')
+    round_ = with_challenges(
+        {"walls": ["b-e"], "die": "b", "revealed": [], "door": "pink", "hands": [["wall1"]]}, 'no_entry = "e"'
+    )
     start = Position(round_.down, round_.die, round_.walls)
     # Removing b-e drops the die through e: that way loses, so it is not an outcome.
     removals = [o for o in card_outcomes(round_, start, "wall1") if o.action and o.action[0][0] == "remove"]
@@ -312,6 +324,10 @@ def test_a_plan_replays_with_the_swap_and_wins_at_its_last_turn():
     with pytest.raises(PlanError, match="holds no turn1"):
         replay(round_, (PlanTurn(0, "turn1", (("left",),)),))
     with pytest.raises(PlanError, match="already used"):
-        replay(make(revealed=["c"], hands=[["turnAny", "turn1"], ["turn2", "turn1"]]),
-               (PlanTurn(0, "turn2", (), Swap(1, "turnAny", "turn2")),
-                PlanTurn(1, "turn1", (), Swap(0, "turn1", "turnAny"))))
+        replay(
+            make(revealed=["c"], hands=[["turnAny", "turn1"], ["turn2", "turn1"]]),
+            (
+                PlanTurn(0, "turn2", (), Swap(1, "turnAny", "turn2")),
+                PlanTurn(1, "turn1", (), Swap(0, "turn1", "turnAny")),
+            ),
+        )

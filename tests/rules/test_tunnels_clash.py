@@ -24,11 +24,12 @@ def _score_and_hits(roll: tuple[int, ...]) -> tuple[int, int]:
 
 def _brute_pool(dice: int) -> dict[tuple[int, int], Fraction]:
     seen = Counter(_score_and_hits(roll) for roll in itertools.product(range(1, 7), repeat=dice))
-    return {result: Fraction(count, 6 ** dice) for result, count in seen.items()}
+    return {result: Fraction(count, 6**dice) for result, count in seen.items()}
 
 
-def _judge(a: tuple[int, int], a_dice: int, b: tuple[int, int], b_dice: int,
-           a_flat: bool = False, b_flat: bool = False) -> tuple[str, int]:
+def _judge(
+    a: tuple[int, int], a_dice: int, b: tuple[int, int], b_dice: int, a_flat: bool = False, b_flat: bool = False
+) -> tuple[str, int]:
     """(winner, wounds to the loser) for one pair of results, straight from the rulebook's steps."""
     (score_a, hits_a), (score_b, hits_b) = a, b
     if score_a != score_b:
@@ -153,7 +154,7 @@ def test_flat_footed_against_brute_force(luck, shield):
     score = luck + (7 if shield else 0)
     expected: Counter = Counter()
     for roll in itertools.product(range(1, 7), repeat=dice):
-        expected[_judge((score, 0), 0, _score_and_hits(roll), dice, a_flat=True)] += Fraction(1, 6 ** dice)
+        expected[_judge((score, 0), 0, _score_and_hits(roll), dice, a_flat=True)] += Fraction(1, 6**dice)
     assert _as_counter(odds) == Counter({k: v for k, v in expected.items() if v})
     # A flat-footed winner never deals a wound.
     assert set(odds.wounds_dealt_by_a) <= {0}
@@ -175,6 +176,6 @@ def test_flat_footed_side_cannot_have_the_upper_hand():
 @pytest.mark.parametrize("dice", [21, 26])
 def test_large_pools_are_whole_distributions(dice):
     pool = pool_outcomes(dice)
-    assert sum(int(w) for w in pool.ways) == 6 ** dice
+    assert sum(int(w) for w in pool.ways) == 6**dice
     # Every die showing the same face is the one way to score 6 * dice.
-    assert pool.distribution()[(6 * dice, 0)] == Fraction(1, 6 ** dice)
+    assert pool.distribution()[(6 * dice, 0)] == Fraction(1, 6**dice)

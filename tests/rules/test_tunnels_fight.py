@@ -7,8 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from twisty.rules.tunnels import (Delver, FightChain, FightRules, Monster, fight, fight_by_rating,
-                                  saving_roll_success)
+from twisty.rules.tunnels import Delver, FightChain, FightRules, Monster, fight, fight_by_rating, saving_roll_success
 
 # One die against one die: each side wins 15/36, 6/36 indecisive, so a Clash lasts 6/5 Clashes on average
 # until it is decisive and then each side wins it with 1/2, dealing exactly 1 wound.
@@ -35,16 +34,16 @@ def test_armour_points_are_spent_by_hand():
 
 
 def test_kept_armour_adds_to_the_saving_roll():
-    kept = fight(Delver(combat=1, constitution=1, luck=3, armour=2), Monster(rating=1, dice=1),
-                 FightRules(armour_use="keep"))
+    kept = fight(
+        Delver(combat=1, constitution=1, luck=3, armour=2), Monster(rating=1, dice=1), FightRules(armour_use="keep")
+    )
     lucky = fight(Delver(combat=1, constitution=1, luck=5), Monster(rating=1, dice=1))
     assert (kept.win, kept.disabled, kept.perished) == (lucky.win, lucky.disabled, lucky.perished)
 
 
 def test_flat_footed_delver_loses_the_first_clash_by_hand():
     # Luck 0 without dice scores 0; the monster's die always beats it for 1 wound: Con 1 -> 0 in one Clash.
-    odds = fight(Delver(combat=1, constitution=1, luck=0), Monster(rating=1, dice=1),
-                 FightRules(flat_footed="delver"))
+    odds = fight(Delver(combat=1, constitution=1, luck=0), Monster(rating=1, dice=1), FightRules(flat_footed="delver"))
     assert odds.win == Fraction(1, 2)
     assert odds.disabled == Fraction(1, 2) * saving_roll_success(9, 0)
     assert odds.expected_clashes == 1 + DECISIVE_WAIT + Fraction(1, 2)
@@ -53,25 +52,36 @@ def test_flat_footed_delver_loses_the_first_clash_by_hand():
 def test_flat_footed_monster_can_only_escape_the_first_clash():
     # Monster Luck 6 against one die always wins the first Clash (a 6 ties and it rolled fewer dice), but
     # a flat-footed winner deals no wound: the fight then goes on as the plain one, one Clash later.
-    surprised = fight(Delver(combat=1, constitution=1, luck=5), Monster(rating=1, dice=1, luck=6),
-                      FightRules(flat_footed="monster"))
+    surprised = fight(
+        Delver(combat=1, constitution=1, luck=5), Monster(rating=1, dice=1, luck=6), FightRules(flat_footed="monster")
+    )
     plain = fight(Delver(combat=1, constitution=1, luck=5), Monster(rating=1, dice=1))
     assert (surprised.win, surprised.perished) == (plain.win, plain.perished)
     assert surprised.expected_clashes == plain.expected_clashes + 1
 
 
-@pytest.mark.parametrize("delver,monster,rules", [
-    (Delver(2, 3, luck=3, armour=1), Monster(4, 2, armour=1), FightRules()),
-    (Delver(3, 4, luck=2, armour=2, shield=True), Monster(6, 3), FightRules(upper_hand="monster",
-                                                                          flat_footed="delver")),
-    (Delver(2, 2, luck=4, armour=2), Monster(5, 2), FightRules(difficulty=12, armour_use="keep")),
-])
+@pytest.mark.parametrize(
+    "delver,monster,rules",
+    [
+        (Delver(2, 3, luck=3, armour=1), Monster(4, 2, armour=1), FightRules()),
+        (
+            Delver(3, 4, luck=2, armour=2, shield=True),
+            Monster(6, 3),
+            FightRules(upper_hand="monster", flat_footed="delver"),
+        ),
+        (Delver(2, 2, luck=4, armour=2), Monster(5, 2), FightRules(difficulty=12, armour_use="keep")),
+    ],
+)
 def test_forward_and_backward_agree(delver, monster, rules):
     forward = fight(delver, monster, rules)
     chain = FightChain(delver, monster, rules)
     backward = chain.backward([chain.start()])[chain.start()]
-    assert (forward.win, forward.disabled, forward.perished, forward.expected_clashes) == \
-        (backward.win, backward.disabled, backward.perished, backward.expected_clashes)
+    assert (forward.win, forward.disabled, forward.perished, forward.expected_clashes) == (
+        backward.win,
+        backward.disabled,
+        backward.perished,
+        backward.expected_clashes,
+    )
     assert forward.win + forward.disabled + forward.perished == 1
     assert sum(forward.constitution.values()) == 1
 
@@ -81,8 +91,11 @@ def test_by_rating_matches_one_fight_per_rating():
     table = fight_by_rating(delver, 2, range(1, 7))
     for rating, odds in table.items():
         single = fight(delver, Monster(rating, 2))
-        assert (odds.win, odds.perished, odds.expected_clashes) == \
-            (single.win, single.perished, single.expected_clashes)
+        assert (odds.win, odds.perished, odds.expected_clashes) == (
+            single.win,
+            single.perished,
+            single.expected_clashes,
+        )
     assert all(table[r].win > table[r + 1].win for r in range(1, 6))
 
 
@@ -96,8 +109,9 @@ def _roll(rng: random.Random, dice: int) -> tuple[int, int]:
     return best, dice - used
 
 
-def _simulate(rng: random.Random, delver: Delver, monster: Monster, difficulty: int,
-              monster_upper_hand: bool) -> tuple[str, int]:
+def _simulate(
+    rng: random.Random, delver: Delver, monster: Monster, difficulty: int, monster_upper_hand: bool
+) -> tuple[str, int]:
     """One fight, Clash by Clash, with armour spent as wounds come."""
     con, armour, dice, reeling = delver.constitution, delver.armour, delver.combat, False
     rating, monster_armour = monster.rating, monster.armour

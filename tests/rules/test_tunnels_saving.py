@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
+from itertools import pairwise
 
 import pytest
 
@@ -42,12 +43,17 @@ def test_exploding_sum_hand_worked():
     assert exploding_sum_at_least(4) == Fraction(34, 36)
     # Reaching 13 or more needs doubles: 6-6 then anything (>= 3) or 5-5 then >= 3, 4-4 then >= 5,
     # 3-3 then >= 7, 2-2 then >= 9, 1-1 then >= 11.
-    expected = (2 + exploding_sum_at_least(5) + exploding_sum_at_least(7) + exploding_sum_at_least(9)
-                + exploding_sum_at_least(11)) / 36
+    expected = (
+        2
+        + exploding_sum_at_least(5)
+        + exploding_sum_at_least(7)
+        + exploding_sum_at_least(9)
+        + exploding_sum_at_least(11)
+    ) / 36
     assert exploding_sum_at_least(13) == expected
 
 
-@lru_cache(maxsize=None)
+@cache
 def _reference_reaches(needed: int) -> Fraction:
     """P(a run of throws where doubles continue reaches `needed`), written as a plain recursion."""
     if needed <= 0:
@@ -83,7 +89,7 @@ def test_matches_independent_recursion(difficulty):
 
 def test_success_falls_as_difficulty_rises():
     chances = [saving_roll_success(d, 3) for d in range(5, 60)]
-    assert all(later < earlier for earlier, later in zip(chances[9:], chances[10:]))
+    assert all(later < earlier for earlier, later in pairwise(chances[9:]))
     assert chances[-1] > 0
 
 

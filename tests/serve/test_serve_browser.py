@@ -20,13 +20,26 @@ ROOT = Path(__file__).resolve().parents[2]
 LEVEL = ROOT / "puzzles" / "passages" / "06-first-strike.toml"
 BOOK = ROOT / "puzzles" / "book" / "tutorial.toml"
 # Chromium on a closed network: no background connections, no first-run work, no sandbox as root.
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def find_chromium() -> str | None:
-    for candidate in (os.environ.get("TWISTY_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
-                      shutil.which("chromium-browser"), shutil.which("google-chrome")):
+    for candidate in (
+        os.environ.get("TWISTY_CHROMIUM"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+        shutil.which("google-chrome"),
+    ):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     return None
@@ -40,16 +53,22 @@ def server(tmp_path: Path):
     folder = tmp_path / "levels"
     folder.mkdir()
     level = folder / LEVEL.name
-    level.write_text("# a designer's comment the page must keep\n" + LEVEL.read_text(encoding="utf-8"),
-                     encoding="utf-8")
+    level.write_text(
+        "# a designer's comment the page must keep\n" + LEVEL.read_text(encoding="utf-8"), encoding="utf-8"
+    )
     (folder / BOOK.name).write_text(BOOK.read_text(encoding="utf-8"), encoding="utf-8")
     secret = tmp_path / "secret.toml"
     secret.write_text('game = "passages"\n# outside the served folder\n', encoding="utf-8")
     (folder / "link.toml").symlink_to(secret)
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    process = subprocess.Popen([sys.executable, "-m", "twisty.cli", "serve", str(folder), "--port", "0",
-                                "--timeout", "20"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=env, cwd=tmp_path)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "twisty.cli", "serve", str(folder), "--port", "0", "--timeout", "20"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()
     try:
@@ -75,10 +94,10 @@ def browser_tools():
     """Chromium's path and Playwright's sync API, or a skip that says what to run."""
     chromium = find_chromium()
     if chromium is None:
-        pytest.skip("no Chromium found (/usr/bin/chromium, chromium on PATH or TWISTY_CHROMIUM): "
-                    "run .ci/setup-browser")
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="Playwright for Python is not installed: run .ci/setup-browser")
+        pytest.skip("no Chromium found (/usr/bin/chromium, chromium on PATH or TWISTY_CHROMIUM): run .ci/setup-browser")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright for Python is not installed: run .ci/setup-browser"
+    )
     return chromium, sync_api
 
 
@@ -103,7 +122,7 @@ def test_the_page_edits_checks_and_saves_a_level(server, tmp_path: Path) -> None
             expect(verdict).to_contain_text("best final hp 2", timeout=30_000)
             assert "#.rr.r..#" in page.locator("#text").input_value()
 
-            page.on("dialog", lambda dialog: dialog.accept())     # "exists. Overwrite it?"
+            page.on("dialog", lambda dialog: dialog.accept())  # "exists. Overwrite it?"
             page.locator("#save").click()
             expect(page.locator("#saved")).to_have_text(f"saved {LEVEL.name}", timeout=15_000)
             saved = level.read_text(encoding="utf-8")

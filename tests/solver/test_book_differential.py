@@ -24,9 +24,15 @@ def random_book(seed: int):
     density = chooser.random()
     # A small palette per book makes packs, melees, Giants in line and Vampire chains likely.
     palette = chooser.sample(CODES, chooser.randint(2, 6))
-    pages = {page: "\n".join(" ".join(chooser.choice(palette) if chooser.random() < density else chooser.choice(FILLER)
-                                      for _ in range(cols)) for _ in range(rows))
-             for page in range(first, first + count)}
+    pages = {
+        page: "\n".join(
+            " ".join(
+                chooser.choice(palette) if chooser.random() < density else chooser.choice(FILLER) for _ in range(cols)
+            )
+            for _ in range(rows)
+        )
+        for page in range(first, first + count)
+    }
 
     def any_cell():
         return [chooser.randint(first, first + count - 1), chooser.randrange(rows), chooser.randrange(cols)]
@@ -36,7 +42,7 @@ def random_book(seed: int):
     try:
         return load_book(parse_level_bytes(text.encode(), "random.toml"))
     except LevelError:
-        return None   # a pack of more than six Wolves
+        return None  # a pack of more than six Wolves
 
 
 def agree(seed: int) -> bool:

@@ -4,10 +4,10 @@ import random
 
 from tests.book_levels import book_text
 from twisty.checking import CheckOptions
-from twisty.rules.book.contents import CONTENTS
-from twisty.rules.source import LevelError, parse_level_bytes
 from twisty.report.book import check
+from twisty.rules.book.contents import CONTENTS
 from twisty.rules.level import level_within
+from twisty.rules.source import LevelError, parse_level_bytes
 
 CODES = [content.code for content in CONTENTS.values()] + ["."] * 20 + ["Ru"] * 10
 
@@ -16,8 +16,10 @@ def random_book(seed: int) -> str:
     chooser = random.Random(seed)
     rows, cols = chooser.randint(1, 4), chooser.randint(1, 4)
     first, count = chooser.randint(1, 4), chooser.randint(1, 4)
-    pages = {page: "\n".join(" ".join(chooser.choice(CODES) for _ in range(cols)) for _ in range(rows))
-             for page in range(first, first + count)}
+    pages = {
+        page: "\n".join(" ".join(chooser.choice(CODES) for _ in range(cols)) for _ in range(rows))
+        for page in range(first, first + count)
+    }
 
     def any_cell():
         return [chooser.randint(first, first + count - 1), chooser.randrange(rows), chooser.randrange(cols)]
@@ -35,8 +37,9 @@ def test_random_books_are_either_invalid_or_checked():
     for seed in range(400):
         try:
             options = CheckOptions()
-            verdict = check(level_within(parse_level_bytes(random_book(seed).encode(), "random.toml"),
-                                         options.deadline), options)
+            verdict = check(
+                level_within(parse_level_bytes(random_book(seed).encode(), "random.toml"), options.deadline), options
+            )
         except LevelError:
             outcomes["invalid"] += 1
             continue

@@ -27,8 +27,9 @@ from twisty.solver.passages_search import SearchGraph, search
 from twisty.solver.passages_search_graph import bits
 from twisty.solver.passages_verdict import Deadline
 
-pytestmark = pytest.mark.skipif(not passages_search.COMPILED_AVAILABLE,
-                                reason="the compiled core is not built (no C compiler at install time)")
+pytestmark = pytest.mark.skipif(
+    not passages_search.COMPILED_AVAILABLE, reason="the compiled core is not built (no C compiler at install time)"
+)
 core = passages_search._passages_core
 NO_WIN = -(1 << 62)
 SOURCE = Path(passages_search.__file__).with_name("_passages_core.c")
@@ -52,8 +53,18 @@ class CoreState:
     @classmethod
     def of(cls, raw: tuple) -> CoreState:
         consumed, areas, atk, defense, keys, hp, elixirs, front, goal = raw
-        return cls(int.from_bytes(consumed, "little"), int.from_bytes(areas, "little"), atk, defense, keys, hp,
-                   elixirs, int.from_bytes(front, "little"), goal, raw)
+        return cls(
+            int.from_bytes(consumed, "little"),
+            int.from_bytes(areas, "little"),
+            atk,
+            defense,
+            keys,
+            hp,
+            elixirs,
+            int.from_bytes(front, "little"),
+            goal,
+            raw,
+        )
 
 
 def every_blocker(sg: SearchGraph) -> int:
@@ -66,8 +77,14 @@ def start_of(sg: SearchGraph, allowed: int | None = None, close: bool = False) -
     return CoreState.of(core.follow(sg.compiled_graph(allowed), root, [], close)[0])
 
 
-def bound(sg: SearchGraph, state: CoreState, which: str, floor: int = NO_WIN, enough: int | None = None,
-          allowed: int | None = None):
+def bound(
+    sg: SearchGraph,
+    state: CoreState,
+    which: str,
+    floor: int = NO_WIN,
+    enough: int | None = None,
+    allowed: int | None = None,
+):
     return core.bound(sg.compiled_graph(allowed), state.raw, which, floor, enough)
 
 
@@ -103,8 +120,12 @@ def test_the_cores_step_is_the_rules_step():
         rng = random.Random(seed)
         for sg, rules_state, state in random_walk(level, rng, steps=8):
             stats = rules_state.stats
-            assert (state.hp, state.atk, state.defense, state.keys) == (stats.hp, stats.atk, stats.defense,
-                                                                        stats.keys), seed
+            assert (state.hp, state.atk, state.defense, state.keys) == (
+                stats.hp,
+                stats.atk,
+                stats.defense,
+                stats.keys,
+            ), seed
             assert {sg.objects[b] for b in bits(state.consumed)} == set(rules_state.consumed), seed
             taken = {item for a in bits(state.areas) for item in sg.graph.areas[a].items}
             assert taken == set(rules_state.taken), seed
@@ -144,8 +165,13 @@ def bounds_at_the_start(text: str) -> tuple[int, int, int, int, int]:
     level = level_from_toml(text)
     sg = SearchGraph(level)
     start = start_of(sg, close=True)
-    return (bound(sg, start, "tree"), bound(sg, start, "steiner"), bound(sg, start, "priced"),
-            bound(sg, start, "chain"), best_from(level, initial_state(level)[0]))
+    return (
+        bound(sg, start, "tree"),
+        bound(sg, start, "steiner"),
+        bound(sg, start, "priced"),
+        bound(sg, start, "chain"),
+        best_from(level, initial_state(level)[0]),
+    )
 
 
 def test_steiner_bound_pays_for_one_way_into_each_pocket():
@@ -230,8 +256,14 @@ def test_tree_and_priced_bounds_are_admissible_along_random_routes():
     checked = tighter = 0
     for seed in range(320):
         rng = random.Random(seed)
-        level = random_level(seed, cells_wide=4, cells_high=rng.randint(3, 4), blockers=rng.randint(5, 9),
-                             items=rng.randint(3, 7), loops=rng.choice([0.0, 0.2]))
+        level = random_level(
+            seed,
+            cells_wide=4,
+            cells_high=rng.randint(3, 4),
+            blockers=rng.randint(5, 9),
+            items=rng.randint(3, 7),
+            loops=rng.choice([0.0, 0.2]),
+        )
         for sg, rules_state, state in random_walk(level, rng, steps=4):
             truth = best_from(level, rules_state)
             allowed = every_blocker(sg)
@@ -264,7 +296,7 @@ def exact_steiner_optimum(sg: SearchGraph, state: CoreState, allowed: int) -> in
         usable = free | picked
         areas, consumed, goal = state.areas, state.consumed, state.goal >= 0
         grew = True
-        while grew:     # everything reached through usable blockers next to what is reached
+        while grew:  # everything reached through usable blockers next to what is reached
             near = 0
             for a in bits(areas):
                 near |= sg.area_blocker_mask[a]
@@ -278,9 +310,12 @@ def exact_steiner_optimum(sg: SearchGraph, state: CoreState, allowed: int) -> in
                 goal = goal or sg.blocker_goal[b] >= 0
         goal = goal or any(sg.area_goal[a] >= 0 for a in bits(areas))
         if not goal or consumed & picked != picked:
-            continue     # no goal, or a chosen blocker not reached (a smaller set does better)
-        value = state.hp + sum(max(0, sg.area_hp[a]) for a in bits(areas & ~state.areas)) \
+            continue  # no goal, or a chosen blocker not reached (a smaller set does better)
+        value = (
+            state.hp
+            + sum(max(0, sg.area_hp[a]) for a in bits(areas & ~state.areas))
             - sum(sg.least_damage[b] for b in bits(picked))
+        )
         best = value if best is None else max(best, value)
     return best
 
@@ -296,8 +331,15 @@ def test_steiner_and_chain_bounds_are_admissible_along_random_routes():
     checked = exact = tighter = 0
     for seed in range(160):
         rng = random.Random(seed)
-        level = random_level(seed, cells_wide=5, cells_high=4, blockers=rng.randint(6, 9), items=rng.randint(4, 9),
-                             loops=rng.choice([0.3, 0.6, 0.8]), door_share=rng.choice([0.1, 0.25]))
+        level = random_level(
+            seed,
+            cells_wide=5,
+            cells_high=4,
+            blockers=rng.randint(6, 9),
+            items=rng.randint(4, 9),
+            loops=rng.choice([0.3, 0.6, 0.8]),
+            door_share=rng.choice([0.1, 0.25]),
+        )
         for sg, rules_state, state in random_walk(level, rng, steps=4):
             allowed = every_blocker(sg)
             steiner = bound(sg, state, "steiner", allowed=allowed)
@@ -345,7 +387,7 @@ def test_chain_bound_is_admissible_on_benchmark_style_levels():
     builder = load_suite_builder()
     for seed in (20001, 20002, 20003, 20004, 30001, 30002, 30003, 30004, 40001, 40002, 40003, 40004):
         level = builder.build_level(seed, seed // 1000, 21, 15)
-        level = level.with_start_hp(level.player.hp + 100)     # (as built, most of them cannot be won)
+        level = level.with_start_hp(level.player.hp + 100)  # (as built, most of them cannot be won)
         rng = random.Random(seed)
         sg = SearchGraph(level, level.player.hp)
         graph = sg.compiled_graph()
@@ -360,8 +402,14 @@ def test_chain_bound_is_admissible_on_benchmark_style_levels():
                     assert truth <= bound(sg, state, "chain", floor) <= steiner, (seed, floor)
                 tighter += bound(sg, state, "chain") < steiner
                 checked += 1
-            moves = [b for b in bits(state.frontier) if sg.is_door[b] and state.keys >= 1
-                     or not sg.is_door[b] and 0 <= sg.costs(state.atk, state.defense)[b] < state.hp]
+            moves = [
+                b
+                for b in bits(state.frontier)
+                if sg.is_door[b]
+                and state.keys >= 1
+                or not sg.is_door[b]
+                and 0 <= sg.costs(state.atk, state.defense)[b] < state.hp
+            ]
             if not moves:
                 break
             steps.append(rng.choice(moves))
@@ -398,8 +446,11 @@ def test_bound_falls_at_least_by_the_excess_of_each_step():
             state = CoreState.of(core.follow(graph, root, steps, True)[-1])
             before = bound(sg, state, "tree")
             costs = sg.costs(state.atk, state.defense)
-            moves = [b for b in bits(state.frontier) if sg.is_door[b] and state.keys >= 1
-                     or not sg.is_door[b] and 0 <= costs[b] < state.hp]
+            moves = [
+                b
+                for b in bits(state.frontier)
+                if sg.is_door[b] and state.keys >= 1 or not sg.is_door[b] and 0 <= costs[b] < state.hp
+            ]
             if before == NO_WIN or not moves:
                 break
             for b in moves:
@@ -496,6 +547,7 @@ def test_the_search_on_two_cores_answers_as_on_one():
     slightly different order, so only the answers are compared. With a deadline that does not spare the
     second core, it stays on one, and expands exactly the states the one-core search expands."""
     from twisty.bench import passages as passages_bench
+
     levels = list(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (40, 60)))
     levels += [(seed, level) for seed, level in random_levels(11, 80)]
     wins = reordered = 0
@@ -506,7 +558,7 @@ def test_the_search_on_two_cores_answers_as_on_one():
         one = search(sg, hp, Deadline(None), **options)
         two = search(sg, hp, Deadline(None), threads=2, **options)
         assert one.complete and two.complete and two.best_hp == one.best_hp, what
-        reordered += two.expanded != one.expanded       # (the sign that the second core took part)
+        reordered += two.expanded != one.expanded  # (the sign that the second core took part)
         held = search(sg, hp, _NoSpareCore(None), threads=2, **options)
         assert (held.best_hp, held.expanded) == (one.best_hp, one.expanded), what
         if two.best_hp is not None:
@@ -523,6 +575,7 @@ def test_the_chain_bound_from_some_expansion_on_saves_expansions():
     1,400 expansions, the same answers and fewer expansions than without it (b040-05: 587 without, 50
     with)."""
     from twisty.bench import passages as passages_bench
+
     chosen = ("b020-01.toml", "b020-04.toml", "b040-00.toml", "b040-02.toml", "b040-04.toml", "b040-05.toml")
     for name, level in passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (20, 40)):
         if name not in chosen:
@@ -538,6 +591,7 @@ def long_race_level():
     """Suite level b060-01: 17,618 expansions for the search with the Steiner and chain bounds, far more
     than the 256 between two looks at the clock, so that a racing search sees the other's end in time."""
     from twisty.bench import passages as passages_bench
+
     return dict(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (60,)))["b060-01.toml"]
 
 
@@ -567,7 +621,7 @@ def test_the_priced_search_gives_way_at_half_the_memory_budget(monkeypatch):
     """With this process already holding more than half the budget (and less than all of it), the priced
     search stops at its first look at the memory and the Steiner search goes on alone to the proof, the
     same optimum as without a budget."""
-    level = load_suite_builder().build_level(40004, 40, 21, 15).with_start_hp(90)      # > 256 expansions
+    level = load_suite_builder().build_level(40004, 40, 21, 15).with_start_hp(90)  # > 256 expansions
     expected = passages_search.best_route(level, Deadline(None, memory_bytes=None))
     real_search = passages_search.search
     ended = {}
@@ -624,13 +678,15 @@ def test_an_interrupt_raised_inside_the_core_on_the_second_thread_ends_the_race(
 
 
 def racing_threads() -> list[threading.Thread]:
-    return [thread for thread in threading.enumerate()
-            if thread.name.startswith("passages search") and thread.is_alive()]
+    return [
+        thread for thread in threading.enumerate() if thread.name.startswith("passages search") and thread.is_alive()
+    ]
 
 
 def slow_level():
     """Suite level b120-01: tens of seconds on either core, long enough to interrupt."""
     from twisty.bench import passages as passages_bench
+
     return dict(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (120,)))["b120-01.toml"]
 
 
@@ -677,8 +733,25 @@ def test_the_core_compiles_as_strict_c11():
     if compiler is None:
         pytest.skip("no C compiler")
     include = sysconfig.get_paths()["include"]
-    done = subprocess.run([compiler, "-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-pthread", "-fPIC",
-                           f"-I{include}", "-c", str(SOURCE), "-o", os.devnull], capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run(
+        [
+            compiler,
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-O2",
+            "-pthread",
+            "-fPIC",
+            f"-I{include}",
+            "-c",
+            str(SOURCE),
+            "-o",
+            os.devnull,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "pthread_spin" not in SOURCE.read_text()

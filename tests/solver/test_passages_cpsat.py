@@ -28,8 +28,9 @@ from twisty.solver.passages_verdict import Deadline, MinStartHp
 
 
 def level(map_text: str, player: str, legend: str) -> PassagesLevel:
-    return level_from_toml(f'game = "passages"\nmap = """\n{map_text.strip()}\n"""\n'
-                           f"[player]\n{player}\n[legend]\n{legend}\n")
+    return level_from_toml(
+        f'game = "passages"\nmap = """\n{map_text.strip()}\n"""\n[player]\n{player}\n[legend]\n{legend}\n'
+    )
 
 
 def answers(lvl: PassagesLevel, cap: int = 50):
@@ -58,8 +59,7 @@ KEY_BUDGET = """
 
 
 def test_key_budget_punishes_the_wrong_door():
-    lvl = level(KEY_BUDGET, "hp = 10", 'k = { kind = "key" }\nD = { kind = "door" }\n'
-                '"+" = { kind = "elixir", hp = 5 }')
+    lvl = level(KEY_BUDGET, "hp = 10", 'k = { kind = "key" }\nD = { kind = "door" }\n"+" = { kind = "elixir", hp = 5 }')
     best, smallest, count = answers(lvl)
     goal_door = lvl.thing_at[(1, 3)]
     assert (best.status, best.final_hp, best.proved) == ("solvable", 10, True)
@@ -69,8 +69,11 @@ def test_key_budget_punishes_the_wrong_door():
 
 
 def test_two_keys_allow_the_elixir_detour_as_a_second_solution():
-    lvl = level(KEY_BUDGET, "hp = 10\nkeys = 1", 'k = { kind = "key" }\nD = { kind = "door" }\n'
-                '"+" = { kind = "elixir", hp = 5 }')
+    lvl = level(
+        KEY_BUDGET,
+        "hp = 10\nkeys = 1",
+        'k = { kind = "key" }\nD = { kind = "door" }\n"+" = { kind = "elixir", hp = 5 }',
+    )
     best, _, count = answers(lvl)
     # Both doors: 10 + 5 = 15; the goal door alone: 10.
     assert best.final_hp == 15
@@ -87,8 +90,10 @@ FETCH_THE_SWORD = """
 #D/####
 #######
 """
-SWORD_LEGEND = ('k = { kind = "key" }\nD = { kind = "door" }\n"/" = { kind = "equipment", atk = 1 }\n'
-                'e = { kind = "enemy", name = "Warden", hp = 6, atk = 3, def = 0 }')
+SWORD_LEGEND = (
+    'k = { kind = "key" }\nD = { kind = "door" }\n"/" = { kind = "equipment", atk = 1 }\n'
+    'e = { kind = "enemy", name = "Warden", hp = 6, atk = 3, def = 0 }'
+)
 
 
 def test_equipment_must_be_fetched_before_the_fight():
@@ -124,8 +129,11 @@ FIRST_STRIKE = """
 
 
 def test_first_strike_enemy_hits_before_dying():
-    lvl = level(FIRST_STRIKE, "hp = 5\natk = 2",
-                'e = { kind = "enemy", name = "Viper", hp = 2, atk = 4, def = 0, first_strike = true }')
+    lvl = level(
+        FIRST_STRIKE,
+        "hp = 5\natk = 2",
+        'e = { kind = "enemy", name = "Viper", hp = 2, atk = 4, def = 0, first_strike = true }',
+    )
     best, smallest, count = answers(lvl)
     # One strike kills it, but first strike lands 1 hit of 4: 5 - 4 = 1, and 5 hp is the least.
     assert (best.status, best.final_hp) == ("solvable", 1)
@@ -134,8 +142,7 @@ def test_first_strike_enemy_hits_before_dying():
 
 
 def test_without_first_strike_the_same_enemy_is_free_and_left_out_of_the_signature():
-    lvl = level(FIRST_STRIKE, "hp = 5\natk = 2",
-                'e = { kind = "enemy", name = "Viper", hp = 2, atk = 4, def = 0 }')
+    lvl = level(FIRST_STRIKE, "hp = 5\natk = 2", 'e = { kind = "enemy", name = "Viper", hp = 2, atk = 4, def = 0 }')
     best, smallest, count = answers(lvl)
     assert best.final_hp == 5
     assert (smallest.status, smallest.value) == ("proved", 1)
@@ -145,9 +152,11 @@ def test_without_first_strike_the_same_enemy_is_free_and_left_out_of_the_signatu
 
 def test_an_enemy_that_cannot_be_harmed_makes_the_level_unwinnable():
     # Player atk 1 against def 1 (the only sword is behind the enemy itself): no hp suffices.
-    lvl = level("#######\n#S.e/G#\n#######", "hp = 50\natk = 1",
-                'e = { kind = "enemy", name = "Golem", hp = 1, atk = 1, def = 1 }\n'
-                '"/" = { kind = "equipment", atk = 5 }')
+    lvl = level(
+        "#######\n#S.e/G#\n#######",
+        "hp = 50\natk = 1",
+        'e = { kind = "enemy", name = "Golem", hp = 1, atk = 1, def = 1 }\n"/" = { kind = "equipment", atk = 5 }',
+    )
     best, smallest, count = answers(lvl)
     assert (best.status, best.proved) == ("unsolvable", True)
     assert smallest.status == "none"
@@ -173,9 +182,13 @@ BOSS = """
 
 
 def test_boss_beaten_with_exactly_one_hp():
-    lvl = level(BOSS, "hp = 5\natk = 1", 'k = { kind = "key" }\nD = { kind = "door" }\n'
-                '"]" = { kind = "equipment", def = 1 }\n'
-                'b = { kind = "enemy", name = "Lich", hp = 3, atk = 3, def = 0, boss = true }')
+    lvl = level(
+        BOSS,
+        "hp = 5\natk = 1",
+        'k = { kind = "key" }\nD = { kind = "door" }\n'
+        '"]" = { kind = "equipment", def = 1 }\n'
+        'b = { kind = "enemy", name = "Lich", hp = 3, atk = 3, def = 0, boss = true }',
+    )
     best, smallest, count = answers(lvl)
     assert (best.status, best.final_hp, best.proved) == ("solvable", 1, True)
     assert (smallest.status, smallest.value) == ("proved", 5)
@@ -191,8 +204,10 @@ TWO_WAYS = """
 #b.G#
 #####
 """
-TWO_WAYS_LEGEND = ('a = { kind = "enemy", name = "Imp", hp = 2, atk = 2, def = 0 }\n'
-                   'b = { kind = "enemy", name = "Orc", hp = 2, atk = 3, def = 0 }')
+TWO_WAYS_LEGEND = (
+    'a = { kind = "enemy", name = "Imp", hp = 2, atk = 2, def = 0 }\n'
+    'b = { kind = "enemy", name = "Orc", hp = 2, atk = 3, def = 0 }'
+)
 
 
 def test_signatures_count_each_way_and_both():
@@ -219,8 +234,9 @@ def test_the_cap_stops_counting_and_says_so():
 
 def test_the_best_route_leaves_out_fights_it_does_not_need():
     # A harmless rat (atk 0) guards an empty pocket; the goal is in reach from the start.
-    lvl = level("######\n#G.Sr.#\n######", "hp = 3\natk = 1",
-                'r = { kind = "enemy", name = "Rat", hp = 1, atk = 0, def = 0 }')
+    lvl = level(
+        "######\n#G.Sr.#\n######", "hp = 3\natk = 1", 'r = { kind = "enemy", name = "Rat", hp = 1, atk = 0, def = 0 }'
+    )
     best = passages_cpsat.best_route(lvl, Deadline(None))
     assert (best.final_hp, best.decisions) == (3, (("goal", 0),))
 
@@ -293,7 +309,7 @@ class RecordingSolver(cp_model.CpSolver):
     """CP-SAT's solver, recording the time limit of every solve and every request to stop."""
 
     limits: list[float] = []
-    stops: list["RecordingSolver"] = []
+    stops: list[RecordingSolver] = []
 
     def solve(self, *args, **kwargs):
         RecordingSolver.limits.append(self.parameters.max_time_in_seconds)
@@ -339,11 +355,11 @@ class PassesMidSolve(Deadline):
 
 
 def test_the_search_stops_when_the_deadline_passes_mid_solve(recording_solver):
-    lvl = load_passages(read_level(SUITE / "b040-00.toml"))     # CP-SAT does not prove it in a minute
+    lvl = load_passages(read_level(SUITE / "b040-00.toml"))  # CP-SAT does not prove it in a minute
     best = passages_cpsat.best_route(lvl, PassesMidSolve())
     assert best.proved is False and best.status in ("unknown", "solvable")
     assert len(recording_solver.stops) == 1
-    assert recording_solver.stops[0].wall_time < 60     # stopped long before its own limit of 120 s
+    assert recording_solver.stops[0].wall_time < 60  # stopped long before its own limit of 120 s
 
 
 def test_ctrl_c_during_a_solve_raises_keyboard_interrupt_and_ends_the_solver():
@@ -362,11 +378,12 @@ def test_ctrl_c_during_a_solve_raises_keyboard_interrupt_and_ends_the_solver():
     assert any(entry.name == "_solve" for entry in caught.traceback)
     for thread in threading.enumerate():
         if thread.name == "cpsat-solve":
-            thread.join(60)     # the search was told to stop: it ends (unstopped, it would run for ever)
+            thread.join(60)  # the search was told to stop: it ends (unstopped, it would run for ever)
             assert not thread.is_alive()
 
 
 # ------------------------------------------------------------------------------------------ differential
+
 
 def differential_level(seed: int) -> PassagesLevel:
     """A small random level (1..8 blockers). Four in five have the goal out of reach at the start (drawn
@@ -375,12 +392,18 @@ def differential_level(seed: int) -> PassagesLevel:
     want_goal_behind = rng.random() < 0.8
     while True:
         wide, high = rng.choice([(2, 2), (3, 2), (3, 3), (4, 3)])
-        room = 2 * wide * high - 1 - 2          # floor cells of a perfect maze, less start and goal
+        room = 2 * wide * high - 1 - 2  # floor cells of a perfect maze, less start and goal
         blockers = min(rng.randint(1, 8), room)
         items = min(rng.randint(0, 5), room - blockers)
-        lvl = random_level(rng.randrange(1 << 30), cells_wide=wide, cells_high=high, blockers=blockers,
-                           items=items, loops=rng.choice([0.0, 0.1, 0.25]),
-                           door_share=rng.choice([0.2, 0.35, 0.5]))
+        lvl = random_level(
+            rng.randrange(1 << 30),
+            cells_wide=wide,
+            cells_high=high,
+            blockers=blockers,
+            items=items,
+            loops=rng.choice([0.0, 0.1, 0.25]),
+            door_share=rng.choice([0.2, 0.35, 0.5]),
+        )
         if (not reachable_goals(lvl, initial_state(lvl)[0])) == want_goal_behind:
             return lvl
 
@@ -395,12 +418,17 @@ def compare_engines(levels, cap: int = 50) -> dict[str, int]:
         assert (cpsat.status, cpsat.final_hp, cpsat.proved) == (brute.status, brute.final_hp, True), where
         if cpsat.decisions is not None:
             assert replay(lvl, cpsat.decisions).final_hp == brute.final_hp, where
-        assert passages_cpsat.min_start_hp(lvl, Deadline(None)) == \
-            passages_brute.min_start_hp(lvl, Deadline(None)), where
+        assert passages_cpsat.min_start_hp(lvl, Deadline(None)) == passages_brute.min_start_hp(lvl, Deadline(None)), (
+            where
+        )
         brute_count = passages_brute.count_solutions(lvl, Deadline(None), cap, brute.final_hp)
         cpsat_count = passages_cpsat.count_solutions(lvl, Deadline(None), cap, brute.final_hp)
-        assert (cpsat_count.solutions, cpsat_count.optimal, cpsat_count.capped, cpsat_count.complete) == \
-            (brute_count.solutions, brute_count.optimal, brute_count.capped, True), where
+        assert (cpsat_count.solutions, cpsat_count.optimal, cpsat_count.capped, cpsat_count.complete) == (
+            brute_count.solutions,
+            brute_count.optimal,
+            brute_count.capped,
+            True,
+        ), where
         if not brute_count.capped:
             brute_signatures = {replay(lvl, route).signature for route in brute_count.witnesses}
             assert {replay(lvl, route).signature for route in cpsat_count.witnesses} == brute_signatures, where
@@ -433,8 +461,14 @@ def test_cpsat_agrees_with_brute_force_on_many_more_random_levels():
 def test_cpsat_agrees_with_brute_force_on_medium_levels_including_capped_counts():
     def medium(seed: int) -> PassagesLevel:
         rng = random.Random(f"medium {seed}")
-        return random_level(rng.randrange(1 << 30), cells_wide=5, cells_high=4, blockers=rng.randint(12, 16),
-                            items=rng.randint(3, 8), loops=0.1)
+        return random_level(
+            rng.randrange(1 << 30),
+            cells_wide=5,
+            cells_high=4,
+            blockers=rng.randint(12, 16),
+            items=rng.randint(3, 8),
+            loops=0.1,
+        )
 
     figures = compare_engines((medium(seed) for seed in range(60)), cap=20)
     assert figures["solvable"] >= 0.3 * figures["levels"]

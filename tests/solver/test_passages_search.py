@@ -16,21 +16,35 @@ import pytest
 
 from tests.passages_helpers import level_from_toml
 from twisty.generator.passages_random import random_level
-from twisty.rules.passages import (RouteState, blocker_cost, consume, frontier, initial_state, reachable_goals,
-                                   replay, start_hp_upper_bound)
+from twisty.rules.passages import (
+    RouteState,
+    blocker_cost,
+    consume,
+    frontier,
+    initial_state,
+    reachable_goals,
+    replay,
+    start_hp_upper_bound,
+)
 from twisty.solver import passages_brute, passages_reference, passages_search
 from twisty.solver.passages_search import SearchGraph
 from twisty.solver.passages_verdict import SOLVABLE, Deadline
 
-needs_core = pytest.mark.skipif(not passages_search.COMPILED_AVAILABLE,
-                                reason="the compiled core is not built (no C compiler at install time)")
+needs_core = pytest.mark.skipif(
+    not passages_search.COMPILED_AVAILABLE, reason="the compiled core is not built (no C compiler at install time)"
+)
 
 
 def small_level(seed: int, max_blockers: int = 8):
     rng = random.Random(seed)
-    return random_level(seed, cells_wide=rng.randint(3, 4), cells_high=rng.randint(3, 4),
-                        blockers=rng.randint(1, max_blockers), items=rng.randint(0, 5),
-                        loops=rng.choice([0.0, 0.1, 0.3]))
+    return random_level(
+        seed,
+        cells_wide=rng.randint(3, 4),
+        cells_high=rng.randint(3, 4),
+        blockers=rng.randint(1, max_blockers),
+        items=rng.randint(0, 5),
+        loops=rng.choice([0.0, 0.1, 0.3]),
+    )
 
 
 def legal_moves_from(level, state: RouteState):
@@ -85,7 +99,7 @@ def assert_counts_agree(level, got, want, cap: int, what) -> None:
     assert count_fields(got) == count_fields(want), what
     found = [replay(level, route).signature for route in got.witnesses]
     assert len(set(found)) == len(found) == min(cap, got.solutions), what
-    if not got.capped:      # then the witnesses are every solution
+    if not got.capped:  # then the witnesses are every solution
         assert set(found) == {replay(level, route).signature for route in want.witnesses}, what
 
 
@@ -127,9 +141,14 @@ def test_every_configuration_of_the_compiled_search_agrees_with_the_reference(ch
         hp = level.player.hp
         expected = passages_reference.best_route(level, Deadline(None)).final_hp
         sg = SearchGraph(level, hp)
-        for options in (dict(), dict(priced=False, steiner=True), dict(priced=False, steiner=True, chain_from=0),
-                        dict(priced=False, steiner=True, chain_from=0, threads=2), dict(priced=False),
-                        dict(use_dominance=False)):
+        for options in (
+            dict(),
+            dict(priced=False, steiner=True),
+            dict(priced=False, steiner=True, chain_from=0),
+            dict(priced=False, steiner=True, chain_from=0, threads=2),
+            dict(priced=False),
+            dict(use_dominance=False),
+        ):
             found = passages_search.search(sg, hp, Deadline(None), **options)
             assert found.complete and found.best_hp == expected, (seed, options)
             if found.route is not None:
@@ -149,22 +168,44 @@ def random_levels(seed: int, count: int):
     for index in range(count):
         level_seed = seed * 1000 + index
         wide, high = rng.randint(3, 7), rng.randint(3, 5)
-        room = wide * high      # a maze has about twice as many floor cells as maze cells
-        yield level_seed, random_level(level_seed, cells_wide=wide, cells_high=high,
-                                       blockers=rng.randint(3, min(30, room)), items=rng.randint(0, min(14, room - 2)),
-                                       loops=rng.choice([0.0, 0.1, 0.3, 0.5]), door_share=rng.choice([0.0, 0.25, 0.4]))
+        room = wide * high  # a maze has about twice as many floor cells as maze cells
+        yield (
+            level_seed,
+            random_level(
+                level_seed,
+                cells_wide=wide,
+                cells_high=high,
+                blockers=rng.randint(3, min(30, room)),
+                items=rng.randint(0, min(14, room - 2)),
+                loops=rng.choice([0.0, 0.1, 0.3, 0.5]),
+                door_share=rng.choice([0.0, 0.25, 0.4]),
+            ),
+        )
 
 
-def solvable_random_levels(seed: int, count: int, *, wide: tuple[int, int], high: tuple[int, int],
-                           blockers: tuple[int, int], items: tuple[int, int], engine):
+def solvable_random_levels(
+    seed: int,
+    count: int,
+    *,
+    wide: tuple[int, int],
+    high: tuple[int, int],
+    blockers: tuple[int, int],
+    items: tuple[int, int],
+    engine,
+):
     """(seed, level, best route) for the next `count` random levels after `seed` that `engine` finds
     solvable."""
     while count:
         seed += 1
         rng = random.Random(seed)
-        level = random_level(seed, cells_wide=rng.randint(*wide), cells_high=rng.randint(*high),
-                             blockers=rng.randint(*blockers), items=rng.randint(*items),
-                             loops=rng.choice([0.1, 0.3, 0.5]))
+        level = random_level(
+            seed,
+            cells_wide=rng.randint(*wide),
+            cells_high=rng.randint(*high),
+            blockers=rng.randint(*blockers),
+            items=rng.randint(*items),
+            loops=rng.choice([0.1, 0.3, 0.5]),
+        )
         best = engine.best_route(level, Deadline(None))
         if best.status == SOLVABLE:
             count -= 1
@@ -176,8 +217,9 @@ def test_counts_agree_with_the_brute_force_on_larger_levels():
     leans on the core's decision searches to skip what cannot win: the same counts and flags as the brute
     force and the reference engine, and when not capped the same solutions as witnesses."""
     capped = 0
-    for seed, level, best in solvable_random_levels(5000, 40, wide=(4, 5), high=(3, 4), blockers=(9, 14),
-                                                    items=(1, 6), engine=passages_brute):
+    for seed, level, best in solvable_random_levels(
+        5000, 40, wide=(4, 5), high=(3, 4), blockers=(9, 14), items=(1, 6), engine=passages_brute
+    ):
         cap = 1 + seed % 12
         want = passages_brute.count_solutions(level, Deadline(None), cap, best.final_hp)
         for engine in (passages_search, passages_reference):
@@ -189,9 +231,15 @@ def test_counts_agree_with_the_brute_force_on_larger_levels():
 
 def medium_level(seed: int):
     rng = random.Random(seed)
-    return random_level(seed, cells_wide=rng.randint(5, 6), cells_high=rng.randint(4, 5),
-                        blockers=rng.randint(10, 16), items=rng.randint(8, 14), loops=rng.choice([0.1, 0.25]),
-                        door_share=0.25)
+    return random_level(
+        seed,
+        cells_wide=rng.randint(5, 6),
+        cells_high=rng.randint(4, 5),
+        blockers=rng.randint(10, 16),
+        items=rng.randint(8, 14),
+        loops=rng.choice([0.1, 0.25]),
+        door_share=0.25,
+    )
 
 
 @pytest.mark.parametrize("chunk", range(4))
@@ -207,8 +255,10 @@ def test_agrees_with_the_reference_at_the_edge_of_solvability(chunk):
             continue
         for hp in (least.value, least.value + 15):
             tried = level.with_start_hp(hp)
-            assert (passages_search.best_route(tried, Deadline(None)).final_hp
-                    == passages_reference.best_route(tried, Deadline(None)).final_hp), (seed, hp)
+            assert (
+                passages_search.best_route(tried, Deadline(None)).final_hp
+                == passages_reference.best_route(tried, Deadline(None)).final_hp
+            ), (seed, hp)
         if least.value > 1:
             below = level.with_start_hp(least.value - 1)
             assert passages_search.best_route(below, Deadline(None)).status != SOLVABLE, seed
@@ -397,8 +447,9 @@ def test_unsurvivable_enemies_are_walls_only_when_no_route_survives_them():
         for hp in (1, 5, 15, 40):
             level = dataclasses.replace(base, player=dataclasses.replace(base.player, hp=hp))
             plain, walled = SearchGraph(level), SearchGraph(level, hp)
-            walls = {plain.objects[b] for b in range(plain.blocker_count)
-                     if plain.defeatable[b] and not walled.defeatable[b]}
+            walls = {
+                plain.objects[b] for b in range(plain.blocker_count) if plain.defeatable[b] and not walled.defeatable[b]
+            }
             if not walls:
                 continue
             walled_levels += 1
@@ -411,6 +462,31 @@ def test_unsurvivable_enemies_are_walls_only_when_no_route_survives_them():
     assert walled_levels >= 5
 
 
+def _search_graph_steps(graph, node):
+    """The nodes one step from `node` in the search graph: areas, defeatable blockers, goals."""
+    areas, blockers = graph.areas_count, graph.blocker_count
+    if node < areas:
+        yield from (areas + b for b in graph.graph.area_blockers[node] if graph.defeatable[b])
+        yield from (areas + blockers + g for g in graph.graph.area_goals[node])
+    elif node < areas + blockers:
+        b = node - areas
+        yield from graph.graph.blocker_areas[b]
+        yield from (areas + c for c in graph.graph.blocker_blockers[b] if graph.defeatable[c])
+        yield from (areas + blockers + g for g in graph.graph.blocker_goals[b])
+
+
+def _reachable_nodes(graph, without):
+    """The nodes reachable from the start without passing through `without`."""
+    start = graph.graph.start_area
+    seen, stack = {start}, [start]
+    while stack:
+        for nxt in _search_graph_steps(graph, stack.pop()):
+            if nxt != without and nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen
+
+
 def test_dominator_tree_matches_the_definition():
     """d dominates x exactly when x cannot be reached from the start with d taken out of the map (goals
     are dead ends, enemies that can never be harmed are walls); the tree's ancestors of x must be exactly
@@ -419,31 +495,11 @@ def test_dominator_tree_matches_the_definition():
     for seed in range(80):
         level = small_level(seed) if seed % 2 else medium_level(seed)
         graph = SearchGraph(level)
-        areas, blockers = graph.areas_count, graph.blocker_count
         start = graph.graph.start_area
 
-        def steps_from(node):
-            if node < areas:
-                yield from (areas + b for b in graph.graph.area_blockers[node] if graph.defeatable[b])
-                yield from (areas + blockers + g for g in graph.graph.area_goals[node])
-            elif node < areas + blockers:
-                b = node - areas
-                yield from graph.graph.blocker_areas[b]
-                yield from (areas + c for c in graph.graph.blocker_blockers[b] if graph.defeatable[c])
-                yield from (areas + blockers + g for g in graph.graph.blocker_goals[b])
-
-        def reachable(without):
-            seen, stack = {start}, [start]
-            while stack:
-                for nxt in steps_from(stack.pop()):
-                    if nxt != without and nxt not in seen:
-                        seen.add(nxt)
-                        stack.append(nxt)
-            return seen
-
-        everywhere = reachable(None)
+        everywhere = _reachable_nodes(graph, None)
         assert {n for n in range(graph.node_count) if graph.idom[n] is not None} == everywhere
-        cut_off = {d: everywhere - reachable(d) for d in everywhere if d != start}
+        cut_off = {d: everywhere - _reachable_nodes(graph, d) for d in everywhere if d != start}
         for x in everywhere - {start}:
             ancestors, at = set(), graph.idom[x]
             while at != start:
@@ -478,10 +534,12 @@ def test_without_the_compiled_core_every_question_goes_to_the_reference(monkeypa
         level = small_level(seed)
         best = passages_reference.best_route(level, Deadline(None))
         assert passages_search.best_route(level, Deadline(None)) == best, seed
-        assert passages_search.min_start_hp(level, Deadline(None)) == \
-            passages_reference.min_start_hp(level, Deadline(None)), seed
-        assert passages_search.count_solutions(level, Deadline(None), 3, best.final_hp) == \
-            passages_reference.count_solutions(level, Deadline(None), 3, best.final_hp), seed
+        assert passages_search.min_start_hp(level, Deadline(None)) == passages_reference.min_start_hp(
+            level, Deadline(None)
+        ), seed
+        assert passages_search.count_solutions(
+            level, Deadline(None), 3, best.final_hp
+        ) == passages_reference.count_solutions(level, Deadline(None), 3, best.final_hp), seed
 
 
 def test_levels_beyond_the_compiled_limits_go_to_the_reference(monkeypatch):
@@ -510,17 +568,23 @@ def test_agrees_with_cpsat(chunk):
     passages_cpsat = pytest.importorskip("twisty.solver.passages_cpsat")
     for seed in range(chunk * 50, chunk * 50 + 50):
         rng = random.Random(10_000 + seed)
-        level = random_level(10_000 + seed, cells_wide=rng.randint(5, 7), cells_high=rng.randint(4, 6),
-                             blockers=rng.randint(1, 25), items=rng.randint(0, 10),
-                             loops=rng.choice([0.0, 0.1, 0.3]))
+        level = random_level(
+            10_000 + seed,
+            cells_wide=rng.randint(5, 7),
+            cells_high=rng.randint(4, 6),
+            blockers=rng.randint(1, 25),
+            items=rng.randint(0, 10),
+            loops=rng.choice([0.0, 0.1, 0.3]),
+        )
         mine = passages_search.best_route(level, Deadline(None))
         theirs = passages_cpsat.best_route(level, Deadline(None))
         assert (mine.status, mine.final_hp) == (theirs.status, theirs.final_hp), seed
         assert mine.proved and theirs.proved, seed
         if mine.status == SOLVABLE:
             assert replay(level, mine.decisions).final_hp == mine.final_hp, seed
-        assert passages_search.min_start_hp(level, Deadline(None)) == \
-            passages_cpsat.min_start_hp(level, Deadline(None)), seed
+        assert passages_search.min_start_hp(level, Deadline(None)) == passages_cpsat.min_start_hp(
+            level, Deadline(None)
+        ), seed
 
 
 @pytest.mark.slow
@@ -528,8 +592,9 @@ def test_counts_agree_with_cpsat_beyond_brute_force():
     """25 random solvable levels of 15 to 22 blockers, too large for brute force: the search's counts
     (the walk guided by its own decision searches) equal CP-SAT's (solve and block signatures)."""
     passages_cpsat = pytest.importorskip("twisty.solver.passages_cpsat")
-    for seed, level, best in solvable_random_levels(20_000, 25, wide=(4, 6), high=(4, 5), blockers=(15, 22),
-                                                    items=(3, 8), engine=passages_search):
+    for seed, level, best in solvable_random_levels(
+        20_000, 25, wide=(4, 6), high=(4, 5), blockers=(15, 22), items=(3, 8), engine=passages_search
+    ):
         cap = 1 + seed % 3
         mine = passages_search.count_solutions(level, Deadline(None), cap, best.final_hp)
         theirs = passages_cpsat.count_solutions(level, Deadline(None), cap, best.final_hp)

@@ -142,8 +142,15 @@ def test_the_engines_agree_on_random_rounds_long_run(seed):
 
 def answers_of(analysis: TempleAnalysis) -> tuple:
     """Winnable, fewest turns, unique, bounce-safe turns (and whether there is a bounce-safe plan), pooled."""
-    return (analysis.solvable, analysis.turns, analysis.unique, analysis.bounce_safe, analysis.bounce_safe_turns,
-            analysis.pooled_solvable, analysis.pooled_turns)
+    return (
+        analysis.solvable,
+        analysis.turns,
+        analysis.unique,
+        analysis.bounce_safe,
+        analysis.bounce_safe_turns,
+        analysis.pooled_solvable,
+        analysis.pooled_turns,
+    )
 
 
 def test_the_random_rounds_cover_the_answers():

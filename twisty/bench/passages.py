@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Callable
 
 from twisty.games import GAMES
 from twisty.rules.passages import PassagesLevel, RouteError, replay
@@ -43,8 +43,13 @@ class EngineRun:
         return self.proved and self.error is None and self.seconds <= limit
 
     def as_json(self) -> dict:
-        return {"status": self.status, "final_hp": self.final_hp, "proved": self.proved,
-                "seconds": round(self.seconds, 4), "error": self.error}
+        return {
+            "status": self.status,
+            "final_hp": self.final_hp,
+            "proved": self.proved,
+            "seconds": round(self.seconds, 4),
+            "error": self.error,
+        }
 
 
 @dataclass
@@ -87,12 +92,21 @@ class BenchResult:
             solved = [run for run in runs if run.solved(self.limit)]
             # Unsolved levels count at the full limit, so a median over all levels stays honest.
             times = [run.seconds if run.solved(self.limit) else self.limit for run in runs]
-            row = {"solved": len(solved), "levels": len(runs),
-                   "median_seconds": statistics.median(times), "max_seconds": max(times),
-                   "all_solved": len(solved) == len(runs), "ratio_to_baseline": None, "common": 0}
+            row = {
+                "solved": len(solved),
+                "levels": len(runs),
+                "median_seconds": statistics.median(times),
+                "max_seconds": max(times),
+                "all_solved": len(solved) == len(runs),
+                "ratio_to_baseline": None,
+                "common": 0,
+            }
             if engine != BASELINE and BASELINE in self.engines:
-                both = [level for level in members
-                        if level.runs[engine].solved(self.limit) and level.runs[BASELINE].solved(self.limit)]
+                both = [
+                    level
+                    for level in members
+                    if level.runs[engine].solved(self.limit) and level.runs[BASELINE].solved(self.limit)
+                ]
                 if both:
                     mine = statistics.median(level.runs[engine].seconds for level in both)
                     theirs = statistics.median(level.runs[BASELINE].seconds for level in both)
@@ -102,21 +116,35 @@ class BenchResult:
         return BucketSummary(bucket, len(members), rows)
 
     @classmethod
-    def from_json(cls, data: dict) -> "BenchResult":
+    def from_json(cls, data: dict) -> BenchResult:
         """Read back what `as_json` wrote (to print the table of a saved run)."""
-        levels = [LevelResult(item["level"], item["blockers"], item["bucket"],
-                              {name: EngineRun(**run) for name, run in item["runs"].items()})
-                  for item in data["levels"]]
+        levels = [
+            LevelResult(
+                item["level"],
+                item["blockers"],
+                item["bucket"],
+                {name: EngineRun(**run) for name, run in item["runs"].items()},
+            )
+            for item in data["levels"]
+        ]
         return cls(data["limit"], data["engines"], levels, data["disagreements"])
 
     def as_json(self) -> dict:
-        return {"limit": self.limit, "engines": self.engines,
-                "levels": [{"level": level.name, "blockers": level.blockers, "bucket": level.bucket,
-                            "runs": {name: run.as_json() for name, run in level.runs.items()}}
-                           for level in self.levels],
-                "buckets": [{"bucket": s.bucket, "levels": s.levels, "engines": s.engines}
-                            for s in self.summaries()],
-                "disagreements": self.disagreements}
+        return {
+            "limit": self.limit,
+            "engines": self.engines,
+            "levels": [
+                {
+                    "level": level.name,
+                    "blockers": level.blockers,
+                    "bucket": level.bucket,
+                    "runs": {name: run.as_json() for name, run in level.runs.items()},
+                }
+                for level in self.levels
+            ],
+            "buckets": [{"bucket": s.bucket, "levels": s.levels, "engines": s.engines} for s in self.summaries()],
+            "disagreements": self.disagreements,
+        }
 
 
 def available_engines() -> dict[str, ModuleType]:
@@ -148,7 +176,7 @@ def run_engine(engine: ModuleType, level: PassagesLevel, limit: float) -> Engine
     started = time.perf_counter()
     try:
         answer = engine.best_route(level, Deadline(limit))
-    except Exception as error:       # a crash is a bug to report, not a reason to stop the benchmark
+    except Exception as error:  # a crash is a bug to report, not a reason to stop the benchmark
         return EngineRun(UNKNOWN, None, False, time.perf_counter() - started, f"crashed: {error!r}")
     seconds = time.perf_counter() - started
     if seconds < QUICK_SECONDS:
@@ -176,8 +204,10 @@ def disagreements_of(name: str, level: PassagesLevel, runs: dict[str, EngineRun]
     found = [f"{name}: {engine}: {run.error}" for engine, run in runs.items() if run.error]
     proven = {engine: (run.status, run.final_hp) for engine, run in runs.items() if run.proved and not run.error}
     if len(set(proven.values())) > 1:
-        found.append(f"{name}: engines disagree: " + ", ".join(f"{engine} says {status} {hp}"
-                                                              for engine, (status, hp) in sorted(proven.items())))
+        found.append(
+            f"{name}: engines disagree: "
+            + ", ".join(f"{engine} says {status} {hp}" for engine, (status, hp) in sorted(proven.items()))
+        )
     for engine, (status, hp) in sorted(proven.items()):
         if level.expect.solvable is not None and (status == SOLVABLE) != level.expect.solvable:
             found.append(f"{name}: {engine} says {status}, [expect] solvable = {level.expect.solvable}")
@@ -186,8 +216,12 @@ def disagreements_of(name: str, level: PassagesLevel, runs: dict[str, EngineRun]
     return found
 
 
-def run_bench(levels: list[tuple[str, PassagesLevel]], engines: dict[str, ModuleType], limit: float,
-              step: Callable[[str, str, EngineRun], None] = lambda level, engine, run: None) -> BenchResult:
+def run_bench(
+    levels: list[tuple[str, PassagesLevel]],
+    engines: dict[str, ModuleType],
+    limit: float,
+    step: Callable[[str, str, EngineRun], None] = lambda level, engine, run: None,
+) -> BenchResult:
     """Every engine on every level; `step` hears of each run as it ends (level name, engine, run)."""
     results = []
     disagreements = []
@@ -205,7 +239,10 @@ def run_bench(levels: list[tuple[str, PassagesLevel]], engines: dict[str, Module
 def table_lines(result: BenchResult) -> list[str]:
     """The per-bucket table: solved with proof, median and max seconds, speed-up over the baseline."""
     lines = []
-    header = f"{'blockers':>8} {'levels':>6}  {'engine':<9} {'proved':>7} {'median s':>9} {'max s':>8}  {'vs ' + BASELINE:>13}"
+    header = (
+        f"{'blockers':>8} {'levels':>6}  {'engine':<9} {'proved':>7} {'median s':>9} {'max s':>8}"
+        f"  {'vs ' + BASELINE:>13}"
+    )
     lines.append(header)
     lines.append("-" * len(header))
     for summary in result.summaries():
@@ -220,6 +257,8 @@ def table_lines(result: BenchResult) -> list[str]:
                 ratio = "" if engine == BASELINE else "n/a"
             else:
                 ratio = f"{row['ratio_to_baseline']:.1f}x ({row['common']})"
-            lines.append(f"{label}  {engine:<9} {row['solved']:>3}/{row['levels']:<3} {median_text:>9} "
-                         f"{max_text:>8}  {ratio:>13}")
+            lines.append(
+                f"{label}  {engine:<9} {row['solved']:>3}/{row['levels']:<3} {median_text:>9} "
+                f"{max_text:>8}  {ratio:>13}"
+            )
     return lines

@@ -57,19 +57,32 @@ def bench_round(text: str) -> Round:
 
 
 def answers(analysis: TempleAnalysis) -> dict[str, Any]:
-    return {"solvable": analysis.solvable, "turns": analysis.turns, "unique": analysis.unique,
-            "bounce_safe": analysis.bounce_safe, "bounce_safe_turns": analysis.bounce_safe_turns,
-            "pooled_solvable": analysis.pooled_solvable, "pooled_turns": analysis.pooled_turns}
+    return {
+        "solvable": analysis.solvable,
+        "turns": analysis.turns,
+        "unique": analysis.unique,
+        "bounce_safe": analysis.bounce_safe,
+        "bounce_safe_turns": analysis.bounce_safe_turns,
+        "pooled_solvable": analysis.pooled_solvable,
+        "pooled_turns": analysis.pooled_turns,
+    }
 
 
 # Each answer and the answer that says whether it was decided (None: unknown).
-DECIDED_BY = {"solvable": "solvable", "turns": "solvable", "unique": "unique", "bounce_safe": "bounce_safe",
-              "bounce_safe_turns": "bounce_safe", "pooled_solvable": "pooled_solvable",
-              "pooled_turns": "pooled_solvable"}
+DECIDED_BY = {
+    "solvable": "solvable",
+    "turns": "solvable",
+    "unique": "unique",
+    "bounce_safe": "bounce_safe",
+    "bounce_safe_turns": "bounce_safe",
+    "pooled_solvable": "pooled_solvable",
+    "pooled_turns": "pooled_solvable",
+}
 
 
-def run(repeat: int = 3, timeout: float = 60.0,
-        cases: tuple[tuple[str, str], ...] | None = None) -> list[dict[str, Any]]:
+def run(
+    repeat: int = 3, timeout: float = 60.0, cases: tuple[tuple[str, str], ...] | None = None
+) -> list[dict[str, Any]]:
     """One row per round (CASES unless given), engine and question set: the answers and the fastest time.
     Raises AssertionError when two engines disagree on a round."""
     game = GAMES["temple"]
@@ -93,8 +106,17 @@ def run(repeat: int = 3, timeout: float = 60.0,
                 result = answers(analysis)
                 if label == "all":
                     found[engine.name] = result
-                rows.append({"round": case, "players": round_.players, "cards": round_.card_total(),
-                             "engine": engine.name, "questions": label, **result, "seconds": fastest})
+                rows.append(
+                    {
+                        "round": case,
+                        "players": round_.players,
+                        "cards": round_.card_total(),
+                        "engine": engine.name,
+                        "questions": label,
+                        **result,
+                        "seconds": fastest,
+                    }
+                )
         for key, decider in DECIDED_BY.items():
             decided = {result[key] for result in found.values() if result[decider] is not None}
             if len(decided) > 1:
@@ -110,11 +132,19 @@ def table(rows: list[dict[str, Any]]) -> str:
             return "?"
         return "-" if value is None else "yes" if value is True else "no" if value is False else str(value)
 
-    lines = [header] + [(row["round"], row["engine"], row["questions"], shown(row["turns"], row["solvable"]),
-                         shown(row["unique"], row["unique"]),
-                         shown(row["bounce_safe_turns"], row["bounce_safe"]) if row["questions"] == "all" else "",
-                         shown(row["pooled_turns"], row["pooled_solvable"]) if row["questions"] == "all" else "",
-                         f"{row['seconds']:.3f}") for row in rows]
+    lines = [header] + [
+        (
+            row["round"],
+            row["engine"],
+            row["questions"],
+            shown(row["turns"], row["solvable"]),
+            shown(row["unique"], row["unique"]),
+            shown(row["bounce_safe_turns"], row["bounce_safe"]) if row["questions"] == "all" else "",
+            shown(row["pooled_turns"], row["pooled_solvable"]) if row["questions"] == "all" else "",
+            f"{row['seconds']:.3f}",
+        )
+        for row in rows
+    ]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     out = ["  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip() for line in lines]
     out.insert(1, "  ".join("-" * width for width in widths))

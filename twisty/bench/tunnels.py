@@ -4,7 +4,8 @@ icepool does not know the Clash, so its side is written with its own primitives:
 reads a pool of d6 face by face and keeps the best (face x count, fewest dice) pair, giving a Die of
 (score, hits); then `icepool.map` over the two sides' dice applies the winner and wound rules. Every
 pool's (score, hits) distribution and every Clash's outcome distribution (winner and wounds) must match
-exactly, or the run stops. Both sides are timed cold (twisty's caches cleared, a fresh icepool evaluator), best of --repeat runs.
+exactly, or the run stops. Both sides are timed cold (twisty's caches cleared, a fresh icepool evaluator),
+best of --repeat runs.
 
     twisty bench tunnels [--json] [--repeat N]
 
@@ -14,8 +15,8 @@ icepool is a benchmark-only dependency: pip install icepool (or the extra: pip i
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable
 
 from twisty.rules import tunnels
 
@@ -98,24 +99,42 @@ def run(repeat: int) -> list[dict[str, object]]:
     icepool_clash(2, 2)
     rows = []
     for a_dice, b_dice in CASES:
-        twisty_seconds, ours = best_time(lambda: twisty_clash(a_dice, b_dice), repeat, reset_twisty)
-        icepool_seconds, theirs = best_time(lambda: icepool_clash(a_dice, b_dice), repeat, lambda: None)
+        twisty_seconds, ours = best_time(lambda a=a_dice, b=b_dice: twisty_clash(a, b), repeat, reset_twisty)
+        icepool_seconds, theirs = best_time(lambda a=a_dice, b=b_dice: icepool_clash(a, b), repeat, lambda: None)
         if ours != theirs:
             raise AssertionError(f"{a_dice}v{b_dice}: twisty and icepool disagree")
         a_wins = sum((p for (side, _), p in ours.items() if side == "a"), Fraction(0))
-        rows.append({"a_dice": a_dice, "b_dice": b_dice, "agree": True, "outcomes": len(ours),
-                     "a_wins_float": float(a_wins), "twisty_seconds": twisty_seconds,
-                     "icepool_seconds": icepool_seconds, "speedup": icepool_seconds / twisty_seconds})
+        rows.append(
+            {
+                "a_dice": a_dice,
+                "b_dice": b_dice,
+                "agree": True,
+                "outcomes": len(ours),
+                "a_wins_float": float(a_wins),
+                "twisty_seconds": twisty_seconds,
+                "icepool_seconds": icepool_seconds,
+                "speedup": icepool_seconds / twisty_seconds,
+            }
+        )
     return rows
 
 
 def table(rows: list[dict[str, object]]) -> str:
     header = ("clash", "outcomes", "P(a wins)", "twisty ms", "icepool ms", "icepool/twisty", "exact match")
-    lines = [header] + [(f"{r['a_dice']}v{r['b_dice']}", str(r["outcomes"]), f"{r['a_wins_float']:.6f}",
-                         f"{r['twisty_seconds'] * 1000:.2f}", f"{r['icepool_seconds'] * 1000:.2f}",
-                         f"{r['speedup']:.1f}x", "yes" if r["agree"] else "NO") for r in rows]
+    lines = [header] + [
+        (
+            f"{r['a_dice']}v{r['b_dice']}",
+            str(r["outcomes"]),
+            f"{r['a_wins_float']:.6f}",
+            f"{r['twisty_seconds'] * 1000:.2f}",
+            f"{r['icepool_seconds'] * 1000:.2f}",
+            f"{r['speedup']:.1f}x",
+            "yes" if r["agree"] else "NO",
+        )
+        for r in rows
+    ]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    out = ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in lines]
+    out = ["  ".join(cell.rjust(width) for cell, width in zip(line, widths, strict=False)) for line in lines]
     out.insert(1, "  ".join("-" * width for width in widths))
     return "\n".join(out)
 

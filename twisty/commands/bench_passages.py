@@ -9,25 +9,45 @@ from pathlib import Path
 
 import click
 
+from twisty.bench import passages as passages_bench
 from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, SECONDS
 from twisty.rules.source import LevelError
-from twisty.bench import passages as passages_bench
 
 
 @click.command("passages")
-@click.option("--suite", "suite", type=click.Path(file_okay=False, path_type=Path),
-              default=passages_bench.DEFAULT_SUITE, show_default="the suite shipped with twisty",
-              help="Folder of suite levels (*.toml).")
-@click.option("--limit", type=SECONDS, default=30.0, show_default=True,
-              help="Seconds per level and engine; an answer not proven within it counts as unsolved.")
-@click.option("--engine", "engines", multiple=True,
-              help=f"Run only these engines (repeatable): {', '.join(passages_bench.BENCH_ENGINES)}. Default: every "
-                   "one available here.")
-@click.option("--bucket", "buckets", type=click.Choice([str(b) for b in passages_bench.BUCKETS]), multiple=True,
-              help="Run only these size buckets (repeatable), by number of blockers.")
+@click.option(
+    "--suite",
+    "suite",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=passages_bench.DEFAULT_SUITE,
+    show_default="the suite shipped with twisty",
+    help="Folder of suite levels (*.toml).",
+)
+@click.option(
+    "--limit",
+    type=SECONDS,
+    default=30.0,
+    show_default=True,
+    help="Seconds per level and engine; an answer not proven within it counts as unsolved.",
+)
+@click.option(
+    "--engine",
+    "engines",
+    multiple=True,
+    help=f"Run only these engines (repeatable): {', '.join(passages_bench.BENCH_ENGINES)}. Default: every "
+    "one available here.",
+)
+@click.option(
+    "--bucket",
+    "buckets",
+    type=click.Choice([str(b) for b in passages_bench.BUCKETS]),
+    multiple=True,
+    help="Run only these size buckets (repeatable), by number of blockers.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full results as one JSON object.")
-def bench_passages(suite: Path, limit: float, engines: tuple[str, ...], buckets: tuple[str, ...],
-                   as_json: bool) -> None:
+def bench_passages(
+    suite: Path, limit: float, engines: tuple[str, ...], buckets: tuple[str, ...], as_json: bool
+) -> None:
     """Run the passages engines and the genre's standard algorithm (the reference engine) on the seeded suite.
 
     Prints, per size bucket, how many levels each engine proves within the limit, the median and largest
@@ -37,8 +57,9 @@ def bench_passages(suite: Path, limit: float, engines: tuple[str, ...], buckets:
     available = passages_bench.available_engines()
     unknown = [name for name in engines if name not in available]
     if unknown:
-        click.echo(f"twisty: unknown or unavailable engine {', '.join(unknown)} "
-                   f"(available: {', '.join(available)})", err=True)
+        click.echo(
+            f"twisty: unknown or unavailable engine {', '.join(unknown)} (available: {', '.join(available)})", err=True
+        )
         sys.exit(EXIT_INVALID)
     chosen = {name: module for name, module in available.items() if not engines or name in engines}
     if not suite.is_dir():
@@ -62,8 +83,9 @@ def bench_passages(suite: Path, limit: float, engines: tuple[str, ...], buckets:
 
         def report(level: str, engine: str, run: passages_bench.EngineRun) -> None:
             proof = "proved" if run.proved else "not proved"
-            click.echo(f"[{next(finished)}/{total}] {level} {engine}: {run.status}, {proof}, {run.seconds:.3f} s",
-                       err=True)
+            click.echo(
+                f"[{next(finished)}/{total}] {level} {engine}: {run.status}, {proof}, {run.seconds:.3f} s", err=True
+            )
 
         result = passages_bench.run_bench(levels, chosen, limit, step=report)
     if as_json:

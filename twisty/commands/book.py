@@ -24,9 +24,13 @@ BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "book" / "be
 @click.argument("page", type=int)
 @click.argument("row", type=int)
 @click.argument("col", type=int)
-@click.option("--timeout", type=SECONDS, default=None,
-              help="Seconds for the whole question (reading, evaluating the book, finding the walk); what is "
-                   "not decided by then is reported as unknown.")
+@click.option(
+    "--timeout",
+    type=SECONDS,
+    default=None,
+    help="Seconds for the whole question (reading, evaluating the book, finding the walk); what is "
+    "not decided by then is reported as unknown.",
+)
 def explain(book_file: str, page: int, row: int, col: int, timeout: float | None) -> None:
     """Say why one cell of a book is deadly, impassable or passable: the chain of rules that decided it.
 
@@ -42,15 +46,16 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
     except LevelError as error:
         fail_invalid(error)
     except LimitReached as reached:
-        click.echo(f"twisty: {book_file}: unknown: the book could not be evaluated within the {reached.cap}",
-                   err=True)
+        click.echo(f"twisty: {book_file}: unknown: the book could not be evaluated within the {reached.cap}", err=True)
         sys.exit(EXIT_FAILED)
     cell = (page, row, col)
     if not book.shape.contains(cell):
         shape = book.shape
-        click.echo(f"twisty: {book_file}: no cell page {page}, row {row}, col {col} (pages "
-                   f"{shape.first_page}-{shape.last_page}, rows 0-{shape.height - 1}, cols 0-{shape.width - 1})",
-                   err=True)
+        click.echo(
+            f"twisty: {book_file}: no cell page {page}, row {row}, col {col} (pages "
+            f"{shape.first_page}-{shape.last_page}, rows 0-{shape.height - 1}, cols 0-{shape.width - 1})",
+            err=True,
+        )
         sys.exit(EXIT_INVALID)
     verdict = solve_book(book, deadline=deadline)
     index = book.shape.index(cell)
@@ -59,8 +64,11 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
     for evaluation, when in ((verdict.initial, "before the walk"), (verdict.final, "when the walk reaches the exit")):
         if evaluation is None:
             continue
-        if when != "before the walk" and evaluation.status[index] == verdict.initial.status[index] \
-                and evaluation.chain(index) == verdict.initial.chain(index):
+        if (
+            when != "before the walk"
+            and evaluation.status[index] == verdict.initial.status[index]
+            and evaluation.chain(index) == verdict.initial.chain(index)
+        ):
             continue
         click.echo(f"{when}: {STATUS_NAMES[evaluation.status[index]]}")
         chain = evaluation.chain(index)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 import click
 
 from twisty.api import check_entry, level_files, solve_file
 from twisty.checking import FAILED, INVALID, OK, UNKNOWN, UNSOLVABLE, CheckOptions
-from twisty.commands.common import (EXIT_CODES_HELP, EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, timeout_option)
+from twisty.commands.common import EXIT_CODES_HELP, EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, timeout_option
 from twisty.errors import TwistyError, UsageError
 from twisty.games import level_games
 
@@ -20,17 +21,32 @@ ENGINES_HELP = "; ".join(f"{game.name}: auto, {', '.join(game.engine_names())}" 
 
 
 def _engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    command = click.option("--max-solutions", type=click.IntRange(1, 1_000_000), default=10, show_default=True,
-                           help="Stop counting distinct solutions at this many.")(command)
-    command = click.option("--questions", default=None, metavar="LIST",
-                           help=f"Comma-separated questions to answer (default: all). {QUESTIONS_HELP}. "
-                                "Counting solutions needs the best route, so it answers that too.")(command)
-    command = timeout_option("Seconds per level, covering everything: reading, every question, every "
-                             "engine and reading of the rules. When they run out, what is undecided is "
-                             "reported as unknown.")(command)
-    command = click.option("--engine", default="auto", show_default=True,
-                           help=f"Solver engine ({ENGINES_HELP}). auto picks the fastest available; a game "
-                                "without the engine named stays on auto.")(command)
+    command = click.option(
+        "--max-solutions",
+        type=click.IntRange(1, 1_000_000),
+        default=10,
+        show_default=True,
+        help="Stop counting distinct solutions at this many.",
+    )(command)
+    command = click.option(
+        "--questions",
+        default=None,
+        metavar="LIST",
+        help=f"Comma-separated questions to answer (default: all). {QUESTIONS_HELP}. "
+        "Counting solutions needs the best route, so it answers that too.",
+    )(command)
+    command = timeout_option(
+        "Seconds per level, covering everything: reading, every question, every "
+        "engine and reading of the rules. When they run out, what is undecided is "
+        "reported as unknown."
+    )(command)
+    command = click.option(
+        "--engine",
+        default="auto",
+        show_default=True,
+        help=f"Solver engine ({ENGINES_HELP}). auto picks the fastest available; a game "
+        "without the engine named stays on auto.",
+    )(command)
     return command
 
 
@@ -41,8 +57,11 @@ def _options(engine: str, timeout: float | None, max_solutions: int, questions: 
     if engine != "auto" and all(engine not in game.engine_names() for game in games):
         raise UsageError(f'no engine "{engine}" ({ENGINES_HELP})')
     known = {name for game in games for name in game.question_names}
-    chosen = None if questions is None or questions.strip() in ("", "all") else \
-        frozenset(part.strip() for part in questions.split(",") if part.strip())
+    chosen = (
+        None
+        if questions is None or questions.strip() in ("", "all")
+        else frozenset(part.strip() for part in questions.split(",") if part.strip())
+    )
     if chosen is not None and chosen - known:
         raise UsageError(f"unknown question {', '.join(sorted(chosen - known))} ({QUESTIONS_HELP})")
     return CheckOptions(engine=engine, timeout=timeout, max_solutions=max_solutions, questions=chosen)
@@ -52,8 +71,9 @@ def _options(engine: str, timeout: float | None, max_solutions: int, questions: 
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level, one per line.")
 @_engine_options
-def check(paths: tuple[str, ...], as_json: bool, engine: str, timeout: float | None, questions: str | None,
-          max_solutions: int) -> None:
+def check(
+    paths: tuple[str, ...], as_json: bool, engine: str, timeout: float | None, questions: str | None, max_solutions: int
+) -> None:
     """Check level files (or folders, searched for *.toml): validity, verdict, and every [expect] claim.
 
     Every level is read within input limits (docs/limits.md): a file is at most 1 MiB, numbers lie
@@ -78,8 +98,10 @@ def check(paths: tuple[str, ...], as_json: bool, engine: str, timeout: float | N
             for line in outcome.details:
                 click.echo(f"    {line}")
     if not as_json:
-        click.echo(f"{len(entries)} levels: {counts[OK]} ok, {counts[FAILED]} failed expectations, "
-                   f"{counts[UNSOLVABLE]} unsolvable, {counts[UNKNOWN]} unknown, {counts[INVALID]} invalid")
+        click.echo(
+            f"{len(entries)} levels: {counts[OK]} ok, {counts[FAILED]} failed expectations, "
+            f"{counts[UNSOLVABLE]} unsolvable, {counts[UNKNOWN]} unknown, {counts[INVALID]} invalid"
+        )
     if counts[INVALID]:
         sys.exit(EXIT_INVALID)
     sys.exit(EXIT_FAILED if counts[FAILED] + counts[UNSOLVABLE] + counts[UNKNOWN] else EXIT_OK)
@@ -93,6 +115,7 @@ def _status_line(path: str) -> Callable[[str], None] | None:
 
     def show(phase: str) -> None:
         click.echo(f"\r\033[K{path}: {phase}...", nl=False, err=True)
+
     return show
 
 
@@ -105,8 +128,9 @@ def _clear_status_line(status: Callable[[str], None] | None) -> None:
 @click.argument("level", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict and route as JSON.")
 @_engine_options
-def solve(level: str, as_json: bool, engine: str, timeout: float | None, questions: str | None,
-          max_solutions: int) -> None:
+def solve(
+    level: str, as_json: bool, engine: str, timeout: float | None, questions: str | None, max_solutions: int
+) -> None:
     """Solve one level and print the walkthrough with the map."""
     options = replace(_options(engine, timeout, max_solutions, questions), progress=_status_line(level))
     try:
@@ -117,4 +141,3 @@ def solve(level: str, as_json: bool, engine: str, timeout: float | None, questio
     except TwistyError as error:
         fail(error)
     click.echo(json.dumps(outcome.data, sort_keys=True) if as_json else outcome.text)
-

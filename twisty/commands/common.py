@@ -14,7 +14,8 @@ import math
 import os
 import sys
 import threading
-from typing import Any, Callable, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import click
 
@@ -23,9 +24,11 @@ from twisty.limits import MAX_TIMEOUT
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
-EXIT_CODES_HELP = ("Exit codes: 0 all levels as expected; 1 a level fails its [expect], is unsolvable "
-                   "(unless it claims so) or undecided; 2 bad input or usage; 3 internal error; 130 "
-                   "interrupted.")
+EXIT_CODES_HELP = (
+    "Exit codes: 0 all levels as expected; 1 a level fails its [expect], is unsolvable "
+    "(unless it claims so) or undecided; 2 bad input or usage; 3 internal error; 130 "
+    "interrupted."
+)
 
 
 class Seconds(click.ParamType):
@@ -98,8 +101,14 @@ class TwistyGroup(click.Group):
     usage errors to 2, and Ctrl-C to 130 with a one-line message (click alone would print "Aborted!"
     and exit 1)."""
 
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -115,10 +124,13 @@ class TwistyGroup(click.Group):
             sys.exit(EXIT_FAILED)
         except TwistyError as error:
             fail(error)
-        except Exception as error:      # a fault of ours: one line, unless TWISTY_DEBUG asks for the trace
+        except Exception as error:  # a fault of ours: one line, unless TWISTY_DEBUG asks for the trace
             if os.environ.get("TWISTY_DEBUG"):
                 raise
-            click.echo(f"twisty: internal error, please report it: {type(error).__name__}: {error} "
-                       "(set TWISTY_DEBUG=1 for the traceback)", err=True)
+            click.echo(
+                f"twisty: internal error, please report it: {type(error).__name__}: {error} "
+                "(set TWISTY_DEBUG=1 for the traceback)",
+                err=True,
+            )
             sys.exit(EXIT_BUG)
         sys.exit(result if isinstance(result, int) else EXIT_OK)

@@ -16,10 +16,10 @@ import signal
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import click
 
@@ -64,12 +64,15 @@ def generate_one(job: Job) -> Result:
         made = generate_level(params, seed, verifying_engine(engine), Deadline(timeout))
     except GenerationError as error:
         return seed, None, str(error)
-    summary = (f"{len(made.level.blockers())} blockers, min_start_hp {made.min_start_hp}, "
-               f"difficulty score {made.difficulty.score}, {made.attempts} drafts")
+    summary = (
+        f"{len(made.level.blockers())} blockers, min_start_hp {made.min_start_hp}, "
+        f"difficulty score {made.difficulty.score}, {made.attempts} drafts"
+    )
     return seed, made.text, summary
 
 
 # ---------------------------------------------------------------------------------------------- files
+
 
 def refuse_targets(paths: list[Path], force: bool) -> str | None:
     """Why the run may not write to `paths` (checked before any work starts), or None when it may."""
@@ -82,8 +85,7 @@ def refuse_targets(paths: list[Path], force: bool) -> str | None:
                 return f"{path} exists and is not a regular file"
             existing.append(path)
     if existing and not force:
-        others = (f" (and {len(existing) - 1} more of the {len(paths)} files to write)"
-                  if len(existing) > 1 else "")
+        others = f" (and {len(existing) - 1} more of the {len(paths)} files to write)" if len(existing) > 1 else ""
         return f"{existing[0]} already exists{others}; use --force to replace existing levels"
     return None
 
@@ -144,6 +146,7 @@ def interrupts_held() -> Iterator[None]:
 
 # ------------------------------------------------------------------------------------------- workers
 
+
 def ignore_interrupts() -> None:
     """In a worker: Ctrl-C reaches the whole process group, but only the main process acts on it (it
     terminates the workers), so that no worker dies half-way through reporting."""
@@ -171,35 +174,78 @@ def level_results(jobs: list[Job], workers: int) -> Iterator[Iterator[Result]]:
 
 # ------------------------------------------------------------------------------------------- command
 
+
 @dataclass
 class Tally:
     """What a run has done so far, readable after an interruption."""
 
-    failures: int = 0     # seeds that gave no level
-    written: int = 0      # level files written
+    failures: int = 0  # seeds that gave no level
+    written: int = 0  # level files written
 
 
 @click.command("passages")
 @click.option("--size", "size", default="6x5", show_default=True, help="Maze cells, WxH.")
-@click.option("--blockers", type=int, default=10, show_default=True,
-              help="Doors and enemies to place, the boss included (repairs may wall up a few doors).")
-@click.option("--difficulty", type=click.Choice(DIFFICULTIES), default="medium", show_default=True,
-              help="Target band of the difficulty score (see docs/generator-passages.md).")
+@click.option(
+    "--blockers",
+    type=int,
+    default=10,
+    show_default=True,
+    help="Doors and enemies to place, the boss included (repairs may wall up a few doors).",
+)
+@click.option(
+    "--difficulty",
+    type=click.Choice(DIFFICULTIES),
+    default="medium",
+    show_default=True,
+    help="Target band of the difficulty score (see docs/generator-passages.md).",
+)
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first level.")
-@click.option("-n", "count", type=click.IntRange(1, MAX_COUNT), default=1, show_default=True,
-              help="Number of levels, with seeds seed, seed+1, ...")
-@click.option("-o", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Folder to write the levels to (created if missing); without it one level is printed.")
-@click.option("--force", is_flag=True,
-              help="Replace level files that already exist (never through a symbolic link).")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Processes generating in parallel; the files do not depend on it.")
-@click.option("--engine", type=click.Choice(("auto", *GAME.engine_names())), default="auto", show_default=True,
-              help="Engine that verifies every level before it is written.")
-@timeout_option("Seconds allowed per level (drafts and verification); a seed that runs out fails, and nothing "
-                "unverified is written.")
-def generate_passages(size: str, blockers: int, difficulty: str, seed: int, count: int, out_dir: str | None,
-                      force: bool, workers: int, engine: str, timeout: float | None) -> None:
+@click.option(
+    "-n",
+    "count",
+    type=click.IntRange(1, MAX_COUNT),
+    default=1,
+    show_default=True,
+    help="Number of levels, with seeds seed, seed+1, ...",
+)
+@click.option(
+    "-o",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder to write the levels to (created if missing); without it one level is printed.",
+)
+@click.option("--force", is_flag=True, help="Replace level files that already exist (never through a symbolic link).")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes generating in parallel; the files do not depend on it.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(("auto", *GAME.engine_names())),
+    default="auto",
+    show_default=True,
+    help="Engine that verifies every level before it is written.",
+)
+@timeout_option(
+    "Seconds allowed per level (drafts and verification); a seed that runs out fails, and nothing "
+    "unverified is written."
+)
+def generate_passages(
+    size: str,
+    blockers: int,
+    difficulty: str,
+    seed: int,
+    count: int,
+    out_dir: str | None,
+    force: bool,
+    workers: int,
+    engine: str,
+    timeout: float | None,
+) -> None:
     """Generate verified Twisty Little Passages levels: the best route ends with exactly 1 life, the
     starting life is the smallest that wins, and exactly one solution exists.
 
@@ -219,7 +265,7 @@ def generate_passages(size: str, blockers: int, difficulty: str, seed: int, coun
         raise click.BadParameter("must be 0 or more", param_hint="'--seed'")
     if out_dir is None and count > 1:
         raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
-    verifying_engine(engine)        # an engine that is not available here is a usage error, before any work
+    verifying_engine(engine)  # an engine that is not available here is a usage error, before any work
     jobs: list[Job] = [(params, seed + offset, engine, timeout) for offset in range(count)]
     folder = None if out_dir is None else prepare_folder(Path(out_dir), params, jobs, force)
     tally = Tally()
@@ -248,21 +294,26 @@ def prepare_folder(folder: Path, params: PassagesParams, jobs: list[Job], force:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise click.BadParameter(f"cannot create the folder: {error.strerror or error}",
-                                     param_hint="'-o'") from None
+            raise click.BadParameter(
+                f"cannot create the folder: {error.strerror or error}", param_hint="'-o'"
+            ) from None
     if not os.access(folder, os.W_OK | os.X_OK):
         usage_failure(f"cannot write to the folder {folder}")
     return folder
 
 
-def run_jobs(jobs: list[Job], workers: int, params: PassagesParams, folder: Path | None, force: bool,
-             tally: Tally) -> None:
+def run_jobs(
+    jobs: list[Job], workers: int, params: PassagesParams, folder: Path | None, force: bool, tally: Tally
+) -> None:
     """Make the levels and write (or print) each as it comes, in seed order, counting in `tally`. A file
     that cannot be written stops the run with exit 1."""
     mode = file_mode()
     with level_results(jobs, workers) as results:
-        bar = (click.progressbar(results, length=len(jobs), label="generating", file=sys.stderr, show_pos=True)
-               if len(jobs) > 1 else nullcontext(results))
+        bar = (
+            click.progressbar(results, length=len(jobs), label="generating", file=sys.stderr, show_pos=True)
+            if len(jobs) > 1
+            else nullcontext(results)
+        )
         with bar as items:
             for level_seed, text, summary in items:
                 if text is None:

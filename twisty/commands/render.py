@@ -32,17 +32,28 @@ def answer_is_unknown(verdict) -> bool:
 
 @click.command()
 @click.argument("level_file", metavar="LEVEL", type=click.Path())
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
-              help="The picture to write: OUT.svg (with tooltips) or OUT.png.")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The picture to write: OUT.svg (with tooltips) or OUT.png.",
+)
 @click.option("--route", is_flag=True, help="Passages: draw the best route, numbered, with the hp at each step.")
 @click.option("--walk", is_flag=True, help="Books: draw the shortest walk.")
 @click.option("--plan", is_flag=True, help="Temple rounds: one small picture per turn of the plan.")
-@click.option("--spread", type=click.IntRange(0, None), default=None,
-              help="Books: the spread to draw (spread k shows pages 2k and 2k+1; default: the entrance's).")
-@timeout_option("Seconds for reading the level and finding what is drawn; an answer not found by then is "
-                "drawn as unknown (exit 1).")
-def render(level_file: str, output: str, route: bool, walk: bool, plan: bool, spread: int | None,
-           timeout: float | None) -> None:
+@click.option(
+    "--spread",
+    type=click.IntRange(0, None),
+    default=None,
+    help="Books: the spread to draw (spread k shows pages 2k and 2k+1; default: the entrance's).",
+)
+@timeout_option(
+    "Seconds for reading the level and finding what is drawn; an answer not found by then is drawn as unknown (exit 1)."
+)
+def render(
+    level_file: str, output: str, route: bool, walk: bool, plan: bool, spread: int | None, timeout: float | None
+) -> None:
     """Draw a level as a picture (matplotlib): passages maps with their best route, book spreads with
     their walk and a tooltip per cell (SVG), temple rounds with their plan.
 
@@ -54,10 +65,11 @@ def render(level_file: str, output: str, route: bool, walk: bool, plan: bool, sp
     started = time.perf_counter()
     level = load(level_file, timeout=timeout)
     renderer = renderer_for(level.game)
-    asked = [name for name, given in zip(ANSWER_FLAGS, (route, walk, plan)) if given]
+    asked = [name for name, given in zip(ANSWER_FLAGS, (route, walk, plan), strict=True) if given]
     if asked and asked != [renderer.ANSWER]:
-        raise UsageError(f"{level.game} levels have a {renderer.ANSWER} to draw: use --{renderer.ANSWER}, "
-                         f"not --{' --'.join(asked)}")
+        raise UsageError(
+            f"{level.game} levels have a {renderer.ANSWER} to draw: use --{renderer.ANSWER}, not --{' --'.join(asked)}"
+        )
     if spread is not None and level.game != "book":
         raise UsageError("--spread picks a spread of a book; this level is not a book")
     options = PictureOptions(answer=bool(asked), spread=spread)
@@ -69,7 +81,10 @@ def render(level_file: str, output: str, route: bool, walk: bool, plan: bool, sp
     picture = renderer.draw(level, verdict, options)
     save_picture(picture, output)
     if options.answer and answer_is_unknown(verdict):
-        click.echo(f"twisty: {level_file}: the {renderer.ANSWER} is unknown within the time limit; "
-                   f"{output} is drawn without it", err=True)
+        click.echo(
+            f"twisty: {level_file}: the {renderer.ANSWER} is unknown within the time limit; "
+            f"{output} is drawn without it",
+            err=True,
+        )
         sys.exit(EXIT_FAILED)
     click.echo(f"wrote {output}")

@@ -15,13 +15,28 @@ LOOPBACK = "127.0.0.1"
 
 @click.command()
 @click.argument("folder", metavar="DIR", default=".", type=click.Path(file_okay=False))
-@click.option("--port", type=click.IntRange(0, 65535), default=8022, show_default=True,
-              help="The port to listen on (0: any free port, printed at start).")
-@click.option("--host", default=None, metavar="HOST",
-              help=f"Listen on this address instead of {LOOPBACK}. Anyone who can reach it can read and "
-                   "change the levels in DIR: give it only on a network you trust.")
-@click.option("--timeout", type=SECONDS, default=3.0, show_default=True, metavar="SECONDS",
-              help="Seconds for each verdict the page asks for; what is not decided by then shows as unknown.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8022,
+    show_default=True,
+    help="The port to listen on (0: any free port, printed at start).",
+)
+@click.option(
+    "--host",
+    default=None,
+    metavar="HOST",
+    help=f"Listen on this address instead of {LOOPBACK}. Anyone who can reach it can read and "
+    "change the levels in DIR: give it only on a network you trust.",
+)
+@click.option(
+    "--timeout",
+    type=SECONDS,
+    default=3.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds for each verdict the page asks for; what is not decided by then shows as unknown.",
+)
 @click.option("--log", is_flag=True, help="Log every request on stderr.")
 def serve(folder: str, port: int, host: str | None, timeout: float, log: bool) -> None:
     """A local web page for the levels in DIR: each level's verdict and picture, and an editor (click a
@@ -33,8 +48,10 @@ def serve(folder: str, port: int, host: str | None, timeout: float, log: bool) -
     try:
         from werkzeug.serving import make_server
     except ImportError:
-        raise UsageError("twisty serve needs Flask, which is not installed: "
-                         "pip install 'twisty[serve]'   (or: pip install flask matplotlib)") from None
+        raise UsageError(
+            "twisty serve needs Flask, which is not installed: "
+            "pip install 'twisty[serve]'   (or: pip install flask matplotlib)"
+        ) from None
     from twisty.serve.app import create_app
     from twisty.serve.files import FolderError
 
@@ -44,8 +61,9 @@ def serve(folder: str, port: int, host: str | None, timeout: float, log: bool) -
     try:
         server = make_server(bind, port, _Late(), threaded=True)
     except (OSError, SystemExit) as error:
-        raise UsageError(f"cannot listen on {bind}:{port}: {getattr(error, 'strerror', None) or error} "
-                         "(--port 0 picks a free port)") from None
+        raise UsageError(
+            f"cannot listen on {bind}:{port}: {getattr(error, 'strerror', None) or error} (--port 0 picks a free port)"
+        ) from None
     actual = server.server_port
     allowed = None if host is not None else {f"{LOOPBACK}:{actual}", f"localhost:{actual}"}
     try:
@@ -59,8 +77,7 @@ def serve(folder: str, port: int, host: str | None, timeout: float, log: bool) -
     if host is None:
         click.echo(f"listening on {LOOPBACK} only: this machine alone can connect (--host HOST to change)")
     else:
-        click.echo(f"listening on {bind} as asked by --host: anyone who can reach it can read and change "
-                   "these levels")
+        click.echo(f"listening on {bind} as asked by --host: anyone who can reach it can read and change these levels")
     click.echo(f"each verdict within {timeout:g} s; Ctrl-C stops the server", nl=True)
     try:
         server.serve_forever()

@@ -56,8 +56,9 @@ def _temple_of(path: str | None) -> Temple | None:
         return None
     source = read_level(path)
     if source.game != "temple":
-        raise source.error(f'--temple reads a Temple Twist round (game = "temple"), not game = "{source.game}"',
-                           key="game")
+        raise source.error(
+            f'--temple reads a Temple Twist round (game = "temple"), not game = "{source.game}"', key="game"
+        )
     return load_round(source).temple
 
 
@@ -65,8 +66,9 @@ def _challenges(text: str) -> tuple[str, ...]:
     names = tuple(part.strip() for part in text.split(",") if part.strip())
     unknown = [name for name in names if name not in CHALLENGES]
     if unknown:
-        raise click.BadParameter(f"unknown challenge {', '.join(unknown)} (challenges: {', '.join(CHALLENGES)})",
-                                 param_hint="'--challenges'")
+        raise click.BadParameter(
+            f"unknown challenge {', '.join(unknown)} (challenges: {', '.join(CHALLENGES)})", param_hint="'--challenges'"
+        )
     return tuple(dict.fromkeys(names))
 
 
@@ -83,36 +85,90 @@ def _folder(out_dir: str) -> Path:
 
 @click.command("temple")
 @click.option("--seed", type=click.IntRange(0, None), default=1, show_default=True, help="Seed of the first round.")
-@click.option("-n", "count", type=click.IntRange(1, MAX_COUNT), default=1, show_default=True,
-              help="Number of rounds, with seeds seed, seed+1, ...")
-@click.option("-o", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Folder to write the rounds to (created if missing); without it one round is printed.")
+@click.option(
+    "-n",
+    "count",
+    type=click.IntRange(1, MAX_COUNT),
+    default=1,
+    show_default=True,
+    help="Number of rounds, with seeds seed, seed+1, ...",
+)
+@click.option(
+    "-o",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder to write the rounds to (created if missing); without it one round is printed.",
+)
 @click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=2, show_default=True)
-@click.option("--turns", type=click.IntRange(1, MAX_TURNS), default=4, show_default=True,
-              help="Turns of the unique shortest plan.")
-@click.option("--cards", type=click.IntRange(1, 6 * MAX_PLAYERS), default=None,
-              help="Cards dealt (default: --turns; every card must matter, so more cards than turns rarely works).")
-@click.option("--rooms", type=click.IntRange(0, MAX_TURNS), default=None,
-              help="Rooms revealed (default: one for each turn but the last, less one with secret_mission).")
-@click.option("--challenges", default="", metavar="LIST",
-              help=f"Comma-separated challenge cards to play with: {', '.join(CHALLENGES)}.")
-@click.option("--temple", "temple_file", type=click.Path(), default=None,
-              help="A round file whose temple to use (default: the standard temple).")
-@click.option("--engine", default="search", show_default=True,
-              help=f"Engine that proves every round ({', '.join(('auto', *GAME.engine_names()))}); the search is "
-                   "the fastest on generated rounds (docs/bench-temple.md), and both accept the same rounds.")
+@click.option(
+    "--turns",
+    type=click.IntRange(1, MAX_TURNS),
+    default=4,
+    show_default=True,
+    help="Turns of the unique shortest plan.",
+)
+@click.option(
+    "--cards",
+    type=click.IntRange(1, 6 * MAX_PLAYERS),
+    default=None,
+    help="Cards dealt (default: --turns; every card must matter, so more cards than turns rarely works).",
+)
+@click.option(
+    "--rooms",
+    type=click.IntRange(0, MAX_TURNS),
+    default=None,
+    help="Rooms revealed (default: one for each turn but the last, less one with secret_mission).",
+)
+@click.option(
+    "--challenges",
+    default="",
+    metavar="LIST",
+    help=f"Comma-separated challenge cards to play with: {', '.join(CHALLENGES)}.",
+)
+@click.option(
+    "--temple",
+    "temple_file",
+    type=click.Path(),
+    default=None,
+    help="A round file whose temple to use (default: the standard temple).",
+)
+@click.option(
+    "--engine",
+    default="search",
+    show_default=True,
+    help=f"Engine that proves every round ({', '.join(('auto', *GAME.engine_names()))}); the search is "
+    "the fastest on generated rounds (docs/bench-temple.md), and both accept the same rounds.",
+)
 @timeout_option("Seconds per round (each seed); a seed that runs out of time gives no round (exit 1).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
-def generate_temple(seed: int, count: int, out_dir: str | None, players: int, turns: int, cards: int | None,
-                    rooms: int | None, challenges: str, temple_file: str | None, engine: str, timeout: float | None,
-                    force: bool) -> None:
+def generate_temple(
+    seed: int,
+    count: int,
+    out_dir: str | None,
+    players: int,
+    turns: int,
+    cards: int | None,
+    rooms: int | None,
+    challenges: str,
+    temple_file: str | None,
+    engine: str,
+    timeout: float | None,
+    force: bool,
+) -> None:
     """Generate Temple Twist rounds whose shortest plan is unique and exactly --turns turns long, with the hands
     dealt so that every card matters; each is written with its [expect] claims.
 
     The same options give the same files (a seed that runs out of --timeout gives none).
     """
-    params = TempleParams(players=players, turns=turns, cards=cards, rooms=rooms, challenges=_challenges(challenges),
-                          temple=_temple_of(temple_file))
+    params = TempleParams(
+        players=players,
+        turns=turns,
+        cards=cards,
+        rooms=rooms,
+        challenges=_challenges(challenges),
+        temple=_temple_of(temple_file),
+    )
     try:
         params.validate()
     except ValueError as error:
@@ -123,7 +179,7 @@ def generate_temple(seed: int, count: int, out_dir: str | None, players: int, tu
     folder = _folder(out_dir) if out_dir is not None else None
     seeds = range(seed, seed + count)
     if folder is not None:
-        for number in seeds:        # refuse before any work rather than after it
+        for number in seeds:  # refuse before any work rather than after it
             path = folder / round_file_name(params, number)
             if path.is_symlink() or (path.exists() and not force):
                 write_safely(path, "", force)
@@ -142,18 +198,31 @@ def generate_temple(seed: int, count: int, out_dir: str | None, players: int, tu
         write_safely(path, made.text, force)
         analysis = made.analysis
         bounce = f"bounce-safe in {analysis.bounce_safe_turns}" if analysis.bounce_safe else "no bounce-safe plan"
-        click.echo(f"{path}: {analysis.turns} turns, unique, every card matters; {bounce}; pooled "
-                   f"{analysis.pooled_turns}; {made.attempts} attempts")
+        click.echo(
+            f"{path}: {analysis.turns} turns, unique, every card matters; {bounce}; pooled "
+            f"{analysis.pooled_turns}; {made.attempts} attempts"
+        )
     if failures:
         sys.exit(EXIT_FAILED)
 
 
 @click.command("temple")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-@click.option("--repeat", type=click.IntRange(1, 100), default=3, show_default=True,
-              help="Timed runs per engine and question set; the fastest counts.")
-@click.option("--timeout", type=SECONDS, default=60.0, show_default=True, metavar="SECONDS",
-              help="Seconds per run (an engine that runs out answers unknown).")
+@click.option(
+    "--repeat",
+    type=click.IntRange(1, 100),
+    default=3,
+    show_default=True,
+    help="Timed runs per engine and question set; the fastest counts.",
+)
+@click.option(
+    "--timeout",
+    type=SECONDS,
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds per run (an engine that runs out answers unknown).",
+)
 def bench_temple(as_json: bool, repeat: int, timeout: float) -> None:
     """Temple Twist: the base game's rounds (4 players, 12 cards, the standard temple) by every engine."""
     rows = temple_bench.run(repeat, timeout)

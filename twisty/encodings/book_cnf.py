@@ -23,8 +23,9 @@ from twisty.rules.book.contents import CONTENTS, CREATURES, DEADLY_TERRAIN, MONS
 from twisty.rules.book.model import Book
 from twisty.rules.book.topology import DIRECTIONS, DOWN, LEFT, RIGHT, UP, Cell, spread_of
 
-UNSUPPORTED = frozenset({"Bridge", "Tunnel", "Bow", "Sword", "Mask", "Molotov", "Boss", "Bazooka", "Tweezers",
-                         "Excalibur"})
+UNSUPPORTED = frozenset(
+    {"Bridge", "Tunnel", "Bow", "Sword", "Mask", "Molotov", "Boss", "Bazooka", "Tweezers", "Excalibur"}
+)
 IMMUNE = frozenset({"Oracle", "Chuck"})
 BAD_GUYS = frozenset(name for name, content in CONTENTS.items() if content.family == MONSTER) - {"Boss"}
 ATTACK = {3: RIGHT, 4: LEFT, 5: DOWN, 6: UP}
@@ -72,8 +73,9 @@ class Circuit:
         """[sum >= 0, sum >= 1, ..., sum >= bound] as literals (a sequential unary counter)."""
         levels = [self.true] + [-self.true] * bound
         for literal in literals:
-            levels = [self.true] + [self.or_([levels[j], self.and_([literal, levels[j - 1]])])
-                                    for j in range(1, bound + 1)]
+            levels = [self.true] + [
+                self.or_([levels[j], self.and_([literal, levels[j - 1]])]) for j in range(1, bound + 1)
+            ]
         return levels
 
     def exactly(self, literals, value: int) -> int:
@@ -83,7 +85,7 @@ class Circuit:
 
 @dataclass
 class CnfVerdict:
-    status: dict[Cell, str]          # "passable", "deadly", "wall" or "petrified"
+    status: dict[Cell, str]  # "passable", "deadly", "wall" or "petrified"
     solvable: bool
     moves: int | None
 
@@ -167,9 +169,21 @@ class BookEncoding:
         # Rule 8 (phase 3): Vampires convert orthogonal prey, transitively.
         vampire = {cell: has[cell]("Vampire") for cell in cells}
         for _ in range(len(cells)):
-            vampire = {cell: c.or_([vampire[cell], c.and_([c.const(ident[cell] in PREY), present[cell],
-                                                           c.or_([vampire[n] for n in shape.neighbours4(cell)])])])
-                       for cell in cells}
+            vampire = {
+                cell: c.or_(
+                    [
+                        vampire[cell],
+                        c.and_(
+                            [
+                                c.const(ident[cell] in PREY),
+                                present[cell],
+                                c.or_([vampire[n] for n in shape.neighbours4(cell)]),
+                            ]
+                        ),
+                    ]
+                )
+                for cell in cells
+            }
         vampire = {cell: c.name(("vampire", cell), literal) for cell, literal in vampire.items()}
 
         def now(cell: Cell, name: str) -> int:
@@ -216,8 +230,9 @@ class BookEncoding:
             for cell in cells:
                 if spread_of(cell[0]) in (spread - 1, spread, spread + 1) and abs(cell[1] - titan[1]) <= 1:
                     band[cell].append(present[titan])
-        wall = {cell: c.name(("wall5", cell), c.or_([c.const(self.printed[cell] == "Wall"), *band[cell]]))
-                for cell in cells}
+        wall = {
+            cell: c.name(("wall5", cell), c.or_([c.const(self.printed[cell] == "Wall"), *band[cell]])) for cell in cells
+        }
 
         # Rules 1 and 6: bad guys; Wraiths calmed on a page with a Mage; a Mage beside a Scroll.
         mage_on_page = {page: c.or_([has[cell]("Mage") for cell in cells if cell[0] == page]) for page in shape.pages}
@@ -239,8 +254,9 @@ class BookEncoding:
             # Rule 14: deadly terrain.
             deadly[cell].append(c.const(self.printed[cell] in DEADLY_TERRAIN))
             # Rule 17: Lava and its four neighbours.
-            deadly[cell].append(c.const(self.printed[cell] == "Lava"
-                                        or any(self.printed[n] == "Lava" for n in shape.neighbours4(cell))))
+            deadly[cell].append(
+                c.const(self.printed[cell] == "Lava" or any(self.printed[n] == "Lava" for n in shape.neighbours4(cell)))
+            )
             # Rule 19: a Number with the wrong count of creatures around.
             if self.printed[cell] in NUMBERS:
                 around = [c.or_([present[n]]) for n in shape.neighbours8(cell)]
@@ -256,7 +272,7 @@ class BookEncoding:
                 for direction in DIRECTIONS:
                     ray = shape.ray(torch, direction, within_spread=True)
                     if shadow in ray:
-                        before = ray[:ray.index(shadow) + 1]
+                        before = ray[: ray.index(shadow) + 1]
                         lit.append(c.and_([-wall[cell] for cell in before]))
             deadly[shadow].append(-c.or_(lit))
         deadly5 = {cell: c.name(("deadly5", cell), c.or_(deadly[cell])) for cell in cells}
@@ -278,7 +294,7 @@ class BookEncoding:
             for direction in DIRECTIONS:
                 ray = shape.ray(medusa, direction, within_spread=True)
                 for position, cell in enumerate(ray):
-                    seen.append((cell, c.and_([-wall[other] for other in ray[:position + 1]])))
+                    seen.append((cell, c.and_([-wall[other] for other in ray[: position + 1]])))
             mirrored = c.or_([visible for cell, visible in seen if self.printed[cell] == "Mirror"])
             safe[medusa].append(c.and_([present[medusa], mirrored]))
             for cell, visible in seen:
@@ -304,8 +320,17 @@ class BookEncoding:
         self.reach_layers = [c.name(("reach", exit_cell, 0), reach[exit_cell])]
         for layer in range(1, len(self.cells)):
             # The walk ends at the exit: nothing moves on from it.
-            reach = {cell: c.or_([reach[cell], c.and_([passable[cell], c.or_(
-                [reach[n] for n in self.shape.neighbours4(cell) if n != exit_cell])])]) for cell in self.cells}
+            reach = {
+                cell: c.or_(
+                    [
+                        reach[cell],
+                        c.and_(
+                            [passable[cell], c.or_([reach[n] for n in self.shape.neighbours4(cell) if n != exit_cell])]
+                        ),
+                    ]
+                )
+                for cell in self.cells
+            }
             self.reach_layers.append(c.name(("reach", exit_cell, layer), reach[exit_cell]))
 
     def solve(self) -> CnfVerdict:
@@ -314,8 +339,10 @@ class BookEncoding:
             if not solver.solve():
                 raise AssertionError("the book's formula has no model: an encoding bug")
             model = set(lit for lit in solver.get_model() if lit > 0)
+
         def true(literal: int) -> bool:
             return literal in model if literal > 0 else -literal not in model
+
         status = {}
         for cell, literals in self.status_literals.items():
             status[cell] = next((name for name, literal in literals.items() if true(literal)), "passable")

@@ -69,9 +69,9 @@ class PassagesModel:
     reached: list[list[Literal]] = field(default_factory=list)
     # frontier[b][t-1]: blocker b is next to the reachable part of state t-1.
     frontier: list[list[Literal]] = field(default_factory=list)
-    chosen: list[cp_model.IntVar] = field(default_factory=list)     # blocker number at step t, steps = stop
+    chosen: list[cp_model.IntVar] = field(default_factory=list)  # blocker number at step t, steps = stop
     table_index: list[cp_model.IntVar] = field(default_factory=list)  # combat table cell of step t
-    damage: list[cp_model.IntVar] = field(default_factory=list)     # life lost at step t
+    damage: list[cp_model.IntVar] = field(default_factory=list)  # life lost at step t
     goal_reached: list[Literal] = field(default_factory=list)
     final_hp: cp_model.IntVar | None = None
     # fight_code[b]: 0 when enemy b is not fought or costs 0 hp, else 1 + the (atk, def) cell of the fight.
@@ -90,7 +90,7 @@ class PassagesModel:
     life_cap: int = 0
     # Reified "stat >= threshold in state s" literals, keyed by (stat, threshold, s).
     thresholds: dict[tuple[str, int, int], Literal] = field(default_factory=dict)
-    code_table: list[int] = field(default_factory=list)   # signature code per combat table index
+    code_table: list[int] = field(default_factory=list)  # signature code per combat table index
     # Values of every step's combat table index added up: CP-SAT expands each step's table lookup into one
     # literal per value before it can be interrupted, so this measures the solver's setup work.
     table_values: int = 0
@@ -113,8 +113,7 @@ class PassagesModel:
 
     def area_sum(self, attribute: str, state: int) -> cp_model.LinearExprT:
         """The total of an item attribute (hp, atk, defense, keys) over the areas reached in `state`."""
-        return sum_of((getattr(area, attribute), self.reached[a][state])
-                      for a, area in enumerate(self.graph.areas))
+        return sum_of((getattr(area, attribute), self.reached[a][state]) for a, area in enumerate(self.graph.areas))
 
     def atk(self, state: int) -> cp_model.LinearExprT:
         return self.level.player.atk + self.area_sum("atk", state)
@@ -152,8 +151,7 @@ class PassagesModel:
             if values[-1] - values[0] + 1 == len(values):
                 self.positions[key] = value - values[0]
             else:
-                held = self.model.new_int_var_from_domain(cp_model.Domain.from_values(values),
-                                                          f"{stat}_s{state}")
+                held = self.model.new_int_var_from_domain(cp_model.Domain.from_values(values), f"{stat}_s{state}")
                 where = self.model.new_int_var(0, len(values) - 1, f"{stat}_position_s{state}")
                 # The stat is one of the values it can take, at that position of their list.
                 self.model.add(held == value)
@@ -200,7 +198,7 @@ def literal_and(model: cp_model.CpModel, literals: list[Literal], name: str) -> 
     return result
 
 
-def at_least(pm: "PassagesModel", stat: str, threshold: int, state: int) -> Literal:
+def at_least(pm: PassagesModel, stat: str, threshold: int, state: int) -> Literal:
     """A literal equal to "the player's atk (or def) in `state` is >= threshold", shared between uses."""
     key = (stat, threshold, state)
     if key not in pm.thresholds:
@@ -221,8 +219,9 @@ def at_least(pm: "PassagesModel", stat: str, threshold: int, state: int) -> Lite
 
 # ------------------------------------------------------------------------------------------------ rules
 
+
 def add_steps(pm: PassagesModel) -> None:
-    """"Where obstacles are in the way, you must follow the rules for interacting with them": a route is
+    """ "Where obstacles are in the way, you must follow the rules for interacting with them": a route is
     one door or enemy at a time. Each step consumes exactly one blocker or nothing; nothing happens only
     at the end of the route, and no blocker is consumed twice."""
     model, steps = pm.model, pm.steps
@@ -258,7 +257,7 @@ def add_steps(pm: PassagesModel) -> None:
 
 
 def add_reachable_areas(pm: PassagesModel) -> None:
-    """"At any time, you may move anywhere there is an unobstructed path." An area is reachable in state s
+    """ "At any time, you may move anywhere there is an unobstructed path." An area is reachable in state s
     when it is the start area or it touches a blocker consumed by then (that blocker was reachable when it
     was consumed, and a consumed blocker's cell is floor). Exactly that: items come with their areas, so an
     area must not count as reached early (stats too high) nor late (items left behind)."""
@@ -269,13 +268,15 @@ def add_reachable_areas(pm: PassagesModel) -> None:
         if a == graph.start_area:
             pm.reached.append([True] * (pm.steps + 1))
             continue
-        history = [literal_or(model, [pm.consumed[b][s] for b in graph.area_blockers[a]], f"reached_a{a}_s{s}")
-                   for s in range(pm.steps + 1)]
+        history = [
+            literal_or(model, [pm.consumed[b][s] for b in graph.area_blockers[a]], f"reached_a{a}_s{s}")
+            for s in range(pm.steps + 1)
+        ]
         pm.reached.append(history)
 
 
 def add_frontier(pm: PassagesModel) -> None:
-    """"Where obstacles are in the way ..." a door or enemy can only be interacted with from a reachable
+    """ "Where obstacles are in the way ..." a door or enemy can only be interacted with from a reachable
     cell: blocker b is consumable at step t only when it touches an area reached in state t-1 or a blocker
     consumed by then. A goal cell is never walked through, so goals do not carry reachability."""
     graph, model = pm.graph, pm.model
@@ -284,8 +285,9 @@ def add_frontier(pm: PassagesModel) -> None:
         pm.check_time()
         row = []
         for t in range(1, pm.steps + 1):
-            touching = ([pm.reached[a][t - 1] for a in graph.blocker_areas[b]]
-                        + [pm.consumed[other][t - 1] for other in graph.blocker_blockers[b]])
+            touching = [pm.reached[a][t - 1] for a in graph.blocker_areas[b]] + [
+                pm.consumed[other][t - 1] for other in graph.blocker_blockers[b]
+            ]
             near = literal_or(model, touching, f"frontier_b{b}_t{t}")
             # Consumed only when next to the reachable part of the map.
             if near is False:
@@ -330,13 +332,12 @@ def combat_table(pm: PassagesModel) -> tuple[list[int], list[int], list[int]]:
             losses = [0] * len(cells)
         else:
             if thing.enemy not in losses_of:
-                losses_of[thing.enemy] = [_survivable(fight_damage(thing.enemy, a, d), pm.life_cap)
-                                          for a, d in cells]
+                losses_of[thing.enemy] = [_survivable(fight_damage(thing.enemy, a, d), pm.life_cap) for a, d in cells]
             losses = losses_of[thing.enemy]
         base = len(damage)
         allowed.extend(base + k for k, lost in enumerate(losses) if lost is not None)
         damage.extend(lost or 0 for lost in losses)
-        codes.extend(code if lost else 0 for code, lost in zip(cell_codes, losses))
+        codes.extend(code if lost else 0 for code, lost in zip(cell_codes, losses, strict=True))
     return allowed, damage, codes
 
 
@@ -345,7 +346,7 @@ def _survivable(lost: int | None, life_cap: int) -> int | None:
 
 
 def add_combat(pm: PassagesModel) -> None:
-    """"When you choose to engage an enemy, find the row and column in the enemy's damage table
+    """ "When you choose to engage an enemy, find the row and column in the enemy's damage table
     corresponding to your current ATK and DEF values." The damage of step t is the table entry of the
     chosen blocker at the stats of state t-1 (doors and "nothing" cost 0); "If an enemy has DEF equal to or
     greater than your ATK, you cannot harm it (and the path cannot be unblocked)": those entries are not in
@@ -361,8 +362,9 @@ def add_combat(pm: PassagesModel) -> None:
         pm.check_time()
         index = model.new_int_var_from_domain(cp_model.Domain.from_values(allowed), f"table_index_t{t}")
         # The table cell of (chosen blocker, atk, def) before the step.
-        model.add(index == pm.chosen[t - 1] * block + pm.position("atk", t - 1) * pm.def_count
-                  + pm.position("def", t - 1))
+        model.add(
+            index == pm.chosen[t - 1] * block + pm.position("atk", t - 1) * pm.def_count + pm.position("def", t - 1)
+        )
         lost = model.new_int_var(0, top_damage, f"damage_t{t}")
         # Life lost at this step, read from the enemy's damage table.
         model.add_element(index, damage_table, lost)
@@ -386,8 +388,8 @@ def add_signature(pm: PassagesModel) -> None:
         codes.append(code)
     for b in pm.enemies():
         pm.check_time()
-        if not any(code_table[b * block:(b + 1) * block]):
-            continue   # never costs hp at any stats, so never part of a signature
+        if not any(code_table[b * block : (b + 1) * block]):
+            continue  # never costs hp at any stats, so never part of a signature
         fight = model.new_int_var(0, block, f"fight_code_b{b}")
         for t in range(pm.steps):
             # The enemy's entry is the code of the step that fights it ...
@@ -399,7 +401,7 @@ def add_signature(pm: PassagesModel) -> None:
 
 
 def add_life(pm: PassagesModel) -> None:
-    """"If your life points drop to zero or below, you lose": after every step, life = starting hp +
+    """ "If your life points drop to zero or below, you lose": after every step, life = starting hp +
     elixirs of the areas reached before the step ("Add the indicated number of points to your life") - all
     damage so far >= 1. Elixirs behind the blocker just fought only arrive after the fight."""
     for t in range(1, pm.steps + 1):
@@ -409,14 +411,15 @@ def add_life(pm: PassagesModel) -> None:
 
 
 def add_goal(pm: PassagesModel) -> None:
-    """"If you reach the point marked GOAL with life points remaining ... you have solved the puzzle!" At
+    """ "If you reach the point marked GOAL with life points remaining ... you have solved the puzzle!" At
     the end of the route some goal touches a reached area or a consumed blocker."""
     graph, model = pm.graph, pm.model
     end = pm.steps
     pm.goal_reached = []
     for g in range(len(pm.level.goals)):
-        touching = ([pm.reached[a][end] for a in range(len(graph.areas)) if g in graph.area_goals[a]]
-                    + [pm.consumed[b][end] for b in range(len(graph.blockers)) if g in graph.blocker_goals[b]])
+        touching = [pm.reached[a][end] for a in range(len(graph.areas)) if g in graph.area_goals[a]] + [
+            pm.consumed[b][end] for b in range(len(graph.blockers)) if g in graph.blocker_goals[b]
+        ]
         pm.goal_reached.append(literal_or(model, touching, f"goal_{g}"))
     # Some goal is reached at the end of the route (an empty clause when none can be).
     if not any(lit is True for lit in pm.goal_reached):
@@ -493,8 +496,7 @@ def add_free_fights_first(pm: PassagesModel) -> None:
             unhurt = [at_least(pm, "def", enemy.atk, t - 1)]
             if not enemy.first_strike:
                 unhurt.append(at_least(pm, "atk", enemy.defense + enemy.hp, t - 1))
-            free = literal_and(model, [harmable, literal_or(model, unhurt, f"unhurt_b{z}_t{t}")],
-                               f"free_b{z}_t{t}")
+            free = literal_and(model, [harmable, literal_or(model, unhurt, f"unhurt_b{z}_t{t}")], f"free_b{z}_t{t}")
             if free is False:
                 continue
             condition = [lit for lit in (near, free) if lit is not True]
@@ -505,9 +507,15 @@ def add_free_fights_first(pm: PassagesModel) -> None:
             model.add(sum(fights) == 1).only_enforce_if(condition)
 
 
-def build_model(level: PassagesLevel, *, start_hp: tuple[int, int] | None = None, signature: bool = True,
-                symmetry_breaking: bool = True, free_fights_first: bool = False,
-                deadline: Clock | None = None) -> PassagesModel:
+def build_model(
+    level: PassagesLevel,
+    *,
+    start_hp: tuple[int, int] | None = None,
+    signature: bool = True,
+    symmetry_breaking: bool = True,
+    free_fights_first: bool = False,
+    deadline: Clock | None = None,
+) -> PassagesModel:
     """The whole model. `start_hp` = (low, high) makes the starting hp a variable in that range (for
     min_start_hp); by default it is the level's. `signature` adds the variables that read and block
     signatures (only counting needs them). `free_fights_first` keeps the best final hp and solvability
@@ -555,21 +563,26 @@ def limit_model(pm: PassagesModel, largest_start_hp: int) -> None:
     graph, player = pm.graph, pm.level.player
     pm.life_cap = largest_start_hp + sum(area.hp for area in graph.areas)
     if (pm.steps + 2) * pm.life_cap > MAX_MODEL_MAGNITUDE:
-        raise TooLarge(f"life of up to {pm.life_cap:,} over {pm.steps} steps does not fit CP-SAT's 64-bit "
-                       "arithmetic")
+        raise TooLarge(f"life of up to {pm.life_cap:,} over {pm.steps} steps does not fit CP-SAT's 64-bit arithmetic")
     per_stat = MAX_COMBAT_ENTRIES // (pm.steps + 1)
     atk_values = stat_sums(player.atk, (area.atk for area in graph.areas), per_stat)
     def_values = stat_sums(player.defense, (area.defense for area in graph.areas), per_stat)
-    if atk_values is None or def_values is None or (pm.steps + 1) * len(atk_values) * len(def_values) > \
-            MAX_COMBAT_ENTRIES:
-        raise TooLarge(f"the combat table of {pm.steps} blockers over every atk and def the player can hold "
-                       f"has more than {MAX_COMBAT_ENTRIES:,} entries")
+    if (
+        atk_values is None
+        or def_values is None
+        or (pm.steps + 1) * len(atk_values) * len(def_values) > MAX_COMBAT_ENTRIES
+    ):
+        raise TooLarge(
+            f"the combat table of {pm.steps} blockers over every atk and def the player can hold "
+            f"has more than {MAX_COMBAT_ENTRIES:,} entries"
+        )
     pm.atk_values, pm.def_values = atk_values, def_values
     pm.atk_position_of = {value: i for i, value in enumerate(atk_values)}
     pm.def_position_of = {value: i for i, value in enumerate(def_values)}
 
 
 # ------------------------------------------------------------------------------------ reading solutions
+
 
 def decode_decisions(pm: PassagesModel, solver: cp_model.CpSolver) -> tuple[tuple[str, int], ...]:
     """The route of a solution as decisions: the blockers step by step, then a reached goal."""
@@ -579,8 +592,9 @@ def decode_decisions(pm: PassagesModel, solver: cp_model.CpSolver) -> tuple[tupl
             if solver.boolean_value(row[t]):
                 obj = pm.graph.blockers[b]
                 decisions.append(("open" if pm.level.things[obj].kind == "door" else "fight", obj))
-    goal = next(g for g, lit in enumerate(pm.goal_reached) if lit is True or
-                (lit is not False and solver.boolean_value(lit)))
+    goal = next(
+        g for g, lit in enumerate(pm.goal_reached) if lit is True or (lit is not False and solver.boolean_value(lit))
+    )
     decisions.append(("goal", goal))
     return tuple(decisions)
 
@@ -588,8 +602,7 @@ def decode_decisions(pm: PassagesModel, solver: cp_model.CpSolver) -> tuple[tupl
 def decode_signature(pm: PassagesModel, solver: cp_model.CpSolver) -> Signature:
     """passages.md: the doors opened, and each enemy fought at a cost with the player's (atk, def)."""
     assert pm.has_signature, "built without signature variables"
-    doors = frozenset(pm.graph.blockers[b] for b in pm.doors()
-                      if solver.boolean_value(pm.consumed[b][pm.steps]))
+    doors = frozenset(pm.graph.blockers[b] for b in pm.doors() if solver.boolean_value(pm.consumed[b][pm.steps]))
     fights = set()
     for b, code in pm.fight_code.items():
         value = solver.value(code)

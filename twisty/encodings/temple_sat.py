@@ -48,22 +48,28 @@ class Layer:
 class TurnVars:
     """What a turn's decisions are called, for reading a plan back."""
 
-    play: dict[int, int]                        # card kind -> literal
-    swaps: dict[tuple[int, int, int], int]      # (other player, kind given, kind got) -> literal
-    wall_steps: list[tuple[dict[int, int], dict[int, int]]]     # per wall step: (builds, removals) by slot
-    turn_steps: list[tuple[int, int]]           # per turning step: (left, right)
-    any_right: int | None = None                # turnAny: turning right (else left)
-    any_stops: list[int] | None = None          # turnAny: "stopped after k turns", k = 1..K
-    any_open: int | None = None                 # turnAny: ended beyond K turns (over-approximated)
-    any_orbit: list[Layer] | None = None        # turnAny: the temple after k turns, k = 1..K
+    play: dict[int, int]  # card kind -> literal
+    swaps: dict[tuple[int, int, int], int]  # (other player, kind given, kind got) -> literal
+    wall_steps: list[tuple[dict[int, int], dict[int, int]]]  # per wall step: (builds, removals) by slot
+    turn_steps: list[tuple[int, int]]  # per turning step: (left, right)
+    any_right: int | None = None  # turnAny: turning right (else left)
+    any_stops: list[int] | None = None  # turnAny: "stopped after k turns", k = 1..K
+    any_open: int | None = None  # turnAny: ended beyond K turns (over-approximated)
+    any_orbit: list[Layer] | None = None  # turnAny: the temple after k turns, k = 1..K
 
 
 class TempleCnf:
     """The clauses of a round up to `self.turns` turns; `extend()` adds a turn. New clauses gather in
     `pending` until the solver takes them (take_pending)."""
 
-    def __init__(self, round_: Round, *, pooled: bool = False, turn_any_steps: dict[int, int] | None = None,
-                 default_turn_any_steps: int = 8) -> None:
+    def __init__(
+        self,
+        round_: Round,
+        *,
+        pooled: bool = False,
+        turn_any_steps: dict[int, int] | None = None,
+        default_turn_any_steps: int = 8,
+    ) -> None:
         self.round = round_
         # turnAny's unrolled orbit per turn (turns not named: the default), never beyond the complete one.
         self.turn_any_steps = dict(turn_any_steps or {})
@@ -113,7 +119,7 @@ class TempleCnf:
         live = [literal for literal in literals if literal != self.FALSE]
         if len(live) <= 4:
             for i, first in enumerate(live):
-                for second in live[i + 1:]:
+                for second in live[i + 1 :]:
                     self.clause([-first, -second])
             return
         encoded = CardEnc.atmost(live, bound=1, vpool=self.pool, encoding=EncType.seqcounter)
@@ -141,8 +147,10 @@ class TempleCnf:
         round_ = self.round
         down = [self.TRUE if side == round_.down else self.FALSE for side in range(4)]
         die = [self.TRUE if room == round_.die else self.FALSE for room in range(self.temple.room_count)]
-        walls = [self.TRUE if (round_.walls | self.temple.fixed) >> slot & 1 else self.FALSE
-                 for slot in range(len(self.temple.slots))]
+        walls = [
+            self.TRUE if (round_.walls | self.temple.fixed) >> slot & 1 else self.FALSE
+            for slot in range(len(self.temple.slots))
+        ]
         supply = [self.TRUE if m <= round_.supply else self.FALSE for m in range(1, round_.pieces + 1)]
         return Layer(down, die, walls, supply)
 
@@ -151,8 +159,10 @@ class TempleCnf:
         player may hold one card more of a kind than dealt, after a swap."""
         spare = 1 if self._swapping() else 0
         counts = [self.round.pooled_counts()] if self.pooled else self.round.hand_counts()
-        return [[[self.TRUE if m <= count else self.FALSE for m in range(1, count + spare + 1)]
-                 for count in hand] for hand in counts]
+        return [
+            [[self.TRUE if m <= count else self.FALSE for m in range(1, count + spare + 1)] for count in hand]
+            for hand in counts
+        ]
 
     def _swapping(self) -> bool:
         return not self.pooled and self.round.swap and self.round.players > 1
@@ -207,8 +217,9 @@ class TempleCnf:
 
     # The rules --------------------------------------------------------------------------------------------
 
-    def rule_falls(self, key: tuple, before: list[int], down: list[int], walls: list[int],
-                   performed: int | None = None) -> list[int]:
+    def rule_falls(
+        self, key: tuple, before: list[int], down: list[int], walls: list[int], performed: int | None = None
+    ) -> list[int]:
         """The rule: "After every change (each single quarter turn, each wall removed) the die falls toward the down
         side, room by room, until a wall in the slot below it or the frame stops it." A fall of more than
         `bounce` rooms "may bounce" (forbidden under the bounce-safe literal); No entry: "the die may never
@@ -251,8 +262,9 @@ class TempleCnf:
         if self.round.challenges.no_entry is not None:
             self.clause([-(self.TRUE if happens is None else happens), -layer.die[self.round.challenges.no_entry]])
 
-    def rule_quarter_turn(self, key: tuple, before: Layer, left: int, right: int,
-                          performed: int | None = None) -> Layer:
+    def rule_quarter_turn(
+        self, key: tuple, before: Layer, left: int, right: int, performed: int | None = None
+    ) -> Layer:
         """The rule: "A quarter turn `right` turns the temple clockwise as seen from the front: the side that was on the
         right comes down. A quarter turn `left` turns it anticlockwise." Then the die falls."""
         down = [self.var("down", *key, side) for side in range(4)]
@@ -317,18 +329,26 @@ class TempleCnf:
         remove one variable wall (the die falls), then build it into the same or another empty slot." "Any
         action may be forgone." Steps are taken from the first on (a step not taken ends the card)."""
         play = chosen.play
-        walls_done = [self.or_of(("wall-step", t, i), list(builds.values()) + list(removals.values()))
-                      for i, (builds, removals) in enumerate(chosen.wall_steps)]
-        built = [self.or_of(("built", t, i + 1), list(builds.values()))
-                 for i, (builds, _) in enumerate(chosen.wall_steps)]
-        removed = [self.or_of(("removed", t, i + 1), list(removals.values()))
-                   for i, (_, removals) in enumerate(chosen.wall_steps)]
+        walls_done = [
+            self.or_of(("wall-step", t, i), list(builds.values()) + list(removals.values()))
+            for i, (builds, removals) in enumerate(chosen.wall_steps)
+        ]
+        built = [
+            self.or_of(("built", t, i + 1), list(builds.values())) for i, (builds, _) in enumerate(chosen.wall_steps)
+        ]
+        removed = [
+            self.or_of(("removed", t, i + 1), list(removals.values()))
+            for i, (_, removals) in enumerate(chosen.wall_steps)
+        ]
         turned = [self.or_of(("turned", t, i), [left, right]) for i, (left, right) in enumerate(chosen.turn_steps)]
         for steps in (walls_done, turned):
             for previous, step in pairwise(steps):
                 self.clause([previous, -step])
-        turned_any = self.FALSE if chosen.any_stops is None else \
-            self.or_of(("any-turned", t), chosen.any_stops + [chosen.any_open])
+        turned_any = (
+            self.FALSE
+            if chosen.any_stops is None
+            else self.or_of(("any-turned", t), chosen.any_stops + [chosen.any_open])
+        )
 
         def step_of(steps: list[int], index: int) -> int:
             return steps[index] if index < len(steps) else self.FALSE
@@ -344,8 +364,11 @@ class TempleCnf:
         for card in (WALL1, WALL2, MOVE):
             only(card, step_of(turned, 0), turned_any)
         only(WALL1, step_of(walls_done, 1))
-        only(WALL2, self.and_of(("mix", t, 1), step_of(built, 0), step_of(removed, 1)),
-             self.and_of(("mix", t, 2), step_of(removed, 0), step_of(built, 1)))
+        only(
+            WALL2,
+            self.and_of(("mix", t, 1), step_of(built, 0), step_of(removed, 1)),
+            self.and_of(("mix", t, 2), step_of(removed, 0), step_of(built, 1)),
+        )
         only(MOVE, step_of(built, 0), step_of(removed, 1))
         if MOVE in play:
             self.clause([-play[MOVE], -step_of(removed, 0), step_of(built, 1)])
@@ -363,7 +386,7 @@ class TempleCnf:
             self.clause([-literal, played])
         orbit = [start]
         for k in range(1, steps + 2):
-            happens = self.or_of(("any-happens", t, k), stops[k - 1:] + [beyond]) if k <= steps else beyond
+            happens = self.or_of(("any-happens", t, k), stops[k - 1 :] + [beyond]) if k <= steps else beyond
             orbit.append(self.rule_quarter_turn(("any", t, k), orbit[-1], -right, right, happens))
         # The orbit is closed when the state after K + 1 turns came before (the down side repeats every 4).
         last = orbit[steps + 1]
@@ -372,10 +395,13 @@ class TempleCnf:
                 for room in range(self.temple.room_count):
                     self.clause([-beyond, -orbit[k].die[room], -last.die[room]])
         stopped = self.or_of(("any-stopped", t), stops + [beyond])
-        end = Layer([self.var("any-end-down", t, side) for side in range(4)],
-                    [self.var("any-end-die", t, room) for room in range(self.temple.room_count)],
-                    start.walls, start.supply)
-        for chooser, layer in [(-stopped, otherwise)] + list(zip(stops, orbit[1:])):
+        end = Layer(
+            [self.var("any-end-down", t, side) for side in range(4)],
+            [self.var("any-end-die", t, room) for room in range(self.temple.room_count)],
+            start.walls,
+            start.supply,
+        )
+        for chooser, layer in [(-stopped, otherwise)] + list(zip(stops, orbit[1:], strict=False)):
             for side in range(4):
                 self.clause([-chooser, -layer.down[side], end.down[side]])
             for room in range(self.temple.room_count):
@@ -453,8 +479,9 @@ class TempleCnf:
         self.swap_used.append(self.or_of(("swap-used", t), [used_before, *swaps.values()]))
         return swaps
 
-    def rule_hands(self, t: int, player: int | None, play: dict[int, int],
-                   swaps: dict[tuple[int, int, int], int]) -> list[list[list[int]]]:
+    def rule_hands(
+        self, t: int, player: int | None, play: dict[int, int], swaps: dict[tuple[int, int, int], int]
+    ) -> list[list[list[int]]]:
         """The rule: "Each turn the current player plays one card from their own hand" (with all cards pooled: from the
         pool); the swap first moves one card each way."""
         hands = self.hands[-1]
@@ -468,12 +495,16 @@ class TempleCnf:
                 else:
                     gets = [lit for (other, gave, got), lit in swaps.items() if other == seat and gave == kind]
                     gives = [lit for (other, gave, got), lit in swaps.items() if other == seat and got == kind]
-                counter = self.rule_counter(("hand", t, seat, kind, "swap"), counter,
-                                            self.or_of(("gets", t, seat, kind), gets),
-                                            self.or_of(("gives", t, seat, kind), gives))
+                counter = self.rule_counter(
+                    ("hand", t, seat, kind, "swap"),
+                    counter,
+                    self.or_of(("gets", t, seat, kind), gets),
+                    self.or_of(("gives", t, seat, kind), gives),
+                )
                 if seat == player or self.pooled:
-                    counter = self.rule_counter(("hand", t, seat, kind, "play"), counter, self.FALSE,
-                                                play.get(kind, self.FALSE))
+                    counter = self.rule_counter(
+                        ("hand", t, seat, kind, "play"), counter, self.FALSE, play.get(kind, self.FALSE)
+                    )
                 counters.append(counter)
             after.append(counters)
         return after
@@ -492,29 +523,41 @@ class TempleCnf:
         for t, state in enumerate(states, start=1):
             end = self.ends[t]
             literals += [-end.down[state.down], -end.die[state.die]]
-            literals += [-end.walls[slot] if state.walls >> slot & 1 else end.walls[slot]
-                         for slot in sorted(self.variable)]
+            literals += [
+                -end.walls[slot] if state.walls >> slot & 1 else end.walls[slot] for slot in sorted(self.variable)
+            ]
             literals += [-bit if state.explored >> index & 1 else bit for index, bit in enumerate(self.explored[t])]
         return literals
 
     def open_orbits(self, true: set[int], turns: int) -> list[int]:
         """The turns at which a model ends a turnAny beyond the unrolled orbit (then it is no plan: ask with
         those turns' orbits unrolled further)."""
-        return [t for t, chosen in enumerate(self.turn_vars[:turns], start=1)
-                if chosen.any_open is not None and chosen.any_open in true]
+        return [
+            t
+            for t, chosen in enumerate(self.turn_vars[:turns], start=1)
+            if chosen.any_open is not None and chosen.any_open in true
+        ]
 
     def decode(self, true: set[int], turns: int) -> tuple[tuple[PlanTurn, ...], tuple[TempleState, ...]]:
         """The plan and the temple states a model gives for turns 1..turns."""
 
         def holds(literal: int) -> bool:
-            return literal == self.TRUE or (literal != self.FALSE and (literal in true if literal > 0
-                                                                       else -literal not in true))
+            return literal == self.TRUE or (
+                literal != self.FALSE and (literal in true if literal > 0 else -literal not in true)
+            )
+
         plan, states = [], []
         for t in range(1, turns + 1):
             chosen = self.turn_vars[t - 1]
             card = next(kind for kind, literal in chosen.play.items() if holds(literal))
-            swap = next((Swap(other, CARDS[gave], CARDS[got]) for (other, gave, got), literal in chosen.swaps.items()
-                         if holds(literal)), None)
+            swap = next(
+                (
+                    Swap(other, CARDS[gave], CARDS[got])
+                    for (other, gave, got), literal in chosen.swaps.items()
+                    if holds(literal)
+                ),
+                None,
+            )
             action: list[tuple] = []
             for builds, removals in chosen.wall_steps:
                 action += [("build", slot) for slot, literal in builds.items() if holds(literal)]
@@ -526,8 +569,11 @@ class TempleCnf:
                 if stopped:
                     # The fewest turns that reach the same state (the orbit may pass it again later).
                     def seen(layer: Layer) -> tuple[int, int]:
-                        return (next(side for side in range(4) if holds(layer.down[side])),
-                                next(room for room in range(self.temple.room_count) if holds(layer.die[room])))
+                        return (
+                            next(side for side in range(4) if holds(layer.down[side])),
+                            next(room for room in range(self.temple.room_count) if holds(layer.die[room])),
+                        )
+
                     goal = seen(chosen.any_orbit[stopped[0] - 1])
                     fewest = next(k for k in range(1, stopped[0] + 1) if seen(chosen.any_orbit[k - 1]) == goal)
                     action += [("right",) if holds(chosen.any_right) else ("left",)] * fewest
@@ -536,9 +582,14 @@ class TempleCnf:
             end = self.ends[t]
             walls = sum(1 << slot for slot in self.variable if holds(end.walls[slot]))
             explored = sum(1 << index for index, bit in enumerate(self.explored[t]) if holds(bit))
-            states.append(TempleState(next(side for side in range(4) if holds(end.down[side])),
-                                      next(room for room in range(self.temple.room_count) if holds(end.die[room])),
-                                      walls, explored))
+            states.append(
+                TempleState(
+                    next(side for side in range(4) if holds(end.down[side])),
+                    next(room for room in range(self.temple.room_count) if holds(end.die[room])),
+                    walls,
+                    explored,
+                )
+            )
         return tuple(plan), tuple(states)
 
 

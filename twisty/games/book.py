@@ -12,8 +12,12 @@ GAME = Game(
         Question("readings", "whether other readings of the rulebook change the answer (the ambiguity lint)"),
     ),
     engines=(
-        Engine("rules", "twisty.solver.book", frozenset({"walk", "readings"}),
-               "the rule engine: every cell evaluated, breadth-first walk over path states"),
+        Engine(
+            "rules",
+            "twisty.solver.book",
+            frozenset({"walk", "readings"}),
+            "the rule engine: every cell evaluated, breadth-first walk over path states",
+        ),
     ),
     auto=("rules",),
     loader="twisty.rules.book.loader:load_book",

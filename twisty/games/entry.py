@@ -25,7 +25,7 @@ def resolve(target: str) -> Any:
 
 @dataclass(frozen=True)
 class Question:
-    name: str            # as written after --questions
+    name: str  # as written after --questions
     summary: str
 
 
@@ -40,7 +40,7 @@ class Engine:
     questions: frozenset[str]
     summary: str
     baseline: bool = False
-    bench: bool = False          # run by `twisty bench` on the game's suite
+    bench: bool = False  # run by `twisty bench` on the game's suite
 
     def load(self) -> ModuleType:
         module = resolve(self.module)
@@ -71,7 +71,7 @@ class Game:
     generator: str | None = None
     renderer: str | None = None
     bench: str | None = None
-    bench_baseline: str | None = None    # the engine the bench measures the others against
+    bench_baseline: str | None = None  # the engine the bench measures the others against
     docs: str = ""
     # The questions whose answer includes whether the level can be won.
     solving: frozenset[str] = frozenset()
@@ -114,6 +114,7 @@ class Game:
         chosen = frozenset(part.strip() for part in names.split(",") if part.strip())
         unknown = sorted(chosen - set(self.question_names))
         if unknown:
-            raise UsageError(f"{self.name} has no question {', '.join(unknown)} "
-                             f"(questions: {', '.join(self.question_names)})")
+            raise UsageError(
+                f"{self.name} has no question {', '.join(unknown)} (questions: {', '.join(self.question_names)})"
+            )
         return chosen

@@ -15,16 +15,35 @@ GAME = Game(
         Question("count", "distinct solutions up to --max-solutions, and whether the best one is unique"),
     ),
     engines=(
-        Engine("search", "twisty.solver.passages_search", _ALL,
-               "exact best-first search over consumed blockers with bounds and dominance, in a compiled core "
-               "(levels it cannot hold, or no core built: the reference engine's answers)", bench=True),
-        Engine("cpsat", "twisty.solver.passages_cpsat", _ALL,
-               "CP-SAT model of the order in which blockers are consumed", bench=True),
-        Engine("reference", "twisty.solver.passages_reference", _ALL,
-               "the genre's standard algorithm in plain Python: best life per set of consumed blockers, no "
-               "bounds (the tests' oracle)", bench=True),
-        Engine("brute", "twisty.solver.passages_brute", _ALL,
-               "enumeration of every order on the grid itself (tiny levels only)"),
+        Engine(
+            "search",
+            "twisty.solver.passages_search",
+            _ALL,
+            "exact best-first search over consumed blockers with bounds and dominance, in a compiled core "
+            "(levels it cannot hold, or no core built: the reference engine's answers)",
+            bench=True,
+        ),
+        Engine(
+            "cpsat",
+            "twisty.solver.passages_cpsat",
+            _ALL,
+            "CP-SAT model of the order in which blockers are consumed",
+            bench=True,
+        ),
+        Engine(
+            "reference",
+            "twisty.solver.passages_reference",
+            _ALL,
+            "the genre's standard algorithm in plain Python: best life per set of consumed blockers, no "
+            "bounds (the tests' oracle)",
+            bench=True,
+        ),
+        Engine(
+            "brute",
+            "twisty.solver.passages_brute",
+            _ALL,
+            "enumeration of every order on the grid itself (tiny levels only)",
+        ),
     ),
     auto=("search",),
     loader="twisty.rules.passages_format:load_passages",

@@ -16,10 +16,18 @@ GAME = Game(
         Question("pooled", "the fewest turns if all cards were one pool (no seats, no swap)"),
     ),
     engines=(
-        Engine("sat", "twisty.solver.temple_sat", _ALL,
-               "SAT over time steps: shortest by growing the horizon, uniqueness by blocking the states"),
-        Engine("search", "twisty.solver.temple_search", _ALL,
-               "the reference: exact search over full states (temple, hands, swap) in order of turns"),
+        Engine(
+            "sat",
+            "twisty.solver.temple_sat",
+            _ALL,
+            "SAT over time steps: shortest by growing the horizon, uniqueness by blocking the states",
+        ),
+        Engine(
+            "search",
+            "twisty.solver.temple_search",
+            _ALL,
+            "the reference: exact search over full states (temple, hands, swap) in order of turns",
+        ),
     ),
     auto=("sat",),
     loader="twisty.rules.temple.loader:load_round",

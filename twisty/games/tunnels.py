@@ -12,8 +12,12 @@ GAME = Game(
         Question("fight", "the exact odds of a whole fight, Clash after Clash"),
     ),
     engines=(
-        Engine("exact", "twisty.rules.tunnels", frozenset({"save", "clash", "fight"}),
-               "exact fractions by convolution of dice pools and a Markov chain of fights"),
+        Engine(
+            "exact",
+            "twisty.rules.tunnels",
+            frozenset({"save", "clash", "fight"}),
+            "exact fractions by convolution of dice pools and a Markov chain of fights",
+        ),
     ),
     auto=("exact",),
     generator="twisty.generator.tunnels:find_monster",

@@ -32,8 +32,9 @@ GenerationError that says so, never with a level that is not verified.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from twisty.errors import GenerationError, LimitReached, UsageError
 from twisty.generator.passages_bestiary import is_sealed
@@ -50,8 +51,17 @@ from twisty.rules.passages import Decision, PassagesLevel
 from twisty.rules.passages_format import load_passages
 from twisty.rules.source import parse_level_bytes
 
-__all__ = ["DIFFICULTIES", "MAX_ATTEMPTS", "Difficulty", "GeneratedLevel", "GenerationError", "PassagesEngine",
-           "PassagesParams", "generate_from", "generate_level"]
+__all__ = [
+    "DIFFICULTIES",
+    "MAX_ATTEMPTS",
+    "Difficulty",
+    "GeneratedLevel",
+    "GenerationError",
+    "PassagesEngine",
+    "PassagesParams",
+    "generate_from",
+    "generate_level",
+]
 
 # Drafts tried per seed: a count, so that whether a seed succeeds does not depend on the machine.
 MAX_ATTEMPTS = 400
@@ -60,18 +70,19 @@ MAX_ATTEMPTS = 400
 @dataclass(frozen=True)
 class GeneratedLevel:
     level: PassagesLevel
-    text: str                 # the level file, header included
+    text: str  # the level file, header included
     route: tuple[Decision, ...]
     final_hp: int
     min_start_hp: int
     difficulty: Difficulty
     engine: str
     attempts: int
-    engine_disagreements: int   # candidates the explorer passed and the engine refused (a bug if > 0)
+    engine_disagreements: int  # candidates the explorer passed and the engine refused (a bug if > 0)
 
 
-def generate_level(params: PassagesParams, seed: int, engine: PassagesEngine, deadline: Deadline, *,
-                   max_attempts: int = MAX_ATTEMPTS) -> GeneratedLevel:
+def generate_level(
+    params: PassagesParams, seed: int, engine: PassagesEngine, deadline: Deadline, *, max_attempts: int = MAX_ATTEMPTS
+) -> GeneratedLevel:
     """A verified tight level with a unique solution for (params, seed); the same inputs give the same
     level. `engine` verifies it (the contract of twisty.solver.passages_verdict); `deadline` is the level's
     one limit on time and memory, shared by every step and the engine.
@@ -112,14 +123,18 @@ def generate_level(params: PassagesParams, seed: int, engine: PassagesEngine, de
                 disagreements += 1
                 continue
             text = level_text(level, params, seed, difficulty, header=True)
-            return GeneratedLevel(level, text, route, 1, min_start, difficulty, engine_name(engine), attempt,
-                                  disagreements)
+            return GeneratedLevel(
+                level, text, route, 1, min_start, difficulty, engine_name(engine), attempt, disagreements
+            )
     except LimitReached as stop:
         limit = f" of {deadline.seconds:g} s" if stop.cap == "time limit" and deadline.seconds is not None else ""
-        raise GenerationError(f"{stop.cap}{limit} reached for seed {seed} in draft {attempt} (of at most "
-                              f"{max_attempts}); no level made") from None
-    raise GenerationError(f"no {params.difficulty} level of {params.width}x{params.height} cells with "
-                          f"{params.blockers} blockers found for seed {seed} in {max_attempts} drafts")
+        raise GenerationError(
+            f"{stop.cap}{limit} reached for seed {seed} in draft {attempt} (of at most {max_attempts}); no level made"
+        ) from None
+    raise GenerationError(
+        f"no {params.difficulty} level of {params.width}x{params.height} cells with "
+        f"{params.blockers} blockers found for seed {seed} in {max_attempts} drafts"
+    )
 
 
 def generate_from(params: Mapping[str, Any], seed: int, deadline: Deadline, engine: PassagesEngine) -> GeneratedLevel:
@@ -134,6 +149,7 @@ def generate_from(params: Mapping[str, Any], seed: int, deadline: Deadline, engi
         fields["width"], fields["height"] = int(width), int(height)
     unknown = sorted(set(fields) - {"width", "height", "blockers", "difficulty"})
     if unknown:
-        raise UsageError(f"passages levels take width, height (or size), blockers and difficulty, not "
-                         f"{', '.join(unknown)}")
+        raise UsageError(
+            f"passages levels take width, height (or size), blockers and difficulty, not {', '.join(unknown)}"
+        )
     return generate_level(PassagesParams(**fields), seed, engine, deadline)

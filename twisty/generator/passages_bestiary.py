@@ -8,8 +8,8 @@ rule's (twisty.rules.passages.fight_damage and hits_received); this module only 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 from twisty.rules.passages import Enemy, hits_received
 
@@ -72,8 +72,9 @@ def is_sealed(enemy: Enemy | None) -> bool:
     return enemy is not None and enemy.defense >= SEALED_DEFENSE
 
 
-def closest_enemy(enemy: Enemy, accept: Callable[[Enemy], bool], hp_span: int = 12, atk_span: int = 8,
-                  def_span: int = 2) -> Enemy | None:
+def closest_enemy(
+    enemy: Enemy, accept: Callable[[Enemy], bool], hp_span: int = 12, atk_span: int = 8, def_span: int = 2
+) -> Enemy | None:
     """The smallest change of `enemy`'s hp, atk and def that `accept` takes (ties: fewer hp first)."""
     best: tuple[tuple[int, int, int, int], Enemy] | None = None
     for hp in range(max(1, enemy.hp - hp_span), enemy.hp + hp_span + 1):
@@ -82,8 +83,12 @@ def closest_enemy(enemy: Enemy, accept: Callable[[Enemy], bool], hp_span: int = 
                 candidate = replace(enemy, hp=hp, atk=atk, defense=defense)
                 if candidate == enemy or not accept(candidate):
                     continue
-                change = (abs(hp - enemy.hp) + 2 * abs(atk - enemy.atk) + 3 * abs(defense - enemy.defense),
-                          hp, atk, defense)
+                change = (
+                    abs(hp - enemy.hp) + 2 * abs(atk - enemy.atk) + 3 * abs(defense - enemy.defense),
+                    hp,
+                    atk,
+                    defense,
+                )
                 if best is None or change < best[0]:
                     best = (change, candidate)
     return None if best is None else best[1]

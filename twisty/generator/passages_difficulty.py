@@ -12,8 +12,9 @@ from twisty.limits import Deadline
 from twisty.rules.passages import Decision, PassagesLevel
 
 
-def measure_difficulty(level: PassagesLevel, route: tuple[Decision, ...],
-                       deadline: Deadline | None = None) -> Difficulty:
+def measure_difficulty(
+    level: PassagesLevel, route: tuple[Decision, ...], deadline: Deadline | None = None
+) -> Difficulty:
     """Traps along the solution, fights that must wait, and how far a greedy player gets. `deadline`, the
     level's, is polled as the work grows (None: no limit)."""
     explorer = Explorer(level, budget=10_000_000, deadline=deadline)

@@ -13,8 +13,18 @@ from typing import Any
 
 from twisty.generator.passages_bestiary import BESTIARY, BOSSES, Breed, draw_enemy, sealed
 from twisty.generator.passages_explore import Explorer
-from twisty.generator.passages_maze import (Cell, adjacency, between, bridges, build_map, cell_at, distances,
-                                            link_key, open_region, weighted_order)
+from twisty.generator.passages_maze import (
+    Cell,
+    adjacency,
+    between,
+    bridges,
+    build_map,
+    cell_at,
+    distances,
+    link_key,
+    open_region,
+    weighted_order,
+)
 from twisty.generator.passages_params import PassagesParams, Profile
 from twisty.generator.passages_random import assemble_level
 from twisty.limits import Deadline
@@ -36,8 +46,14 @@ class Draft:
     def level(self, hp: int) -> PassagesLevel:
         """The level as it stands, with `hp` starting life; its objects come in reading order, as the loader
         lists them, so that object indices agree with the file written from it."""
-        return assemble_level([row[:] for row in self.grid], self.start, self.goal, list(self.things.values()),
-                              replace(self.player, hp=hp), name="")
+        return assemble_level(
+            [row[:] for row in self.grid],
+            self.start,
+            self.goal,
+            list(self.things.values()),
+            replace(self.player, hp=hp),
+            name="",
+        )
 
 
 def set_enemy(draft: Draft, cell: Cell, enemy: Enemy) -> None:
@@ -74,11 +90,13 @@ def draw_draft(rng: random.Random, params: PassagesParams, profile: Profile) -> 
         grid[r][c] = "."
 
     chokepoints = bridges(set(maze.corridors), width * height)
-    candidates = [link for link in sorted(maze.corridors, key=link_key)
-                  if link != boss_link and not (len({maze.room_of.get(c, -1 - i) for i, c in
-                                                      enumerate(sorted(link))}) == 1)]
+    candidates = [
+        link
+        for link in sorted(maze.corridors, key=link_key)
+        if link != boss_link and not (len({maze.room_of.get(c, -1 - i) for i, c in enumerate(sorted(link))}) == 1)
+    ]
     chosen = weighted_order(rng, candidates, lambda link: 4.0 if link in chokepoints else 1.0)
-    chosen = chosen[:params.blockers - 1]
+    chosen = chosen[: params.blockers - 1]
 
     player = Stats(hp=1, atk=rng.randint(1, 3), defense=rng.randint(0, 1), keys=0)
     things: dict[Cell, Thing] = {}
@@ -101,7 +119,7 @@ def draw_draft(rng: random.Random, params: PassagesParams, profile: Profile) -> 
         items.append(Thing("elixir", "+", (0, 0), hp=rng.randint(2, 10)))
     if len(items) > len(floor):
         return None
-    for thing, cell in zip(items, floor):
+    for thing, cell in zip(items, floor, strict=False):
         things[cell] = replace(thing, cell=cell)
     # An elixir the player stands next to at the start is only a larger starting life: leave it out.
     blocked = {between(*sorted(link)) for link in chosen} | {between(*sorted(boss_link))}
@@ -127,6 +145,7 @@ def draw_draft(rng: random.Random, params: PassagesParams, profile: Profile) -> 
 
 # ----------------------------------------------------------------------------------------- route
 
+
 def walk_route(draft: Draft, rng: random.Random, share: float, deadline: Deadline | None) -> bool:
     """Draw the intended route: from the start, consume frontier blockers at random (preferring those
     that open items) until about `share` of the enemies are fought, then the boss. Each enemy fought
@@ -136,16 +155,19 @@ def walk_route(draft: Draft, rng: random.Random, share: float, deadline: Deadlin
     explorer = Explorer(draft.level(hp=1), budget=10_000_000, deadline=deadline)
     level = explorer.level
     breeds = draft.notes["breeds"]
-    boss_number = next(b for b, obj in enumerate(explorer.objects)
-                       if explorer.level.things[obj].cell == draft.boss)
+    boss_number = next(b for b, obj in enumerate(explorer.objects) if explorer.level.things[obj].cell == draft.boss)
     enemy_count = sum(1 for door in explorer.is_door if not door) - 1
     wanted = max(1, round(enemy_count * share))
     mask, fought, steps = 0, 0, []
     while True:
         here = explorer.info(mask)
-        player = explorer.stats(mask, hp=1)       # life does not matter to a door
-        options = [b for b in here.frontier if b != boss_number
-                   and (not explorer.is_door[b] or blocker_cost(level, explorer.objects[b], player) is not None)]
+        player = explorer.stats(mask, hp=1)  # life does not matter to a door
+        options = [
+            b
+            for b in here.frontier
+            if b != boss_number
+            and (not explorer.is_door[b] or blocker_cost(level, explorer.objects[b], player) is not None)
+        ]
         boss_ready = boss_number in here.frontier and (fought >= wanted or not options)
         if boss_ready:
             chosen = boss_number
@@ -170,8 +192,11 @@ def step_weight(explorer: Explorer, mask: int, b: int) -> float:
     """How much the intended route likes consuming blocker `b` next: more when it opens equipment or keys,
     and more when it opens elixirs."""
     here, after = explorer.info(mask), explorer.info(mask | 1 << b)
-    gains = (after.atk - here.atk) + (after.defense - here.defense) + (after.keys_left - here.keys_left
-                                                                       + explorer.is_door[b])
+    gains = (
+        (after.atk - here.atk)
+        + (after.defense - here.defense)
+        + (after.keys_left - here.keys_left + explorer.is_door[b])
+    )
     return 1.0 + 2.0 * (gains > 0) + 1.0 * (after.elixirs > here.elixirs)
 
 
@@ -190,8 +215,7 @@ def drop_spare_keys(draft: Draft, explorer: Explorer, steps: list[int]) -> None:
         areas = explorer.info(mask).areas
         for area in range(len(graph.areas)):
             if areas >> area & 1 and not seen_areas >> area & 1:
-                collected += [level.things[i].cell for i in graph.areas[area].items
-                              if level.things[i].kind == "key"]
+                collected += [level.things[i].cell for i in graph.areas[area].items if level.things[i].kind == "key"]
         seen_areas |= areas
 
     def balanced(removed: set[Cell]) -> bool:

@@ -24,8 +24,16 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from twisty.limits import Deadline
-from twisty.rules.passages import (Decision, PassagesLevel, Stats, apply_item, blocker_cost, fight_damage, pay_for,
-                                   signature_entry)
+from twisty.rules.passages import (
+    Decision,
+    PassagesLevel,
+    Stats,
+    apply_item,
+    blocker_cost,
+    fight_damage,
+    pay_for,
+    signature_entry,
+)
 from twisty.rules.passages_graph import build_graph
 
 # A fight in a signature: the rules' signature_entry (enemy, player atk, player def at the fight), with the
@@ -46,21 +54,21 @@ class MaskInfo:
     """What a consumed set of blockers gives the player: items of every reachable area, less the keys of
     the doors opened. Life is not here: it depends on the order of the fights."""
 
-    frontier: tuple[int, ...]    # unconsumed blockers next to the reachable part
-    goal: int | None             # a reachable goal's index, if any
+    frontier: tuple[int, ...]  # unconsumed blockers next to the reachable part
+    goal: int | None  # a reachable goal's index, if any
     atk: int
     defense: int
     keys_left: int
-    elixirs: int                 # life from every elixir taken so far
-    areas: int                   # bitmask of the reachable areas
+    elixirs: int  # life from every elixir taken so far
+    areas: int  # bitmask of the reachable areas
 
 
 @dataclass(frozen=True)
 class Win:
     final_hp: int
     decisions: tuple[Decision, ...]
-    fights: frozenset[Fight]     # costly fights only (the signature's fights)
-    doors: int                   # bitmask of doors opened
+    fights: frozenset[Fight]  # costly fights only (the signature's fights)
+    doors: int  # bitmask of doors opened
 
 
 class Transition(NamedTuple):
@@ -70,7 +78,7 @@ class Transition(NamedTuple):
     cost: int
     mask: int
     hp: int
-    fight: Fight | None       # what the move adds to a signature (signature_entry), None for most moves
+    fight: Fight | None  # what the move adds to a signature (signature_entry), None for most moves
 
 
 class Explorer:
@@ -158,8 +166,15 @@ class Explorer:
             door = opened & -opened
             opened ^= door
             stats = pay_for(self.level.things[self.objects[door.bit_length() - 1]], stats, 0)
-        result = MaskInfo(tuple(sorted(frontier)), min(goals) if goals else None, stats.atk, stats.defense,
-                          stats.keys, elixirs, sum(1 << area for area in areas))
+        result = MaskInfo(
+            tuple(sorted(frontier)),
+            min(goals) if goals else None,
+            stats.atk,
+            stats.defense,
+            stats.keys,
+            elixirs,
+            sum(1 << area for area in areas),
+        )
         self._info[mask] = result
         return result
 
@@ -248,8 +263,9 @@ class Explorer:
     def every_item(self) -> Stats:
         """What taking every item of the level gives (hp: the life of all its elixirs)."""
         if self._every_item is None:
-            self._every_item = self.items_gain(tuple(i for i, thing in enumerate(self.level.things)
-                                                     if not thing.is_blocker))
+            self._every_item = self.items_gain(
+                tuple(i for i, thing in enumerate(self.level.things) if not thing.is_blocker)
+            )
         return self._every_item
 
     @property
@@ -271,8 +287,11 @@ class Explorer:
         """True when consuming a blocker opens no new area and shows no new blocker: for the best life
         such a door only wastes a key."""
         was, now = self.info(before), self.info(after)
-        return (was.areas == now.areas and set(now.frontier) <= set(was.frontier)
-                and (now.goal is None or was.goal is not None))
+        return (
+            was.areas == now.areas
+            and set(now.frontier) <= set(was.frontier)
+            and (now.goal is None or was.goal is not None)
+        )
 
     def best_from(self, mask: int, hp: int) -> tuple[int, tuple[Decision, ...]] | None:
         """The largest final life reachable from (mask, hp) and a route to it, or None when no goal can be
@@ -286,7 +305,7 @@ class Explorer:
         parent: dict[int, tuple[int, tuple[int, ...]]] = {mask: (origin, first)}
         pending = [mask]
         done: set[int] = set()
-        best: tuple[int, int] | None = None      # (final hp, mask)
+        best: tuple[int, int] | None = None  # (final hp, mask)
         while pending:
             current = heapq.heappop(pending)
             if current in done:
@@ -376,7 +395,8 @@ class Explorer:
         wins: dict[tuple[int, frozenset[Fight]], Win] = {}
         seen: set[tuple[int, frozenset[Fight]]] = set()
         stack: list[tuple[int, int, frozenset[Fight], tuple[Decision, ...]]] = [
-            (0, self.start_hp(start_hp), frozenset(), ())]
+            (0, self.start_hp(start_hp), frozenset(), ())
+        ]
         while stack:
             mask, hp, fights, decisions = stack.pop()
             if (mask, fights) in seen:
@@ -387,8 +407,7 @@ class Explorer:
                 signature = (mask & self.door_bits, fights)
                 known = wins.get(signature)
                 if known is None or known.final_hp < hp:
-                    wins[signature] = Win(hp, decisions + (("goal", here.goal),), fights,
-                                          mask & self.door_bits)
+                    wins[signature] = Win(hp, decisions + (("goal", here.goal),), fights, mask & self.door_bits)
                     if len(wins) > cap:
                         break
             moves = self.moves(mask, hp)

@@ -8,15 +8,16 @@ seed gives the same map on any machine.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 from twisty.generator.passages_params import PassagesParams, Profile
 from twisty.rules.passages import neighbours
 
-Cell = tuple[int, int]          # a grid cell (row, column)
-MazeCell = tuple[int, int]      # a maze cell (x, y)
-Link = frozenset[MazeCell]      # two neighbouring maze cells, joined by a corridor or a wall between them
+Cell = tuple[int, int]  # a grid cell (row, column)
+MazeCell = tuple[int, int]  # a maze cell (x, y)
+Link = frozenset[MazeCell]  # two neighbouring maze cells, joined by a corridor or a wall between them
 Item = TypeVar("Item")
 
 
@@ -32,8 +33,11 @@ def between(a: MazeCell, b: MazeCell) -> Cell:
 
 
 def maze_neighbours(x: int, y: int, width: int, height: int) -> list[MazeCell]:
-    return [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-            if 0 <= x + dx < width and 0 <= y + dy < height]
+    return [
+        (x + dx, y + dy)
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        if 0 <= x + dx < width and 0 <= y + dy < height
+    ]
 
 
 def carve_maze(rng: random.Random, width: int, height: int) -> set[Link]:
@@ -81,8 +85,9 @@ def adjacency(corridors: set[Link]) -> dict[MazeCell, list[MazeCell]]:
     return graph
 
 
-def distances(graph: dict[MazeCell, list[MazeCell]], source: MazeCell,
-              removed: Link | None = None) -> dict[MazeCell, int]:
+def distances(
+    graph: dict[MazeCell, list[MazeCell]], source: MazeCell, removed: Link | None = None
+) -> dict[MazeCell, int]:
     """Corridor steps from `source` to every maze cell it reaches (without the corridor `removed`)."""
     seen = {source: 0}
     queue = [source]
@@ -109,9 +114,9 @@ def bridges(corridors: set[Link], cells: int) -> set[Link]:
 class MazeMap:
     width: int
     height: int
-    corridors: frozenset[Link]     # open corridors
-    room_of: dict[MazeCell, int]   # maze cell -> room number
-    room_cells: frozenset[Cell]    # grid cells opened inside rooms (corners between room cells)
+    corridors: frozenset[Link]  # open corridors
+    room_of: dict[MazeCell, int]  # maze cell -> room number
+    room_cells: frozenset[Cell]  # grid cells opened inside rooms (corners between room cells)
 
 
 def build_map(rng: random.Random, params: PassagesParams, profile: Profile) -> MazeMap:

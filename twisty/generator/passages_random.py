@@ -22,8 +22,11 @@ def maze(rng: random.Random, cells_wide: int, cells_high: int, loops: float) -> 
     grid[1][1] = "."
     while stack:
         x, y = stack[-1]
-        options = [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                   if 0 <= x + dx < cells_wide and 0 <= y + dy < cells_high and (x + dx, y + dy) not in visited]
+        options = [
+            (x + dx, y + dy)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if 0 <= x + dx < cells_wide and 0 <= y + dy < cells_high and (x + dx, y + dy) not in visited
+        ]
         if not options:
             stack.pop()
             continue
@@ -32,8 +35,9 @@ def maze(rng: random.Random, cells_wide: int, cells_high: int, loops: float) -> 
         grid[2 * ny + 1][2 * nx + 1] = "."
         visited.add((nx, ny))
         stack.append((nx, ny))
-    inner_walls = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)
-                   if grid[r][c] == "#" and (r % 2) != (c % 2)]
+    inner_walls = [
+        (r, c) for r in range(1, height - 1) for c in range(1, width - 1) if grid[r][c] == "#" and (r % 2) != (c % 2)
+    ]
     for r, c in rng.sample(inner_walls, int(len(inner_walls) * loops)):
         grid[r][c] = "."
     return grid
@@ -42,12 +46,26 @@ def maze(rng: random.Random, cells_wide: int, cells_high: int, loops: float) -> 
 def random_enemy(rng: random.Random, strength: int, number: int) -> Enemy:
     """An enemy whose stats grow with `strength` (the player's attack budget)."""
     defense = rng.randint(0, max(0, strength - 1))
-    return Enemy(name=f"Foe{number}", hp=rng.randint(1, 4 + 3 * strength), atk=rng.randint(0, 2 + 2 * strength),
-                 defense=defense, first_strike=rng.random() < 0.15, boss=False)
+    return Enemy(
+        name=f"Foe{number}",
+        hp=rng.randint(1, 4 + 3 * strength),
+        atk=rng.randint(0, 2 + 2 * strength),
+        defense=defense,
+        first_strike=rng.random() < 0.15,
+        boss=False,
+    )
 
 
-def random_level(seed: int, *, cells_wide: int = 3, cells_high: int = 3, blockers: int = 6, items: int = 4,
-                 loops: float = 0.15, door_share: float = 0.35) -> PassagesLevel:
+def random_level(
+    seed: int,
+    *,
+    cells_wide: int = 3,
+    cells_high: int = 3,
+    blockers: int = 6,
+    items: int = 4,
+    loops: float = 0.15,
+    door_share: float = 0.35,
+) -> PassagesLevel:
     """A reproducible random level with `blockers` doors and enemies and `items` items."""
     rng = random.Random(seed)
     grid = maze(rng, cells_wide, cells_high, loops)
@@ -57,15 +75,14 @@ def random_level(seed: int, *, cells_wide: int = 3, cells_high: int = 3, blocker
         raise ValueError(f"a {cells_wide}x{cells_high} maze has {len(floor)} floor cells; {needed} needed")
     chosen = rng.sample(floor, needed)
     start, goal = chosen[0], chosen[1]
-    player = Stats(hp=rng.randint(5, 40), atk=rng.randint(1, 4), defense=rng.randint(0, 2),
-                   keys=rng.randint(0, 1))
+    player = Stats(hp=rng.randint(5, 40), atk=rng.randint(1, 4), defense=rng.randint(0, 2), keys=rng.randint(0, 1))
     things = []
-    for number, cell in enumerate(chosen[2:2 + blockers]):
+    for number, cell in enumerate(chosen[2 : 2 + blockers]):
         if rng.random() < door_share:
             things.append(Thing("door", "D", cell))
         else:
             things.append(Thing("enemy", "e", cell, enemy=random_enemy(rng, player.atk, number)))
-    for cell in chosen[2 + blockers:]:
+    for cell in chosen[2 + blockers :]:
         roll = rng.random()
         if roll < 0.3:
             things.append(Thing("key", "k", cell))
@@ -77,8 +94,9 @@ def random_level(seed: int, *, cells_wide: int = 3, cells_high: int = 3, blocker
     return assemble_level(grid, start, goal, things, player, name=f"random {seed}")
 
 
-def assemble_level(grid: list[list[str]], start: tuple[int, int], goal: tuple[int, int], things: list[Thing],
-                   player: Stats, name: str) -> PassagesLevel:
+def assemble_level(
+    grid: list[list[str]], start: tuple[int, int], goal: tuple[int, int], things: list[Thing], player: Stats, name: str
+) -> PassagesLevel:
     """Draw the start, the goal and every object onto the maze and make the level (objects in map order)."""
     grid[start[0]][start[1]] = "S"
     grid[goal[0]][goal[1]] = "G"

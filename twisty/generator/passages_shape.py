@@ -32,15 +32,14 @@ def fight_stats(explorer: Explorer, win: Win, start_hp: int) -> dict[int, tuple[
     """Blocker -> the player's (atk, def) when the route of `win` consumes it (free fights included)."""
     states = explorer.replay_states(win.decisions, start_hp)
     stats = {}
-    for (action, obj), (mask, _) in zip(win.decisions, states):
+    for (action, obj), (mask, _) in zip(win.decisions, states, strict=False):
         if action != "goal":
             here = explorer.info(mask)
             stats[explorer.number[obj]] = (here.atk, here.defense)
     return stats
 
 
-def strengthen_boss(draft: Draft, explorer: Explorer, route: tuple[Decision, ...], start_hp: int,
-                    extra: int) -> bool:
+def strengthen_boss(draft: Draft, explorer: Explorer, route: tuple[Decision, ...], start_hp: int, extra: int) -> bool:
     """Make the boss cost exactly `extra` more life to the best route, which then ends with 1 life."""
     boss_obj = next(i for i, t in enumerate(explorer.level.things) if t.cell == draft.boss)
     boss_number = explorer.objects.index(boss_obj)
@@ -54,16 +53,18 @@ def strengthen_boss(draft: Draft, explorer: Explorer, route: tuple[Decision, ...
     if now is None:
         return False
     target = now + extra
-    stronger = closest_enemy(boss, lambda e: fight_damage(e, atk, defense) == target,
-                             hp_span=3 * max(1, atk), atk_span=extra + 2, def_span=0)
+    stronger = closest_enemy(
+        boss, lambda e: fight_damage(e, atk, defense) == target, hp_span=3 * max(1, atk), atk_span=extra + 2, def_span=0
+    )
     if stronger is None:
         return False
     set_enemy(draft, draft.boss, stronger)
     return True
 
 
-def repair_plan(draft: Draft, explorer: Explorer, chosen: Win, others: list[Win], start_hp: int,
-                rng: random.Random) -> bool:
+def repair_plan(
+    draft: Draft, explorer: Explorer, chosen: Win, others: list[Win], start_hp: int, rng: random.Random
+) -> bool:
     """Change the draft so that the other winning signatures lose, keeping `chosen` winning.
 
     Safe changes first (they only remove routes that `chosen` does not take): wall up a door only the
@@ -75,8 +76,7 @@ def repair_plan(draft: Draft, explorer: Explorer, chosen: Win, others: list[Win]
     changed = False
     for other in others:
         other_fights = {b: (atk, defense) for b, atk, defense in sorted(other.fights)}
-        extra_doors = [b for b in range(len(explorer.objects))
-                       if other.doors >> b & 1 and b not in chosen_stats]
+        extra_doors = [b for b in range(len(explorer.objects)) if other.doors >> b & 1 and b not in chosen_stats]
         extra_enemies = [b for b in sorted(other_fights) if b not in chosen_stats]
         if extra_doors:
             cell = cell_of[extra_doors[0]]
@@ -129,8 +129,9 @@ def reshaped_for(enemy: Enemy, mine: tuple[int, int], theirs: tuple[int, int]) -
     paid = fight_damage(enemy, *mine)
     reshaped = closest_enemy(enemy, lambda e: gap_between(e, mine, theirs) > gap and fight_damage(e, *mine) == paid)
     if reshaped is None:
-        reshaped = closest_enemy(enemy, lambda e: gap_between(e, mine, theirs) > gap
-                                 and fight_damage(e, *mine) is not None)
+        reshaped = closest_enemy(
+            enemy, lambda e: gap_between(e, mine, theirs) > gap and fight_damage(e, *mine) is not None
+        )
     return reshaped
 
 
@@ -142,6 +143,7 @@ def cheaper_fight(enemy: Enemy, atk: int, defense: int) -> Enemy | None:
     def cheaper(candidate: Enemy) -> bool:
         damage = fight_damage(candidate, atk, defense)
         return damage is not None and 1 <= damage < now
+
     return closest_enemy(enemy, cheaper, def_span=0)
 
 

@@ -23,12 +23,12 @@ def keeps_unique(draft: Draft, start_hp: int, win: Win, deadline: Deadline | Non
         wins = explorer.winning_signatures(start_hp, 1)
     except TooMuchWork:
         return False
-    return (len(wins) == 1 and wins[0].final_hp == 1 and wins[0].fights == win.fights
-            and wins[0].doors == win.doors)
+    return len(wins) == 1 and wins[0].final_hp == 1 and wins[0].fights == win.fights and wins[0].doors == win.doors
 
 
-def relax_traps(draft: Draft, rng: random.Random, start_hp: int, win: Win, share: float,
-                deadline: Deadline | None) -> None:
+def relax_traps(
+    draft: Draft, rng: random.Random, start_hp: int, win: Win, share: float, deadline: Deadline | None
+) -> None:
     """Give every enemy the route does not fight real stats from a ladder (drawn against the player who
     first meets it, then harder) that keep the solution unique and tight. An enemy that can be fought but
     only loses is a trap: a `share` of the enemies tries the ladder from its weakest end, the others from

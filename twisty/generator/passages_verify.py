@@ -24,8 +24,9 @@ class PassagesEngine(Protocol):
 
     def min_start_hp(self, level: PassagesLevel, deadline: Deadline, /) -> MinStartHp: ...
 
-    def count_solutions(self, level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int, /) -> SolutionCount:
-        ...
+    def count_solutions(
+        self, level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int, /
+    ) -> SolutionCount: ...
 
 
 class VerificationError(GenerationError):

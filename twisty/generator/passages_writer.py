@@ -35,13 +35,15 @@ def entry_of(thing: Thing) -> tuple:
 def pool_for(entry: tuple) -> str:
     if entry[0] == "enemy":
         return BOSS_SYMBOLS + ENEMY_SYMBOLS if entry[1] else ENEMY_SYMBOLS
-    return {"elixir": ELIXIR_SYMBOLS, "equipment": EQUIPMENT_SYMBOLS, "key": KEY_SYMBOLS,
-            "door": DOOR_SYMBOLS}[entry[0]]
+    return {"elixir": ELIXIR_SYMBOLS, "equipment": EQUIPMENT_SYMBOLS, "key": KEY_SYMBOLS, "door": DOOR_SYMBOLS}[
+        entry[0]
+    ]
 
 
 def assign_symbols(things: tuple[Thing, ...]) -> dict[tuple, str]:
-    entries = sorted({entry_of(thing) for thing in things}, key=lambda e: (e[0], not e[1] if e[0] == "enemy"
-                                                                         else False, e[1:]))
+    entries = sorted(
+        {entry_of(thing) for thing in things}, key=lambda e: (e[0], not e[1] if e[0] == "enemy" else False, e[1:])
+    )
     used: set[str] = set()
     symbols = {}
     spare = [c for c in ENEMY_SYMBOLS + EQUIPMENT_SYMBOLS + ELIXIR_SYMBOLS + "-_<>?@;:,"]
@@ -70,9 +72,12 @@ def legend_line(symbol: str, entry: tuple) -> str:
 
 
 def header_lines(params: PassagesParams, seed: int, difficulty: Difficulty, level: PassagesLevel) -> list[str]:
-    greedy = ("a cheapest-fight-first player wins" if difficulty.greedy_wins else
-              f"a cheapest-fight-first player makes {difficulty.greedy_steps} good decisions, then a "
-              f"losing one; the solution has {difficulty.route_length}")
+    greedy = (
+        "a cheapest-fight-first player wins"
+        if difficulty.greedy_wins
+        else f"a cheapest-fight-first player makes {difficulty.greedy_steps} good decisions, then a "
+        f"losing one; the solution has {difficulty.route_length}"
+    )
     blockers = len(level.blockers())
     return [
         "# Twisty Little Passages level made by `twisty generate passages`; verified tight and unique.",
@@ -84,8 +89,9 @@ def header_lines(params: PassagesParams, seed: int, difficulty: Difficulty, leve
     ]
 
 
-def level_text(level: PassagesLevel, params: PassagesParams, seed: int, difficulty: Difficulty,
-               header: bool = True) -> str:
+def level_text(
+    level: PassagesLevel, params: PassagesParams, seed: int, difficulty: Difficulty, header: bool = True
+) -> str:
     """The level file: the comment header (with `header`), the map with one legend character per distinct
     object, the player, the legend and the [expect] claims the generator has proved."""
     symbols = assign_symbols(level.things)

@@ -105,17 +105,32 @@ def _setup(rng: random.Random, temple: Temple, params: TempleParams) -> Round:
     placed = rng.sample(slots, min(5, temple.pieces, len(slots)))
     walls = sum(1 << slot for slot in placed)
     direction = rng.choice(TURNS) if "gets_going" in params.challenges else None
-    return Round(temple, "", "", walls, temple.pieces - len(placed), door.side, door.room, (), door,
-                 deal(rng, params.card_count, params.players), 1, True, 2, Challenges(gets_going=direction),
-                 Expectations())
+    return Round(
+        temple,
+        "",
+        "",
+        walls,
+        temple.pieces - len(placed),
+        door.side,
+        door.room,
+        (),
+        door,
+        deal(rng, params.card_count, params.players),
+        1,
+        True,
+        2,
+        Challenges(gets_going=direction),
+        Expectations(),
+    )
 
 
 def _forgone(round_: Round, position: Position) -> Position:
     return gets_going(round_, position)[0]
 
 
-def plant(rng: random.Random, round_: Round, turns: int, rooms: int = 0,
-          budget: int = 300) -> tuple[list[Outcome], list[int]] | None:
+def plant(
+    rng: random.Random, round_: Round, turns: int, rooms: int = 0, budget: int = 300
+) -> tuple[list[Outcome], list[int]] | None:
     """A random play of `turns` turns in seat order from the round's start (a depth-first search in random
     order, at most `budget` turns tried): no turn leaves the temple as forgoing would, turns before the last
     end in at least `rooms` different room-card rooms, and the last ends with the die in a door's room with
@@ -124,8 +139,9 @@ def plant(rng: random.Random, round_: Round, turns: int, rooms: int = 0,
     card_rooms = round_.temple.card_rooms
     tried = 0
 
-    def deeper(turn: int, position: Position, hands: list[list[str]], outcomes: list[Outcome],
-               ends: list[int]) -> tuple[list[Outcome], list[int]] | None:
+    def deeper(
+        turn: int, position: Position, hands: list[list[str]], outcomes: list[Outcome], ends: list[int]
+    ) -> tuple[list[Outcome], list[int]] | None:
         nonlocal tried
         if turn == turns:
             return outcomes, ends
@@ -156,12 +172,12 @@ def plant(rng: random.Random, round_: Round, turns: int, rooms: int = 0,
                     return found
         return None
 
-    return deeper(0, Position(round_.down, round_.die, round_.walls), [list(hand) for hand in round_.hands],
-                  [], [])
+    return deeper(0, Position(round_.down, round_.die, round_.walls), [list(hand) for hand in round_.hands], [], [])
 
 
-def _goals(rng: random.Random, round_: Round, params: TempleParams, outcomes: list[Outcome],
-           ends: list[int]) -> Round | None:
+def _goals(
+    rng: random.Random, round_: Round, params: TempleParams, outcomes: list[Outcome], ends: list[int]
+) -> Round | None:
     """The revealed rooms, the door and the challenge rooms that make the planted play a win."""
     temple = round_.temple
     last = outcomes[-1].position
@@ -189,13 +205,14 @@ def _goals(rng: random.Random, round_: Round, params: TempleParams, outcomes: li
         if not free:
             return None
         no_entry = rng.choice(free)
-    challenges = replace(round_.challenges, no_entry=no_entry, in_order="always_in_order" in params.challenges,
-                         secret=secret)
+    challenges = replace(
+        round_.challenges, no_entry=no_entry, in_order="always_in_order" in params.challenges, secret=secret
+    )
     return replace(round_, revealed=revealed, door=door, challenges=challenges)
 
 
 def every_card_matters(round_: Round, plan: Replay, module: ModuleType, deadline: Deadline) -> bool:
-    """"Dropping any card breaks the plan or lengthens it", and no card's turn could be forgone instead."""
+    """ "Dropping any card breaks the plan or lengthens it", and no card's turn could be forgone instead."""
     state = round_.start()
     for record in plan.records:
         still = _forgone(round_, Position(state.down, state.die, state.walls))
@@ -208,7 +225,7 @@ def every_card_matters(round_: Round, plan: Replay, module: ModuleType, deadline
         for card in sorted(set(hand)):
             kept = list(hand)
             kept.remove(card)
-            dropped = replace(round_, hands=round_.hands[:seat] + (tuple(kept),) + round_.hands[seat + 1:])
+            dropped = replace(round_, hands=round_.hands[:seat] + (tuple(kept),) + round_.hands[seat + 1 :])
             if max_turns(dropped) < turns:
                 continue
             shorter = module.fewest_turns(dropped, deadline)
@@ -219,8 +236,9 @@ def every_card_matters(round_: Round, plan: Replay, module: ModuleType, deadline
     return True
 
 
-def generate_round(params: TempleParams, seed: int, engine: ModuleType, *,
-                   timeout: float | None = None) -> GeneratedRound:
+def generate_round(
+    params: TempleParams, seed: int, engine: ModuleType, *, timeout: float | None = None
+) -> GeneratedRound:
     """A round with a unique shortest plan of exactly params.turns turns in which every card matters, proved
     by `engine` (a temple engine module from the registry) within `timeout` seconds; GenerationError if no
     attempt succeeds."""
@@ -241,8 +259,9 @@ def generate_round(params: TempleParams, seed: int, engine: ModuleType, *,
         try:
             found = _verify(candidate, params, engine, deadline)
         except LimitReached:
-            raise GenerationError(f"seed {seed}: no round within the {deadline.cap} limit ({attempt} attempts)") \
-                from None
+            raise GenerationError(
+                f"seed {seed}: no round within the {deadline.cap} limit ({attempt} attempts)"
+            ) from None
         if found is None:
             continue
         expect = _claims(found)
@@ -276,9 +295,15 @@ def _verify(candidate: Round, params: TempleParams, engine: ModuleType, deadline
 
 
 def _claims(analysis: TempleAnalysis) -> Expectations:
-    return Expectations(solvable=True, turns=analysis.turns, unique=True, bounce_safe=analysis.bounce_safe,
-                        bounce_safe_turns=analysis.bounce_safe_turns, pooled_solvable=analysis.pooled_solvable,
-                        pooled_turns=analysis.pooled_turns)
+    return Expectations(
+        solvable=True,
+        turns=analysis.turns,
+        unique=True,
+        bounce_safe=analysis.bounce_safe,
+        bounce_safe_turns=analysis.bounce_safe_turns,
+        pooled_solvable=analysis.pooled_solvable,
+        pooled_turns=analysis.pooled_turns,
+    )
 
 
 # Small random rounds, for the differential tests ----------------------------------------------------------------
@@ -293,16 +318,31 @@ def random_temple(rng: random.Random, rows: int, cols: int) -> Temple:
     sides = rng.sample(range(4), rng.randint(1, 3))
     doors, letters = [], []
     for (letter, name), side in zip(DOOR_NAMES, sides, strict=False):
-        edge = {"bottom": [(rows - 1, c) for c in range(cols)], "top": [(0, c) for c in range(cols)],
-                "left": [(r, 0) for r in range(rows)], "right": [(r, cols - 1) for r in range(rows)]}[SIDES[side]]
+        edge = {
+            "bottom": [(rows - 1, c) for c in range(cols)],
+            "top": [(0, c) for c in range(cols)],
+            "left": [(r, 0) for r in range(rows)],
+            "right": [(r, cols - 1) for r in range(rows)],
+        }[SIDES[side]]
         r, c = rng.choice(edge)
         doors.append(Door(name, r * cols + c, side))
         letters.append(letter)
-    room_letters = tuple("abcdefghijklmnopqrstuvwxyz"[:rows * cols])
+    room_letters = tuple("abcdefghijklmnopqrstuvwxyz"[: rows * cols])
     door_rooms = {door.room for door in doors}
-    return Temple(f"random {rows}x{cols}", rows, cols, room_letters, room_letters,
-                  frozenset(room for room in range(rows * cols) if room not in door_rooms), tuple(doors),
-                  tuple(letters), slots, fixed, 0, rng.randint(1, 6))
+    return Temple(
+        f"random {rows}x{cols}",
+        rows,
+        cols,
+        room_letters,
+        room_letters,
+        frozenset(room for room in range(rows * cols) if room not in door_rooms),
+        tuple(doors),
+        tuple(letters),
+        slots,
+        fixed,
+        0,
+        rng.randint(1, 6),
+    )
 
 
 def random_round(rng: random.Random, *, rows: int | None = None, cols: int | None = None, max_cards: int = 5) -> Round:
@@ -320,8 +360,23 @@ def random_round(rng: random.Random, *, rows: int | None = None, cols: int | Non
     hands = deal(rng, rng.randint(1, max_cards), players)
     going = rng.choice(TURNS) if rng.random() < 0.2 else None
     bounce = rng.choice((0, 1, 1, 1, 2, 3))
-    start = Round(temple, "random", "", walls, temple.pieces - len(placed), down, die, (), temple.doors[0], hands,
-                  rng.randint(1, players), rng.random() < 0.7, bounce, Challenges(gets_going=going), Expectations())
+    start = Round(
+        temple,
+        "random",
+        "",
+        walls,
+        temple.pieces - len(placed),
+        down,
+        die,
+        (),
+        temple.doors[0],
+        hands,
+        rng.randint(1, players),
+        rng.random() < 0.7,
+        bounce,
+        Challenges(gets_going=going),
+        Expectations(),
+    )
     cards = sorted(temple.card_rooms)
     if rng.random() < 0.5:
         most = max_turns(start)
@@ -330,15 +385,21 @@ def random_round(rng: random.Random, *, rows: int | None = None, cols: int | Non
         if planted is not None:
             wanted = min(rng.randint(0, 3), len(set(planted[1][:-1]) & set(cards)))
             chances = {"no_entry": 0.2, "always_in_order": 0.4, "secret_mission": 0.2}
-            chosen = tuple(name for name, chance in chances.items()
-                           if rng.random() < chance and (name != "always_in_order" or wanted > 1))
+            chosen = tuple(
+                name
+                for name, chance in chances.items()
+                if rng.random() < chance and (name != "always_in_order" or wanted > 1)
+            )
             params = TempleParams(players=players, turns=turns, rooms=wanted, challenges=chosen)
             made = _goals(rng, start, params, *planted)
             if made is not None:
                 return made
     revealed = tuple(rng.sample(cards, rng.randint(0, min(2, len(cards)))))
     spare = [room for room in cards if room not in revealed]
-    challenges = Challenges(no_entry=rng.randrange(temple.room_count) if rng.random() < 0.2 else None,
-                            in_order=len(revealed) > 1 and rng.random() < 0.3,
-                            secret=rng.choice(spare) if spare and rng.random() < 0.2 else None, gets_going=going)
+    challenges = Challenges(
+        no_entry=rng.randrange(temple.room_count) if rng.random() < 0.2 else None,
+        in_order=len(revealed) > 1 and rng.random() < 0.3,
+        secret=rng.choice(spare) if spare and rng.random() < 0.2 else None,
+        gets_going=going,
+    )
     return replace(start, revealed=revealed, door=rng.choice(temple.doors), challenges=challenges)

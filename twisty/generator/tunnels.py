@@ -42,8 +42,9 @@ class EncounterChoice:
         return abs(self.best.measure(self.goal) - self.target)
 
 
-def score_candidates(delver: Delver, ratings: range, dice: range, rules: FightRules = FightRules(),
-                     monster_armour: int = 0) -> list[MonsterCandidate]:
+def score_candidates(
+    delver: Delver, ratings: range, dice: range, rules: FightRules = FightRules(), monster_armour: int = 0
+) -> list[MonsterCandidate]:
     """Exact odds for every monster with a rating in `ratings` and Combat dice in `dice`."""
     candidates = []
     for count in dice:
@@ -52,9 +53,17 @@ def score_candidates(delver: Delver, ratings: range, dice: range, rules: FightRu
     return candidates
 
 
-def find_monster(delver: Delver, goal: Goal, target: Fraction, *, ratings: range = range(1, 41),
-                 dice: range = range(1, 9), rules: FightRules = FightRules(), monster_armour: int = 0,
-                 reach: int = 2) -> EncounterChoice:
+def find_monster(
+    delver: Delver,
+    goal: Goal,
+    target: Fraction,
+    *,
+    ratings: range = range(1, 41),
+    dice: range = range(1, 9),
+    rules: FightRules = FightRules(),
+    monster_armour: int = 0,
+    reach: int = 2,
+) -> EncounterChoice:
     """The monster (rating, dice) whose exact odds come closest to the goal.
 
     goal "win": the smallest |P(delver wins) - target|. goal "survival": among monsters the delver survives
@@ -76,8 +85,8 @@ def find_monster(delver: Delver, goal: Goal, target: Fraction, *, ratings: range
     else:
         raise ValueError(f"unknown goal {goal!r}")
     best = min(eligible, key=lambda c: (abs(c.measure(goal) - target), c.dice, c.rating))
-    neighbours = sorted((c for c in candidates
-                         if abs(c.rating - best.rating) <= reach and abs(c.dice - best.dice) <= 1),
-                        key=lambda c: (c.dice, c.rating))
-    return EncounterChoice(goal=goal, target=target, best=best, neighbours=neighbours,
-                           searched=len(candidates))
+    neighbours = sorted(
+        (c for c in candidates if abs(c.rating - best.rating) <= reach and abs(c.dice - best.dice) <= 1),
+        key=lambda c: (c.dice, c.rating),
+    )
+    return EncounterChoice(goal=goal, target=target, best=best, neighbours=neighbours, searched=len(candidates))

@@ -7,8 +7,10 @@ from twisty.rules.book.model import Book
 from twisty.rules.book.static import DEADLY, PASSABLE, Evaluation
 from twisty.rules.book.topology import Cell, spread_of
 
-MARK_LEGEND = ("marks after each code: @ entrance, % exit, * on the walk, ! deadly, # impassable "
-               "(Wall, Titan band, petrified), blank = passable, . = empty cell")
+MARK_LEGEND = (
+    "marks after each code: @ entrance, % exit, * on the walk, ! deadly, # impassable "
+    "(Wall, Titan band, petrified), blank = passable, . = empty cell"
+)
 
 
 def _mark(status: int, cell: Cell, walk: set[Cell], book: Book) -> str:

@@ -39,7 +39,15 @@ PICTURES_EXTRA = "pip install 'twisty[pictures]'   (or: pip install matplotlib)"
 
 # Okabe & Ito (2008), "Color Universal Design": distinct for protanopia, deuteranopia and tritanopia.
 ORANGE, SKY_BLUE, GREEN, YELLOW, BLUE, VERMILLION, PURPLE, BLACK = (
-    "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000")
+    "#e69f00",
+    "#56b4e9",
+    "#009e73",
+    "#f0e442",
+    "#0072b2",
+    "#d55e00",
+    "#cc79a7",
+    "#000000",
+)
 WALL_GREY = "#4d4d4d"
 FLOOR = "#ffffff"
 PALE = "#f2f2f2"
@@ -83,12 +91,15 @@ def require_matplotlib() -> None:
 def plain_text(draw: Callable[..., Picture]) -> Callable[..., Picture]:
     """Draw with every text taken literally: a level's name may hold "$", which matplotlib would otherwise
     read as the start of a formula (and fail on)."""
+
     @functools.wraps(draw)
     def drawing(*args: Any, **kwargs: Any) -> Picture:
         require_matplotlib()
         import matplotlib
+
         with matplotlib.rc_context({"text.parse_math": False, "text.usetex": False}):
             return draw(*args, **kwargs)
+
     return drawing
 
 
@@ -96,11 +107,13 @@ def new_figure(width: float, height: float) -> Figure:
     """A figure that belongs to no pyplot state (so that a server may draw in several threads at once)."""
     require_matplotlib()
     from matplotlib.figure import Figure
+
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 
 
 def _rendered(picture: Picture, suffix: str) -> bytes:
     import matplotlib
+
     buffer = io.BytesIO()
     # Text stays text in SVG (searchable, smaller); a fixed hash salt and no date make the same picture
     # the same bytes, so pictures kept in the repository change only when what they show changes.
@@ -156,7 +169,7 @@ def save_picture(picture: Picture, path: str | Path) -> None:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-        os.chmod(temporary, 0o644)          # mkstemp makes the file private; a picture is for reading
+        os.chmod(temporary, 0o644)  # mkstemp makes the file private; a picture is for reading
         os.replace(temporary, target)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)

@@ -35,7 +35,7 @@ from twisty.rules.level import Level
 
 ANSWER = "walk"
 CELL_INCHES = 0.42
-GUTTER = 0.7           # the gap between the two pages, in cells
+GUTTER = 0.7  # the gap between the two pages, in cells
 PETRIFIED_GREY = "#a6a6a6"
 WALK_COLOUR = BLUE
 
@@ -63,8 +63,9 @@ def chosen_spread(book: Book, spread: int | None) -> int:
     if spread is None:
         return spread_of(book.entrance[0])
     if spread not in known:
-        raise UsageError(f"no spread {spread} in this book (spreads {known[0]} to {known[-1]}; spread k shows "
-                         f"pages 2k and 2k+1)")
+        raise UsageError(
+            f"no spread {spread} in this book (spreads {known[0]} to {known[-1]}; spread k shows pages 2k and 2k+1)"
+        )
     return spread
 
 
@@ -74,9 +75,16 @@ def cell_story(verdict: Any, cell: Cell) -> dict[str, Any]:
     book: Book = verdict.book
     index = book.shape.index(cell)
     analysis = verdict.analysis
-    story: dict[str, Any] = {"cell": list(cell), "content": book.contents[index] or "",
-                             "code": code_of(book.contents[index]), "status": None, "chain": [],
-                             "final_status": None, "final_chain": [], "step": None}
+    story: dict[str, Any] = {
+        "cell": list(cell),
+        "content": book.contents[index] or "",
+        "code": code_of(book.contents[index]),
+        "status": None,
+        "chain": [],
+        "final_status": None,
+        "final_chain": [],
+        "step": None,
+    }
     walk = verdict.walk
     if cell in walk:
         story["step"] = walk.index(cell)
@@ -96,8 +104,10 @@ def story_text(story: dict[str, Any]) -> str:
     if story["status"] is not None:
         lines.append(f"before the walk: {story['status']}")
         lines += [f"  {line}" for line in story["chain"]] or ["  no rule decides it"]
-    if story["final_status"] is not None and (story["final_status"], story["final_chain"]) != \
-            (story["status"], story["chain"]):
+    if story["final_status"] is not None and (story["final_status"], story["final_chain"]) != (
+        story["status"],
+        story["chain"],
+    ):
         lines.append(f"when the walk reaches the exit: {story['final_status']}")
         lines += [f"  {line}" for line in story["final_chain"]]
     if story["step"] is not None:
@@ -122,8 +132,10 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
 
     book: Book | None = verdict.book if verdict is not None else None
     if book is None:
-        raise UsageError(f"{level.path}: the book could not be evaluated within the time limit, so there is "
-                         "nothing to colour (raise --timeout)")
+        raise UsageError(
+            f"{level.path}: the book could not be evaluated within the time limit, so there is "
+            "nothing to colour (raise --timeout)"
+        )
     shape = book.shape
     spread = chosen_spread(book, options.spread)
     evaluation = verdict.analysis.initial if verdict.analysis is not None else None
@@ -135,8 +147,7 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
     axes.set_ylim(height + 0.1, -0.1)
     axes.set_aspect("equal")
     axes.axis("off")
-    axes.add_patch(Rectangle((width, -0.1), GUTTER, height + 0.2, facecolor="#d9d9d9", edgecolor="none",
-                             gid="gutter"))
+    axes.add_patch(Rectangle((width, -0.1), GUTTER, height + 0.2, facecolor="#d9d9d9", edgecolor="none", gid="gutter"))
 
     def origin(page: int) -> float:
         return 0.0 if page % 2 == 0 else width + GUTTER
@@ -144,8 +155,16 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
     for page in (2 * spread, 2 * spread + 1):
         left = origin(page)
         if page < 1 or not shape.has_page(page):
-            axes.text(left + width / 2, height / 2, "no page", ha="center", va="center", color="#808080",
-                      fontsize=9, style="italic")
+            axes.text(
+                left + width / 2,
+                height / 2,
+                "no page",
+                ha="center",
+                va="center",
+                color="#808080",
+                fontsize=9,
+                style="italic",
+            )
             continue
         axes.text(left + width / 2, height + 0.05, f"page {page}", ha="center", va="top", fontsize=8)
         for row in range(height):
@@ -154,30 +173,71 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
                 index = shape.index(cell)
                 status = evaluation.status[index] if evaluation is not None else None
                 fill, hatch, ink, _ = STATUS_STYLE.get(status, (PALE, "", BLACK, ""))
-                patch = axes.add_patch(Rectangle((left + col, row), 1, 1, facecolor=fill, hatch=hatch,
-                                                 edgecolor="#8c8c8c", linewidth=0.4))
+                patch = axes.add_patch(
+                    Rectangle((left + col, row), 1, 1, facecolor=fill, hatch=hatch, edgecolor="#8c8c8c", linewidth=0.4)
+                )
                 picture.tip(patch, f"cell-{page}-{row}-{col}", story_text(cell_story(verdict, cell)))
                 code = code_of(book.contents[index])
                 if code != ".":
-                    axes.text(left + col + 0.5, row + 0.5, code, ha="center", va="center", fontsize=7.5,
-                              color=ink, zorder=5, bbox={"boxstyle": "square,pad=0.05", "facecolor": fill,
-                                                        "edgecolor": "none"})
+                    axes.text(
+                        left + col + 0.5,
+                        row + 0.5,
+                        code,
+                        ha="center",
+                        va="center",
+                        fontsize=7.5,
+                        color=ink,
+                        zorder=5,
+                        bbox={"boxstyle": "square,pad=0.05", "facecolor": fill, "edgecolor": "none"},
+                    )
         for mark, cell, colour in (("IN", book.entrance, SKY_BLUE), ("OUT", book.exit, GREEN)):
             if cell[0] == page:
-                axes.add_patch(Rectangle((left + cell[2] + 0.06, cell[1] + 0.06), 0.88, 0.88, facecolor="none",
-                                         edgecolor=colour, linewidth=2.5, zorder=4, gid=f"mark-{mark.lower()}"))
-                axes.text(left + cell[2] + 0.5, cell[1] + 0.1, mark, ha="center", va="top", fontsize=5.5,
-                          weight="bold", color=BLACK, zorder=6)
+                axes.add_patch(
+                    Rectangle(
+                        (left + cell[2] + 0.06, cell[1] + 0.06),
+                        0.88,
+                        0.88,
+                        facecolor="none",
+                        edgecolor=colour,
+                        linewidth=2.5,
+                        zorder=4,
+                        gid=f"mark-{mark.lower()}",
+                    )
+                )
+                axes.text(
+                    left + cell[2] + 0.5,
+                    cell[1] + 0.1,
+                    mark,
+                    ha="center",
+                    va="top",
+                    fontsize=5.5,
+                    weight="bold",
+                    color=BLACK,
+                    zorder=6,
+                )
 
-    handles: list[Any] = [Patch(facecolor=fill, hatch=hatch, edgecolor="#8c8c8c", label=label)
-                          for fill, hatch, _, label in STATUS_STYLE.values()]
-    handles += [Patch(facecolor="none", edgecolor=SKY_BLUE, linewidth=2.5, label="IN: entrance"),
-                Patch(facecolor="none", edgecolor=GREEN, linewidth=2.5, label="OUT: exit"),
-                Patch(facecolor="#d9d9d9", label="gutter")]
+    handles: list[Any] = [
+        Patch(facecolor=fill, hatch=hatch, edgecolor="#8c8c8c", label=label)
+        for fill, hatch, _, label in STATUS_STYLE.values()
+    ]
+    handles += [
+        Patch(facecolor="none", edgecolor=SKY_BLUE, linewidth=2.5, label="IN: entrance"),
+        Patch(facecolor="none", edgecolor=GREEN, linewidth=2.5, label="OUT: exit"),
+        Patch(facecolor="#d9d9d9", label="gutter"),
+    ]
     if options.answer and verdict.walk:
         steps = _draw_walk(axes, picture, book, verdict.walk, spread, origin)
-        handles.append(Line2D([], [], color=WALK_COLOUR, linewidth=3, marker="o", markersize=4,
-                              label=f"the walk ({steps} of its cells here)"))
+        handles.append(
+            Line2D(
+                [],
+                [],
+                color=WALK_COLOUR,
+                linewidth=3,
+                marker="o",
+                markersize=4,
+                label=f"the walk ({steps} of its cells here)",
+            )
+        )
     handles.append(Patch(facecolor="none", edgecolor="none", label="codes: docs/book.md; hover a cell (SVG)"))
     figure.legend(handles=handles, loc="outside right upper", fontsize=7.5, frameon=False)
     shown = shape.spread_pages(spread)
@@ -199,7 +259,8 @@ def _draw_walk(axes: Any, picture: Picture, book: Book, walk: list[Cell], spread
         point = (origin(page) + col + 0.5, row + 0.5)
         joined = previous is not None and (
             abs(point[0] - previous[0]) + abs(point[1] - previous[1]) < 1.01
-            or (abs(point[1] - previous[1]) < 0.01 and abs(abs(point[0] - previous[0]) - (1 + GUTTER)) < 0.01))
+            or (abs(point[1] - previous[1]) < 0.01 and abs(abs(point[0] - previous[0]) - (1 + GUTTER)) < 0.01)
+        )
         if not joined:
             runs.append([])
         runs[-1].append((step, point))
@@ -208,13 +269,30 @@ def _draw_walk(axes: Any, picture: Picture, book: Book, walk: list[Cell], spread
     for number, run in enumerate(runs):
         xs = [point[0] for _, point in run]
         ys = [point[1] for _, point in run]
-        (line,) = axes.plot(xs, ys, color=WALK_COLOUR, linewidth=3, alpha=0.75, marker="o", markersize=3.5,
-                            solid_capstyle="round", zorder=3)
+        (line,) = axes.plot(
+            xs,
+            ys,
+            color=WALK_COLOUR,
+            linewidth=3,
+            alpha=0.75,
+            marker="o",
+            markersize=3.5,
+            solid_capstyle="round",
+            zorder=3,
+        )
         first, last = run[0][0], run[-1][0]
         picture.tip(line, f"walk-{number}", f"the walk, steps {first} to {last} of {len(walk) - 1}")
         for step, (x, y) in (run[0], run[-1]) if len(run) > 1 else (run[0],):
-            axes.text(x + 0.3, y - 0.28, str(step), fontsize=5.5, color=BLACK, zorder=6, ha="center", va="center",
-                      bbox={"boxstyle": "round,pad=0.08", "facecolor": "white", "edgecolor": WALK_COLOUR,
-                            "linewidth": 0.6})
+            axes.text(
+                x + 0.3,
+                y - 0.28,
+                str(step),
+                fontsize=5.5,
+                color=BLACK,
+                zorder=6,
+                ha="center",
+                va="center",
+                bbox={"boxstyle": "round,pad=0.08", "facecolor": "white", "edgecolor": WALK_COLOUR, "linewidth": 0.6},
+            )
         drawn += len(run)
     return drawn

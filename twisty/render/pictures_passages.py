@@ -35,8 +35,13 @@ ANSWER = "route"
 CELL_INCHES = 0.5
 
 # How each kind of object is drawn: (colour, marker); doors are whole cells, hatched.
-KIND_STYLE = {"key": (YELLOW, "D"), "elixir": (GREEN, "P"), "equipment": (BLUE, "^"), "enemy": (VERMILLION, "o"),
-              "door": (ORANGE, "s")}
+KIND_STYLE = {
+    "key": (YELLOW, "D"),
+    "elixir": (GREEN, "P"),
+    "equipment": (BLUE, "^"),
+    "enemy": (VERMILLION, "o"),
+    "door": (ORANGE, "s"),
+}
 START_COLOUR, GOAL_COLOUR, ROUTE_COLOUR = SKY_BLUE, GREEN, PURPLE
 
 
@@ -112,49 +117,106 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
         for col, char in enumerate(text):
             if char == OUTSIDE:
                 continue
-            colour = WALL_GREY if char == WALL else START_COLOUR if char == START else \
-                GOAL_COLOUR if char == GOAL else FLOOR
-            axes.add_patch(Rectangle((col, row), 1, 1, facecolor=colour, edgecolor="#bfbfbf", linewidth=0.6,
-                                     gid=f"cell-{row}-{col}"))
+            colour = (
+                WALL_GREY if char == WALL else START_COLOUR if char == START else GOAL_COLOUR if char == GOAL else FLOOR
+            )
+            axes.add_patch(
+                Rectangle(
+                    (col, row), 1, 1, facecolor=colour, edgecolor="#bfbfbf", linewidth=0.6, gid=f"cell-{row}-{col}"
+                )
+            )
             if char in (START, GOAL):
-                axes.text(col + 0.5, row + 0.5, char, ha="center", va="center", fontsize=11, weight="bold",
-                          color=BLACK, zorder=6)
+                axes.text(
+                    col + 0.5,
+                    row + 0.5,
+                    char,
+                    ha="center",
+                    va="center",
+                    fontsize=11,
+                    weight="bold",
+                    color=BLACK,
+                    zorder=6,
+                )
 
     route = verdict.route if options.answer and verdict is not None else None
-    fought = {step.at: (number, step) for number, step in enumerate(route.steps, start=1)
-              if step.action == "fight"} if route is not None else {}
+    fought = (
+        {step.at: (number, step) for number, step in enumerate(route.steps, start=1) if step.action == "fight"}
+        if route is not None
+        else {}
+    )
     for index, thing in enumerate(model.things):
         row, col = thing.cell
         colour, marker = KIND_STYLE[thing.kind]
         colour = getattr(thing, "colour", None) or colour
         describe = thing.describe()
         if thing.kind == "door":
-            artist = axes.add_patch(Rectangle((col + 0.08, row + 0.08), 0.84, 0.84, facecolor=colour,
-                                              edgecolor=BLACK, hatch="||", linewidth=1.0))
+            artist = axes.add_patch(
+                Rectangle(
+                    (col + 0.08, row + 0.08), 0.84, 0.84, facecolor=colour, edgecolor=BLACK, hatch="||", linewidth=1.0
+                )
+            )
         else:
-            (artist,) = axes.plot([col + 0.5], [row + 0.5], marker=marker, markersize=17, color=colour,
-                                  markeredgecolor=BLACK, linestyle="none", zorder=4)
+            (artist,) = axes.plot(
+                [col + 0.5],
+                [row + 0.5],
+                marker=marker,
+                markersize=17,
+                color=colour,
+                markeredgecolor=BLACK,
+                linestyle="none",
+                zorder=4,
+            )
         tip = f"{thing.symbol} at row {row}, col {col}: {describe}"
         if thing.cell in fought:
             number, step = fought[thing.cell]
             tip += f"; fought at step {number}: -{step.damage} hp, {step.stats.hp} hp left"
-            axes.text(col + 0.96, row + 0.94, f"-{step.damage}", ha="right", va="bottom", fontsize=8, zorder=6,
-                      weight="bold", color=BLACK, bbox={"boxstyle": "round,pad=0.1", "facecolor": "white",
-                                                        "edgecolor": VERMILLION, "linewidth": 0.8})
+            axes.text(
+                col + 0.96,
+                row + 0.94,
+                f"-{step.damage}",
+                ha="right",
+                va="bottom",
+                fontsize=8,
+                zorder=6,
+                weight="bold",
+                color=BLACK,
+                bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": VERMILLION, "linewidth": 0.8},
+            )
         picture.tip(artist, f"thing-{index}", tip)
-        axes.text(col + 0.5, row + 0.52, thing.symbol, ha="center", va="center", fontsize=9, weight="bold",
-                  color="white" if thing.kind in ("enemy", "equipment") else BLACK, zorder=6)
+        axes.text(
+            col + 0.5,
+            row + 0.52,
+            thing.symbol,
+            ha="center",
+            va="center",
+            fontsize=9,
+            weight="bold",
+            color="white" if thing.kind in ("enemy", "equipment") else BLACK,
+            zorder=6,
+        )
 
-    handles: list[Any] = [Patch(facecolor=WALL_GREY, edgecolor="#bfbfbf", label="# wall"),
-                          Patch(facecolor=FLOOR, edgecolor="#bfbfbf", label=". floor"),
-                          Patch(facecolor=START_COLOUR, edgecolor="#bfbfbf", label="S start"),
-                          Patch(facecolor=GOAL_COLOUR, edgecolor="#bfbfbf", label="G goal")]
+    handles: list[Any] = [
+        Patch(facecolor=WALL_GREY, edgecolor="#bfbfbf", label="# wall"),
+        Patch(facecolor=FLOOR, edgecolor="#bfbfbf", label=". floor"),
+        Patch(facecolor=START_COLOUR, edgecolor="#bfbfbf", label="S start"),
+        Patch(facecolor=GOAL_COLOUR, edgecolor="#bfbfbf", label="G goal"),
+    ]
     if route is not None:
         _draw_route(axes, picture, model, route)
-        handles += [Line2D([], [], color=ROUTE_COLOUR, linewidth=3, label="best route (step numbers)"),
-                    Line2D([], [], marker="o", markersize=11, color="white", markeredgecolor=BLACK,
-                           linestyle="none", label="step number; hp after it, top right"),
-                    Patch(facecolor="white", edgecolor=VERMILLION, label="-n: damage taken in that fight")]
+        handles += [
+            Line2D([], [], color=ROUTE_COLOUR, linewidth=3, label="best route (step numbers)"),
+            Line2D(
+                [],
+                [],
+                marker="o",
+                markersize=11,
+                color="white",
+                markeredgecolor=BLACK,
+                linestyle="none",
+                label="step number; hp after it, top right",
+            ),
+            Patch(facecolor="white", edgecolor=VERMILLION, label="-n: damage taken in that fight"),
+        ]
     seen: set[str] = set()
     for thing in model.things:
         if thing.symbol in seen:
@@ -166,8 +228,18 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
         if thing.kind == "door":
             handles.append(Patch(facecolor=colour, edgecolor=BLACK, hatch="||", label=label))
         else:
-            handles.append(Line2D([], [], marker=marker, markersize=10, color=colour, markeredgecolor=BLACK,
-                                  linestyle="none", label=label))
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    marker=marker,
+                    markersize=10,
+                    color=colour,
+                    markeredgecolor=BLACK,
+                    linestyle="none",
+                    label=label,
+                )
+            )
     figure.legend(handles=handles, loc="outside right upper", fontsize=8, frameon=False)
     player = model.player
     title = model.name or level.path
@@ -181,8 +253,9 @@ def _draw_route(axes: Any, picture: Picture, model: PassagesLevel, route: Replay
     cells = route_cells(model, route)
     xs = [col + 0.5 for _, col in cells]
     ys = [row + 0.5 for row, _ in cells]
-    (line,) = axes.plot(xs, ys, color=ROUTE_COLOUR, linewidth=3, alpha=0.8, solid_capstyle="round",
-                        solid_joinstyle="round", zorder=3)
+    (line,) = axes.plot(
+        xs, ys, color=ROUTE_COLOUR, linewidth=3, alpha=0.8, solid_capstyle="round", solid_joinstyle="round", zorder=3
+    )
     picture.tip(line, "route", f"the best route: {len(route.steps)} steps, final hp {route.final_hp}")
     used: dict[Cell, int] = {}
     for number, step in enumerate(route.steps, start=1):
@@ -190,12 +263,26 @@ def _draw_route(axes: Any, picture: Picture, model: PassagesLevel, route: Replay
         shift = 0.22 * used.get(step.at, 0)
         used[step.at] = used.get(step.at, 0) + 1
         x, y = col + 0.18 + shift, row + 0.2
-        badge = axes.text(x, y, str(number), ha="center", va="center", fontsize=7, weight="bold", color=BLACK,
-                          zorder=5, bbox={"boxstyle": "circle,pad=0.15", "facecolor": "white", "edgecolor": BLACK,
-                                          "linewidth": 0.8})
-        picture.tip(badge, f"step-{number}", f"step {number}: {step.action} {step.thing} at row {row}, col {col}"
-                    f" (-{step.damage} hp) -> hp {step.stats.hp}, atk {step.stats.atk}, def {step.stats.defense}, "
-                    f"keys {step.stats.keys}")
+        badge = axes.text(
+            x,
+            y,
+            str(number),
+            ha="center",
+            va="center",
+            fontsize=7,
+            weight="bold",
+            color=BLACK,
+            zorder=5,
+            bbox={"boxstyle": "circle,pad=0.15", "facecolor": "white", "edgecolor": BLACK, "linewidth": 0.8},
+        )
+        picture.tip(
+            badge,
+            f"step-{number}",
+            f"step {number}: {step.action} {step.thing} at row {row}, col {col}"
+            f" (-{step.damage} hp) -> hp {step.stats.hp}, atk {step.stats.atk}, def {step.stats.defense}, "
+            f"keys {step.stats.keys}",
+        )
         if not shift:
-            axes.text(col + 0.96, row + 0.06, f"hp {step.stats.hp}", ha="right", va="top", fontsize=6.5,
-                      color=BLACK, zorder=5)
+            axes.text(
+                col + 0.96, row + 0.06, f"hp {step.stats.hp}", ha="right", va="top", fontsize=6.5, color=BLACK, zorder=5
+            )

@@ -9,6 +9,7 @@ each turn with its falls and the temple after it); nothing is solved here.
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 from typing import Any
 
 from twisty.render.pictures import (
@@ -58,8 +59,9 @@ def _centre(round_: Round, down: int, room: int) -> tuple[float, float]:
     return col + 0.5, row + 0.5
 
 
-def _draw_panel(axes: Any, picture: Picture, round_: Round, state: TempleState, title: str, falls: tuple = (),
-                prefix: str = "start") -> None:
+def _draw_panel(
+    axes: Any, picture: Picture, round_: Round, state: TempleState, title: str, falls: tuple = (), prefix: str = "start"
+) -> None:
     from matplotlib.patches import FancyArrowPatch, Rectangle
 
     temple = round_.temple
@@ -79,9 +81,12 @@ def _draw_panel(axes: Any, picture: Picture, round_: Round, state: TempleState, 
         else:
             face, hatch = PALE if room in temple.card_rooms else "#ffffff", ""
         cell = Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=face, edgecolor="#bbbbbb", hatch=hatch, linewidth=0.5)
-        picture.tip(axes.add_patch(cell), f"{prefix}-room-{room}",
-                    f"{temple.names[room]}" + (" (explored)" if room in explored else
-                                               " (to explore)" if room in round_.targets else ""))
+        picture.tip(
+            axes.add_patch(cell),
+            f"{prefix}-room-{room}",
+            f"{temple.names[room]}"
+            + (" (explored)" if room in explored else " (to explore)" if room in round_.targets else ""),
+        )
         axes.text(x, y + 0.32, temple.names[room][:10], ha="center", va="center", fontsize=5)
     for slot, (a, b) in enumerate(temple.slots):
         fixed = temple.fixed >> slot & 1
@@ -92,29 +97,54 @@ def _draw_panel(axes: Any, picture: Picture, round_: Round, state: TempleState, 
         mx, my = (xa + xb) / 2, (ya + yb) / 2
         # the wall is the side the two rooms share: perpendicular to the line joining their centres
         dx, dy = (yb - ya) / 2, (xb - xa) / 2
-        line = axes.plot([mx - dx, mx + dx], [my - dy, my + dy], color=FIXED_WALL if fixed else VARIABLE_WALL,
-                         linewidth=4 if fixed else 3, linestyle="-" if fixed else (0, (2, 1)),
-                         solid_capstyle="butt")[0]
-        picture.tip(line, f"{prefix}-wall-{slot}",
-                    f"{'fixed' if fixed else 'variable'} wall between {temple.slot_name(slot)}")
+        line = axes.plot(
+            [mx - dx, mx + dx],
+            [my - dy, my + dy],
+            color=FIXED_WALL if fixed else VARIABLE_WALL,
+            linewidth=4 if fixed else 3,
+            linestyle="-" if fixed else (0, (2, 1)),
+            solid_capstyle="butt",
+        )[0]
+        picture.tip(
+            line, f"{prefix}-wall-{slot}", f"{'fixed' if fixed else 'variable'} wall between {temple.slot_name(slot)}"
+        )
     axes.add_patch(Rectangle((0, 0), cols, rows, fill=False, edgecolor=BLACK, linewidth=1.5))
     for door in temple.doors:
-        side = (door.side - state.down) % 4        # where the door's side stands as seen: 0 bottom, 1 right...
+        side = (door.side - state.down) % 4  # where the door's side stands as seen: 0 bottom, 1 right...
         x, y = _centre(round_, state.down, door.room)
         offset = {0: (0, 0.62), 1: (0.62, 0), 2: (0, -0.62), 3: (-0.62, 0)}[side]
-        marker = axes.text(x + offset[0], y + offset[1], door.name[:1].upper(), ha="center", va="center",
-                           fontsize=6, color="white", fontweight="bold",
-                           bbox={"boxstyle": "round,pad=0.15", "facecolor": DOOR,
-                                 "edgecolor": BLACK if door == round_.door else DOOR})
-        picture.tip(marker, f"{prefix}-door-{door.name}",
-                    f"door {door.name}" + (" (the revealed door)" if door == round_.door else ""))
+        marker = axes.text(
+            x + offset[0],
+            y + offset[1],
+            door.name[:1].upper(),
+            ha="center",
+            va="center",
+            fontsize=6,
+            color="white",
+            fontweight="bold",
+            bbox={"boxstyle": "round,pad=0.15", "facecolor": DOOR, "edgecolor": BLACK if door == round_.door else DOOR},
+        )
+        picture.tip(
+            marker,
+            f"{prefix}-door-{door.name}",
+            f"door {door.name}" + (" (the revealed door)" if door == round_.door else ""),
+        )
     for number, fall in enumerate(falls):
         path = [fall.start, *fall.path]
-        for a, b in zip(path, path[1:]):
-            arrow = FancyArrowPatch(_centre(round_, state.down, a), _centre(round_, state.down, b),
-                                    arrowstyle="-|>", mutation_scale=8, color=FALL, linewidth=1.2)
-            picture.tip(axes.add_patch(arrow), f"{prefix}-fall-{number}-{a}-{b}",
-                        f"fall {number + 1}: {temple.names[a]} -> {temple.names[b]}")
+        for a, b in pairwise(path):
+            arrow = FancyArrowPatch(
+                _centre(round_, state.down, a),
+                _centre(round_, state.down, b),
+                arrowstyle="-|>",
+                mutation_scale=8,
+                color=FALL,
+                linewidth=1.2,
+            )
+            picture.tip(
+                axes.add_patch(arrow),
+                f"{prefix}-fall-{number}-{a}-{b}",
+                f"fall {number + 1}: {temple.names[a]} -> {temple.names[b]}",
+            )
     x, y = _centre(round_, state.down, state.die)
     die = axes.add_patch(Rectangle((x - 0.18, y - 0.28), 0.36, 0.36, facecolor=DIE, edgecolor=BLACK))
     picture.tip(die, f"{prefix}-die", f"the die, in {temple.names[state.die]}")
@@ -154,14 +184,15 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
         _draw_panel(axes, picture, round_, record.state, text, record.falls, prefix=f"turn-{record.number}")
     legend_axes = figure.add_subplot(grid[down_rows, :])
     legend_axes.axis("off")
-    handles = [Line2D([], [], color=FIXED_WALL, linewidth=4, label="fixed wall"),
-               Line2D([], [], color=VARIABLE_WALL, linewidth=3, linestyle=(0, (2, 1)), label="variable wall"),
-               Patch(facecolor=DIE, edgecolor=BLACK, label="the die"),
-               Line2D([], [], color=FALL, marker=">", label="a fall"),
-               Patch(facecolor=TARGET, label="room to explore"),
-               Patch(facecolor=EXPLORED, hatch="..", label="explored"),
-               Patch(facecolor=PALE, edgecolor="#bbbbbb", label="room card room"),
-               Patch(facecolor=DOOR, label="door (framed: the revealed one)")]
+    handles = [
+        Line2D([], [], color=FIXED_WALL, linewidth=4, label="fixed wall"),
+        Line2D([], [], color=VARIABLE_WALL, linewidth=3, linestyle=(0, (2, 1)), label="variable wall"),
+        Patch(facecolor=DIE, edgecolor=BLACK, label="the die"),
+        Line2D([], [], color=FALL, marker=">", label="a fall"),
+        Patch(facecolor=TARGET, label="room to explore"),
+        Patch(facecolor=EXPLORED, hatch="..", label="explored"),
+        Patch(facecolor=PALE, edgecolor="#bbbbbb", label="room card room"),
+        Patch(facecolor=DOOR, label="door (framed: the revealed one)"),
+    ]
     legend_axes.legend(handles=handles, loc="center", ncol=4, fontsize=7, frameon=False)
     return picture
-

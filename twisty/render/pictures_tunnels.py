@@ -27,10 +27,16 @@ from twisty.report.tunnels import Odds, fraction_text
 # (label, colour, hatch) per outcome; hatches keep the bars apart in grey.
 _OUTCOMES = {
     "save": [("success", "success", GREEN, ""), ("failure", None, VERMILLION, "///")],
-    "clash": [("a wins", "a_wins", BLUE, ""), ("b wins", "b_wins", VERMILLION, "///"),
-              ("indecisive", "indecisive", SKY_BLUE, "..")],
-    "fight": [("delver wins", "win", GREEN, ""), ("disabled", "disabled", ORANGE, ".."),
-              ("perished", "perished", VERMILLION, "///")],
+    "clash": [
+        ("a wins", "a_wins", BLUE, ""),
+        ("b wins", "b_wins", VERMILLION, "///"),
+        ("indecisive", "indecisive", SKY_BLUE, ".."),
+    ],
+    "fight": [
+        ("delver wins", "win", GREEN, ""),
+        ("disabled", "disabled", ORANGE, ".."),
+        ("perished", "perished", VERMILLION, "///"),
+    ],
 }
 
 
@@ -51,6 +57,7 @@ def title_of(odds: Odds) -> str:
     if odds.kind == "save":
         return f"Saving Roll: difficulty {data['difficulty']}, rating {data['rating']}"
     if odds.kind == "clash":
+
         def side(name: str) -> str:
             part = data[name]
             if part["flat_footed"]:
@@ -58,6 +65,7 @@ def title_of(odds: Odds) -> str:
             else:
                 text = f"{name}: {part['dice']} dice" + (" +1 (upper hand)" if part["upper_hand"] else "")
             return text + (f", armour {part['armour']}" if part["armour"] else "")
+
         return f"Clash  {side('a')};  {side('b')}"
     return f"Fight: {data['states']} states; reeling save difficulty {data.get('difficulty', '?')}"
 
@@ -79,35 +87,58 @@ def draw_odds(odds: Odds, title: str | None = None) -> Picture:
         exact = fraction_text(value)
         picture.tip(bar, f"outcome-{position}", f"{label}: {exact} = {float(value):.6f}")
         axes.text(position, float(value) + 0.015, f"{float(value):.1%}", ha="center", va="bottom", fontsize=8)
-        handles.append(Patch(facecolor=colour, hatch=hatch, edgecolor=BLACK,
-                             label=f"{label} = {short_fraction(exact)}"))
+        handles.append(
+            Patch(facecolor=colour, hatch=hatch, edgecolor=BLACK, label=f"{label} = {short_fraction(exact)}")
+        )
     axes.set_xticks(range(len(bars)), [label for label, *_ in bars], fontsize=8)
     axes.set_ylim(0, 1.12)
     axes.set_ylabel("probability")
-    figure.legend(handles=handles, loc="outside lower left", fontsize=7.5, title="exact odds", title_fontsize=8,
-                  alignment="left")
+    figure.legend(
+        handles=handles, loc="outside lower left", fontsize=7.5, title="exact odds", title_fontsize=8, alignment="left"
+    )
     axes.set_title(title or title_of(odds), fontsize=9, loc="left")
     if odds.kind == "clash":
-        _distribution(picture, figure.add_subplot(1, 2, 2), "wounds reaching each side after armour",
-                      "wounds", [("to a", odds.result.wounds_to_a, BLUE, ""),
-                                 ("to b", odds.result.wounds_to_b, VERMILLION, "///")])
+        _distribution(
+            picture,
+            figure.add_subplot(1, 2, 2),
+            "wounds reaching each side after armour",
+            "wounds",
+            [("to a", odds.result.wounds_to_a, BLUE, ""), ("to b", odds.result.wounds_to_b, VERMILLION, "///")],
+        )
     elif odds.kind == "fight":
-        _distribution(picture, figure.add_subplot(1, 2, 2), "the delver's Constitution when the fight ends",
-                      "Constitution left", [("delver", odds.result.constitution, GREEN, "")])
+        _distribution(
+            picture,
+            figure.add_subplot(1, 2, 2),
+            "the delver's Constitution when the fight ends",
+            "Constitution left",
+            [("delver", odds.result.constitution, GREEN, "")],
+        )
     return picture
 
 
-def _distribution(picture: Picture, axes: Any, title: str, xlabel: str,
-                  series: list[tuple[str, dict[int, Fraction], str, str]]) -> None:
+def _distribution(
+    picture: Picture, axes: Any, title: str, xlabel: str, series: list[tuple[str, dict[int, Fraction], str, str]]
+) -> None:
     width = 0.8 / len(series)
     for number, (label, values, colour, hatch) in enumerate(series):
         keys = sorted(values)
         shift = (number - (len(series) - 1) / 2) * width
-        container = axes.bar([key + shift for key in keys], [float(values[key]) for key in keys], width=width,
-                             color=colour, hatch=hatch, edgecolor=BLACK, linewidth=0.5, label=label)
-        for key, bar in zip(keys, container):
-            picture.tip(bar, f"{label.replace(' ', '-')}-{key}",
-                        f"{label}, {xlabel} {key}: {fraction_text(values[key])} = {float(values[key]):.6f}")
+        container = axes.bar(
+            [key + shift for key in keys],
+            [float(values[key]) for key in keys],
+            width=width,
+            color=colour,
+            hatch=hatch,
+            edgecolor=BLACK,
+            linewidth=0.5,
+            label=label,
+        )
+        for key, bar in zip(keys, container, strict=False):
+            picture.tip(
+                bar,
+                f"{label.replace(' ', '-')}-{key}",
+                f"{label}, {xlabel} {key}: {fraction_text(values[key])} = {float(values[key]):.6f}",
+            )
     axes.set_xlabel(xlabel)
     axes.set_ylabel("probability")
     axes.set_title(title, fontsize=9, loc="left")

@@ -18,8 +18,10 @@ def as_seen(lines: list[str], down: int) -> list[str]:
     grid = [list(line) for line in lines]
     for _ in range(down % 4):
         height, width = len(grid), len(grid[0])
-        grid = [[_TURNED_STROKE.get(grid[height - 1 - j][i], grid[height - 1 - j][i]) for j in range(height)]
-                for i in range(width)]
+        grid = [
+            [_TURNED_STROKE.get(grid[height - 1 - j][i], grid[height - 1 - j][i]) for j in range(height)]
+            for i in range(width)
+        ]
     return ["".join(row) for row in grid]
 
 
@@ -30,6 +32,8 @@ def drawing(round_: Round, state: TempleState | None = None) -> list[str]:
     lines = as_seen(map_lines(temple, state.walls, state.die), state.down)
     supply = round_.pieces - state.walls.bit_count()
     explored = [temple.names[room] for index, room in enumerate(round_.targets) if state.explored >> index & 1]
-    caption = (f"down: {SIDES[state.down]} side; die (@) in {temple.names[state.die]}; supply {supply}; "
-               f"explored: {', '.join(explored) or 'none'}")
+    caption = (
+        f"down: {SIDES[state.down]} side; die (@) in {temple.names[state.die]}; supply {supply}; "
+        f"explored: {', '.join(explored) or 'none'}"
+    )
     return [*lines, caption]

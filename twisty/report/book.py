@@ -8,9 +8,10 @@ left undecided is `null` in the JSON and "unknown" in the text, with the cap nam
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from twisty.checking import CheckOptions, Outcome, level_status, status_word
 from twisty.limits import Deadline
@@ -52,8 +53,10 @@ def read_expectations(source: LevelSource, book: Book | None) -> BookExpectation
         raise source.error("[expect] must be a table", key="expect")
     known = set(_FLAG_CLAIMS) | set(_CELL_CLAIMS) | {"moves", "rules"}
     for key, value in table.items():
+
         def error(message: str, key: str = key):
             return source.error(message, table="expect", key=key)
+
         if key not in known:
             raise unknown_key_error(source, key, known, table="expect")
         if isinstance(value, list) and len(value) > MAX_LIST_ITEMS:
@@ -71,8 +74,13 @@ def read_expectations(source: LevelSource, book: Book | None) -> BookExpectation
                 raise error("[expect] rules must be a list of rule numbers or names")
             by_name = {name.lower(): number for number, name in RULE_NAMES.items()}
             for rule in value:
-                number = rule if isinstance(rule, int) and not isinstance(rule, bool) else \
-                    by_name.get(rule.lower()) if isinstance(rule, str) else None
+                number = (
+                    rule
+                    if isinstance(rule, int) and not isinstance(rule, bool)
+                    else by_name.get(rule.lower())
+                    if isinstance(rule, str)
+                    else None
+                )
                 if number not in RULE_NAMES:
                     raise error(f"[expect] rules: {rule!r:.40} is not a rule number (1-27) or name")
                 expect.rules.append(number)
@@ -81,19 +89,29 @@ def read_expectations(source: LevelSource, book: Book | None) -> BookExpectation
                 raise error(f"[expect] {key} must be a list of [page, row, col] cells")
             cells = []
             for item in value:
-                if (not isinstance(item, list) or len(item) != 3
-                        or any(isinstance(part, bool) or not isinstance(part, int) for part in item)
-                        or (book is not None and not book.shape.contains(tuple(item)))):
+                if (
+                    not isinstance(item, list)
+                    or len(item) != 3
+                    or any(isinstance(part, bool) or not isinstance(part, int) for part in item)
+                    or (book is not None and not book.shape.contains(tuple(item)))
+                ):
                     raise error(f"[expect] {key}: {item!r:.40} is not a cell [page, row, col] of this book")
                 cells.append((item[0], item[1], item[2]))
             expect.cells[key] = cells
     return expect
 
 
-def report(source: LevelSource, book: Book, verdict: BookAnalysis, expect: BookExpectations,
-           deadline: Deadline | None = None, readings: bool = True) -> dict[str, Any]:
+def report(
+    source: LevelSource,
+    book: Book,
+    verdict: BookAnalysis,
+    expect: BookExpectations,
+    deadline: Deadline | None = None,
+    readings: bool = True,
+) -> dict[str, Any]:
     """The JSON object of `check --json` for a book (keys listed in docs/book.md). The ambiguity lint's
     readings share `deadline` with everything before them."""
+
     def cells_or_none(cells: list[Cell] | None) -> list[list[int]] | None:
         return None if cells is None else [list(cell) for cell in cells]
 
@@ -124,31 +142,71 @@ def report(source: LevelSource, book: Book, verdict: BookAnalysis, expect: BookE
         "evaluations": verdict.evaluations,
     }
     data["ambiguities"] = [
-        {"reading": difference.reading, "cells": cells_or_none(difference.cells),
-         "solvable": difference.solvable, "moves": difference.moves, "cap": difference.cap}
-        for difference in (reading_differences(book, verdict, deadline=deadline) if readings else [])]
+        {
+            "reading": difference.reading,
+            "cells": cells_or_none(difference.cells),
+            "solvable": difference.solvable,
+            "moves": difference.moves,
+            "cap": difference.cap,
+        }
+        for difference in (reading_differences(book, verdict, deadline=deadline) if readings else [])
+    ]
     data["expect_failures"] = expectation_failures(book, verdict, expect, data)
     data["seconds"] = round(deadline.elapsed() if deadline is not None else verdict.seconds, 3)
     return data
 
 
-def unevaluated_report(source: LevelSource, expect: BookExpectations, cap: str,
-                       deadline: Deadline | None) -> dict[str, Any]:
+def unevaluated_report(
+    source: LevelSource, expect: BookExpectations, cap: str, deadline: Deadline | None
+) -> dict[str, Any]:
     """The JSON object for a book whose first evaluation a cap stopped: every answer is unknown."""
     data: dict[str, Any] = {
-        "level": source.path, "game": "book", "title": source.data.get("title", ""), "valid": True, "errors": [],
-        "status": "unknown", "cap": cap,
-        "undecided": ["evaluation", "solvable", "moves", "unique", "shortest_walks", "corridor",
-                      "simple_corridor", "branches", "dead_ends", "ambiguities"],
-        "solvable": None, "walk": [], "moves": None, "corridor": None, "unique": None, "shortest_walks": None,
-        "simple_corridor": None, "branches": None, "dead_ends": None, "rules_fired": [],
-        "rules_fired_numbers": [], "walk_rules": [], "border": [], "pages": None, "walkers": 0, "evaluations": 0,
+        "level": source.path,
+        "game": "book",
+        "title": source.data.get("title", ""),
+        "valid": True,
+        "errors": [],
+        "status": "unknown",
+        "cap": cap,
+        "undecided": [
+            "evaluation",
+            "solvable",
+            "moves",
+            "unique",
+            "shortest_walks",
+            "corridor",
+            "simple_corridor",
+            "branches",
+            "dead_ends",
+            "ambiguities",
+        ],
+        "solvable": None,
+        "walk": [],
+        "moves": None,
+        "corridor": None,
+        "unique": None,
+        "shortest_walks": None,
+        "simple_corridor": None,
+        "branches": None,
+        "dead_ends": None,
+        "rules_fired": [],
+        "rules_fired_numbers": [],
+        "walk_rules": [],
+        "border": [],
+        "pages": None,
+        "walkers": 0,
+        "evaluations": 0,
         "ambiguities": [],
     }
-    claims = [*expect.flags, *(["moves"] if expect.moves is not None else []), *expect.cells,
-              *(["rules"] if expect.rules else [])]
-    data["expect_failures"] = [f"{key}: could not be decided within the {cap} (the book was not evaluated)"
-                               for key in claims]
+    claims = [
+        *expect.flags,
+        *(["moves"] if expect.moves is not None else []),
+        *expect.cells,
+        *(["rules"] if expect.rules else []),
+    ]
+    data["expect_failures"] = [
+        f"{key}: could not be decided within the {cap} (the book was not evaluated)" for key in claims
+    ]
     data["seconds"] = round(deadline.elapsed(), 3) if deadline is not None else 0.0
     return data
 
@@ -163,17 +221,22 @@ def ambiguity_lines(data: dict[str, Any]) -> list[str]:
         more = f" and {len(cells) - 12} more" if len(cells) > 12 else ""
         if difference["cap"] is not None:
             changed = f"; {len(cells)} cells change ({shown}{more})" if cells else ""
-            lines.append(f"note: the reading {difference['reading']} could not be compared within the "
-                         f"{difference['cap']}{changed}")
+            lines.append(
+                f"note: the reading {difference['reading']} could not be compared within the "
+                f"{difference['cap']}{changed}"
+            )
             continue
-        walk = ("no walk" if not difference["solvable"] else f"a walk of {difference['moves']} moves")
-        lines.append(f"warning: under the reading {difference['reading']}, {len(cells)} cells "
-                     f"change ({shown}{more}) and the book has {walk}")
+        walk = "no walk" if not difference["solvable"] else f"a walk of {difference['moves']} moves"
+        lines.append(
+            f"warning: under the reading {difference['reading']}, {len(cells)} cells "
+            f"change ({shown}{more}) and the book has {walk}"
+        )
     return lines
 
 
-def expectation_failures(book: Book, verdict: BookAnalysis, expect: BookExpectations,
-                         data: dict[str, Any]) -> list[str]:
+def expectation_failures(
+    book: Book, verdict: BookAnalysis, expect: BookExpectations, data: dict[str, Any]
+) -> list[str]:
     """Each claim that does not hold, or that a cap left undecided (it fails, naming the cap)."""
     failures = []
     undecided = f"could not be decided within the {verdict.cap}"
@@ -203,22 +266,26 @@ def expectation_failures(book: Book, verdict: BookAnalysis, expect: BookExpectat
             index = book.shape.index(cell)
             if evaluation.status[index] not in statuses:
                 chain = "; ".join(evaluation.chain(index)) or "no rule decides it"
-                failures.append(f"{key}: {list(cell)} should be {meaning} but is "
-                                f"{_status_word(evaluation.status[index])} ({chain})")
+                failures.append(
+                    f"{key}: {list(cell)} should be {meaning} but is {_status_word(evaluation.status[index])} ({chain})"
+                )
     for rule in expect.rules:
         if rule in verdict.rules_fired:
             continue
         if verdict.complete:
             failures.append(f"rules: rule {rule} ({RULE_NAMES[rule]}) was expected to decide a cell but did not")
         else:
-            failures.append(f"rules: whether rule {rule} ({RULE_NAMES[rule]}) decides a cell {undecided} "
-                            f"(it decided none before the search stopped)")
+            failures.append(
+                f"rules: whether rule {rule} ({RULE_NAMES[rule]}) decides a cell {undecided} "
+                f"(it decided none before the search stopped)"
+            )
     return failures
 
 
 def _status_word(status: int) -> str:
-    return {PASSABLE: "passable", DEADLY: "deadly", WALL: "impassable (wall)",
-            PETRIFIED: "impassable (petrified)"}[status]
+    return {PASSABLE: "passable", DEADLY: "deadly", WALL: "impassable (wall)", PETRIFIED: "impassable (petrified)"}[
+        status
+    ]
 
 
 def summary_line(data: dict[str, Any]) -> str:
@@ -229,17 +296,27 @@ def summary_line(data: dict[str, Any]) -> str:
     elif not data["solvable"]:
         verdict = f"unsolvable (proved), corridor of {len(data['corridor'])} cells"
     else:
-        uniqueness = ("uniqueness unknown" if data["unique"] is None else
-                      "unique shortest walk" if data["unique"] else "several shortest walks")
+        uniqueness = (
+            "uniqueness unknown"
+            if data["unique"] is None
+            else "unique shortest walk"
+            if data["unique"]
+            else "several shortest walks"
+        )
         if cap is not None:
             corridor = f"corridor unknown ({cap} reached)"
         else:
-            shape = "a simple path" if data["simple_corridor"] else \
-                f"{len(data['branches'])} branches, {len(data['dead_ends'])} dead ends"
+            shape = (
+                "a simple path"
+                if data["simple_corridor"]
+                else f"{len(data['branches'])} branches, {len(data['dead_ends'])} dead ends"
+            )
             corridor = f"corridor of {len(data['corridor'])} cells ({shape})"
         verdict = f"solvable in {data['moves']} moves ({uniqueness}), {corridor}"
-    return (f"{status_word(data):<11}{data['level']}: {verdict}; {len(data['rules_fired_numbers'])} rules fired  "
-            f"[{data['seconds']:.2f}s]")
+    return (
+        f"{status_word(data):<11}{data['level']}: {verdict}; {len(data['rules_fired_numbers'])} rules fired  "
+        f"[{data['seconds']:.2f}s]"
+    )
 
 
 @dataclass(frozen=True)
@@ -250,7 +327,7 @@ class BookVerdict:
     names the cap. `to_json()` is the object `check --json` prints (keys in docs/book.md)."""
 
     path: str
-    book: Book | None                  # None when the book could not even be evaluated within the deadline
+    book: Book | None  # None when the book could not even be evaluated within the deadline
     analysis: BookAnalysis | None
     data: Mapping[str, Any] = field(repr=False)
 
@@ -264,7 +341,7 @@ class BookVerdict:
 
     @property
     def walk(self) -> list[Cell]:
-        return [tuple(cell) for cell in self.data["walk"]]       # type: ignore[misc]
+        return [tuple(cell) for cell in self.data["walk"]]  # type: ignore[misc]
 
     @property
     def moves(self) -> int | None:

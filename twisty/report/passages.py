@@ -3,9 +3,10 @@ claims compared, the summary line and the walkthrough."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from twisty.checking import CheckOptions, Outcome, level_status, status_word
 from twisty.render.passages import legend_lines, route_map, walkthrough
@@ -26,17 +27,17 @@ class PassagesVerdict:
     final_hp: int | None
     proved: bool
     min_start_hp: int | None
-    min_start_hp_status: str          # proved, none (no starting hp wins), unknown or "not asked"
-    solutions: int | None             # distinct solutions, exact (None when not known)
-    solutions_capped: bool            # the count stopped at --max-solutions
+    min_start_hp_status: str  # proved, none (no starting hp wins), unknown or "not asked"
+    solutions: int | None  # distinct solutions, exact (None when not known)
+    solutions_capped: bool  # the count stopped at --max-solutions
     optimal_solutions: int | None
-    solutions_at_least: int | None    # a count cut short by a limit: how many it had found
+    solutions_at_least: int | None  # a count cut short by a limit: how many it had found
     unique: bool | None
     route: Replay | None
     second_route: Replay | None
     engines: Mapping[str, str]
     seconds: float
-    limit: str                        # what an undecided answer ran into: "time" or "memory"
+    limit: str  # what an undecided answer ran into: "time" or "memory"
     questions: frozenset[str]
     expect_failures: tuple[str, ...]
 
@@ -83,8 +84,7 @@ class PassagesVerdict:
         """The lines under the summary: failed claims, and the better route when one beats the claim."""
         details = list(self.expect_failures)
         claimed = self.level.expect.final_hp
-        if self.expect_failures and self.route is not None and self.final_hp and claimed \
-                and self.final_hp > claimed:
+        if self.expect_failures and self.route is not None and self.final_hp and claimed and self.final_hp > claimed:
             details += ["the better route:"] + ["  " + line for line in walkthrough(self.level, self.route)]
         return details
 
@@ -96,47 +96,66 @@ def verdict_of(level: PassagesLevel, path: str, analysis: PassagesAnalysis) -> P
     solvable = analysis.solvable
     second = analysis.second_solution
     fields: dict[str, Any] = dict(
-        level=level, path=path, outcome=Outcome.of(solvable),
-        final_hp=analysis.best.final_hp, proved=analysis.best.proved,
+        level=level,
+        path=path,
+        outcome=Outcome.of(solvable),
+        final_hp=analysis.best.final_hp,
+        proved=analysis.best.proved,
         min_start_hp=analysis.min_start.value if analysis.min_start.status == "proved" else None,
         min_start_hp_status=analysis.min_start.status if "min-hp" in analysis.questions else "not asked",
         solutions=(count.solutions if exact_count else None) if solvable else (0 if solvable is False else None),
         solutions_capped=bool(count.capped) if exact_count else False,
         optimal_solutions=(count.optimal if exact_count else None) if solvable else (0 if solvable is False else None),
         solutions_at_least=count.solutions if solvable and count is not None and not count.complete else None,
-        unique=analysis.unique, route=analysis.route, second_route=second,
-        engines=MappingProxyType(dict(analysis.engines)), seconds=analysis.seconds,
-        limit="memory" if analysis.out_of_memory else "time", questions=analysis.questions, expect_failures=())
+        unique=analysis.unique,
+        route=analysis.route,
+        second_route=second,
+        engines=MappingProxyType(dict(analysis.engines)),
+        seconds=analysis.seconds,
+        limit="memory" if analysis.out_of_memory else "time",
+        questions=analysis.questions,
+        expect_failures=(),
+    )
     unchecked = PassagesVerdict(**fields)
     fields["expect_failures"] = tuple(expectation_failures(level.expect, unchecked.to_json()))
     return PassagesVerdict(**fields)
 
 
 # The question that decides each [expect] claim: a claim whose question was not asked is not checked.
-CLAIM_QUESTIONS = {"solvable": "route", "final_hp": "route", "min_start_hp": "min-hp", "unique": "count",
-                   "solutions": "count", "optimal_solutions": "count"}
+CLAIM_QUESTIONS = {
+    "solvable": "route",
+    "final_hp": "route",
+    "min_start_hp": "min-hp",
+    "unique": "count",
+    "solutions": "count",
+    "optimal_solutions": "count",
+}
 
 
 def expectation_failures(expect: Expectations, data: dict[str, Any]) -> list[str]:
     """One line per [expect] claim that does not hold; an undecided answer fails its claim too."""
     failures: list[str] = []
     asked = set(data["questions"]) | ({"route"} if "count" in data["questions"] else set())
-    expect = Expectations(**{key: value if CLAIM_QUESTIONS[key] in asked else None
-                             for key, value in vars(expect).items()})
+    expect = Expectations(
+        **{key: value if CLAIM_QUESTIONS[key] in asked else None for key, value in vars(expect).items()}
+    )
 
     def compare(key: str, claimed, actual, undecided: bool) -> None:
         if claimed is None:
             return
         if undecided:
-            failures.append(f"{key}: claimed {_toml(claimed)}, but it could not be decided within the "
-                            f"{data['limit']} limit")
+            failures.append(
+                f"{key}: claimed {_toml(claimed)}, but it could not be decided within the {data['limit']} limit"
+            )
         elif actual != claimed:
             failures.append(f"{key}: claimed {_toml(claimed)}, but it is {_toml(actual)}")
 
     compare("solvable", expect.solvable, data["solvable"], data["solvable"] is None)
     if expect.final_hp is not None and data["solvable"] and data["proved"] and data["final_hp"] > expect.final_hp:
-        failures.append(f"final_hp: claimed {expect.final_hp}, but a better solution than the designer's "
-                        f"reaches the goal with {data['final_hp']} hp (see its route)")
+        failures.append(
+            f"final_hp: claimed {expect.final_hp}, but a better solution than the designer's "
+            f"reaches the goal with {data['final_hp']} hp (see its route)"
+        )
     else:
         compare("final_hp", expect.final_hp, data["final_hp"], not data["proved"])
     min_start_undecided = data["min_start_hp_status"] == "unknown"
@@ -147,8 +166,10 @@ def expectation_failures(expect: Expectations, data: dict[str, Any]) -> list[str
     counts_undecided = data["solutions"] is None
     compare("unique", expect.unique, data["unique"], data["unique"] is None)
     if expect.solutions is not None and data["solutions_capped"]:
-        failures.append(f"solutions: claimed {expect.solutions}, but there are more than {data['solutions']} "
-                        "(raise --max-solutions)")
+        failures.append(
+            f"solutions: claimed {expect.solutions}, but there are more than {data['solutions']} "
+            "(raise --max-solutions)"
+        )
     else:
         compare("solutions", expect.solutions, data["solutions"], counts_undecided)
     compare("optimal_solutions", expect.optimal_solutions, data["optimal_solutions"], counts_undecided)
@@ -180,20 +201,27 @@ def summary_line(data: dict[str, Any]) -> str:
         parts.append("no starting hp suffices")
     if data["solutions"] is not None and data["solvable"]:
         more = "+" if data["solutions_capped"] else ""
-        parts.append(f"{data['solutions']}{more} solution{'s' if data['solutions'] != 1 else ''}"
-                     f" ({'unique' if data['unique'] else str(data['optimal_solutions']) + ' optimal'})")
+        parts.append(
+            f"{data['solutions']}{more} solution{'s' if data['solutions'] != 1 else ''}"
+            f" ({'unique' if data['unique'] else str(data['optimal_solutions']) + ' optimal'})"
+        )
     elif data["solutions_at_least"] is not None:
         found = data["solutions_at_least"]
-        parts.append(f"solution count unknown ({data['limit']} limit"
-                     + (f", {found} found so far)" if found else ")"))
+        parts.append(f"solution count unknown ({data['limit']} limit" + (f", {found} found so far)" if found else ")"))
     engines = "/".join(sorted(set(data["engine"].values())))
     return f"{status_word(data):<11}{data['level']}: {', '.join(parts)}  [{engines}, {data['seconds']:.2f}s]"
 
 
 def check(level: Level, options: CheckOptions) -> PassagesVerdict:
     model = level.model
-    analysis = analyse(model, options.deadline, engine=options.engine, max_solutions=options.max_solutions,
-                       questions=options.questions, progress=options.progress)
+    analysis = analyse(
+        model,
+        options.deadline,
+        engine=options.engine,
+        max_solutions=options.max_solutions,
+        questions=options.questions,
+        progress=options.progress,
+    )
     return verdict_of(model, level.path, analysis)
 
 
@@ -207,7 +235,9 @@ def solve_text(verdict: PassagesVerdict) -> str:
     lines.append(verdict.summary())
     if verdict.route is not None:
         lines += ["", "Walkthrough:"] + walkthrough(level, verdict.route)
-        lines += ["", "Map (* walked, numbers/letters = steps):"] + ["  " + row for row in route_map(level, verdict.route)]
+        lines += ["", "Map (* walked, numbers/letters = steps):"] + [
+            "  " + row for row in route_map(level, verdict.route)
+        ]
     else:
         lines += ["", "Map:"] + ["  " + row for row in level.grid]
     lines += ["", "Legend:"] + legend_lines(level)

@@ -34,7 +34,7 @@ class TempleVerdict:
     pooled_turns: int | None
     engine: str
     seconds: float
-    limit: str                        # what an undecided answer ran into: "time" or "memory"
+    limit: str  # what an undecided answer ran into: "time" or "memory"
     questions: frozenset[str]
     expect_failures: tuple[str, ...]
 
@@ -81,8 +81,13 @@ class TempleVerdict:
         """The lines under the summary: the failed claims, and the plan that refutes a claim of more turns."""
         details = list(self.expect_failures)
         claimed = self.round.expect.turns
-        if self.expect_failures and self.plan is not None and claimed is not None and self.turns is not None \
-                and self.turns < claimed:
+        if (
+            self.expect_failures
+            and self.plan is not None
+            and claimed is not None
+            and self.turns is not None
+            and self.turns < claimed
+        ):
             details += ["a shorter plan:"] + ["  " + line for line in plan_lines(self.round, self.plan)]
         return details
 
@@ -90,21 +95,39 @@ class TempleVerdict:
 def verdict_of(round_: Round, path: str, analysis: TempleAnalysis) -> TempleVerdict:
     """The public verdict of an analysis, its claims compared."""
     fields: dict[str, Any] = {
-        "round": round_, "path": path, "outcome": Outcome.of(analysis.solvable), "turns": analysis.turns,
-        "plan": analysis.plan, "unique": analysis.unique, "second_plan": analysis.second_plan,
-        "bounce_safe": analysis.bounce_safe, "bounce_safe_turns": analysis.bounce_safe_turns,
-        "bounce_plan": analysis.bounce_plan, "pooled_solvable": analysis.pooled_solvable,
-        "pooled_turns": analysis.pooled_turns, "engine": analysis.engine, "seconds": analysis.seconds,
-        "limit": "memory" if analysis.out_of_memory else "time", "questions": analysis.questions,
-        "expect_failures": ()}
+        "round": round_,
+        "path": path,
+        "outcome": Outcome.of(analysis.solvable),
+        "turns": analysis.turns,
+        "plan": analysis.plan,
+        "unique": analysis.unique,
+        "second_plan": analysis.second_plan,
+        "bounce_safe": analysis.bounce_safe,
+        "bounce_safe_turns": analysis.bounce_safe_turns,
+        "bounce_plan": analysis.bounce_plan,
+        "pooled_solvable": analysis.pooled_solvable,
+        "pooled_turns": analysis.pooled_turns,
+        "engine": analysis.engine,
+        "seconds": analysis.seconds,
+        "limit": "memory" if analysis.out_of_memory else "time",
+        "questions": analysis.questions,
+        "expect_failures": (),
+    }
     unchecked = TempleVerdict(**fields)
     fields["expect_failures"] = tuple(expectation_failures(round_.expect, unchecked.to_json()))
     return TempleVerdict(**fields)
 
 
 # The question that decides each [expect] claim: a claim whose question was not asked is not checked.
-CLAIM_QUESTIONS = {"solvable": "win", "turns": "win", "unique": "unique", "bounce_safe": "bounce",
-                   "bounce_safe_turns": "bounce", "pooled_solvable": "pooled", "pooled_turns": "pooled"}
+CLAIM_QUESTIONS = {
+    "solvable": "win",
+    "turns": "win",
+    "unique": "unique",
+    "bounce_safe": "bounce",
+    "bounce_safe_turns": "bounce",
+    "pooled_solvable": "pooled",
+    "pooled_turns": "pooled",
+}
 
 
 def expectation_failures(expect: Expectations, data: dict[str, Any]) -> list[str]:
@@ -128,11 +151,21 @@ def expectation_failures(expect: Expectations, data: dict[str, Any]) -> list[str
     compare("turns", expect.turns, data["turns"], solvable is not None, "the round cannot be won")
     compare("unique", expect.unique, data["unique"], data["unique"] is not None)
     compare("bounce_safe", expect.bounce_safe, bounce, bounce is not None)
-    compare("bounce_safe_turns", expect.bounce_safe_turns, data["bounce_safe_turns"], bounce is not None,
-            "no plan is bounce-safe")
+    compare(
+        "bounce_safe_turns",
+        expect.bounce_safe_turns,
+        data["bounce_safe_turns"],
+        bounce is not None,
+        "no plan is bounce-safe",
+    )
     compare("pooled_solvable", expect.pooled_solvable, pooled, pooled is not None)
-    compare("pooled_turns", expect.pooled_turns, data["pooled_turns"], pooled is not None,
-            "the round cannot be won even with all cards pooled")
+    compare(
+        "pooled_turns",
+        expect.pooled_turns,
+        data["pooled_turns"],
+        pooled is not None,
+        "the round cannot be won even with all cards pooled",
+    )
     return failures
 
 
@@ -155,22 +188,34 @@ def summary_line(data: dict[str, Any]) -> str:
         else:
             parts.append(f"won in {data['turns']} turn{'s' if data['turns'] != 1 else ''} (proved fewest)")
     if "unique" in asked and data["solvable"]:
-        parts.append({True: "unique", False: "not unique", None: f"uniqueness unknown ({limit} limit)"}[
-            data["unique"]])
+        parts.append({True: "unique", False: "not unique", None: f"uniqueness unknown ({limit} limit)"}[data["unique"]])
     if "bounce" in asked:
-        parts.append(f"bounce-safe in {data['bounce_safe_turns']}" if data["bounce_safe"] else
-                     "no bounce-safe plan" if data["bounce_safe"] is False else f"bounce-safe unknown ({limit} limit)")
+        parts.append(
+            f"bounce-safe in {data['bounce_safe_turns']}"
+            if data["bounce_safe"]
+            else "no bounce-safe plan"
+            if data["bounce_safe"] is False
+            else f"bounce-safe unknown ({limit} limit)"
+        )
     if "pooled" in asked:
-        parts.append(f"pooled {data['pooled_turns']}" if data["pooled_solvable"] else
-                     "pooled unwinnable" if data["pooled_solvable"] is False else f"pooled unknown ({limit} limit)")
-    return f"{status_word(data):<11}{data['level']}: {', '.join(parts) or 'nothing asked'}  " \
-           f"[{data['engine']}, {data['seconds']:.2f}s]"
+        parts.append(
+            f"pooled {data['pooled_turns']}"
+            if data["pooled_solvable"]
+            else "pooled unwinnable"
+            if data["pooled_solvable"] is False
+            else f"pooled unknown ({limit} limit)"
+        )
+    return (
+        f"{status_word(data):<11}{data['level']}: {', '.join(parts) or 'nothing asked'}  "
+        f"[{data['engine']}, {data['seconds']:.2f}s]"
+    )
 
 
 def check(level: Level, options: CheckOptions) -> TempleVerdict:
     round_ = level.model
-    analysis = analyse(round_, options.deadline, engine=options.engine, questions=options.questions,
-                       progress=options.progress)
+    analysis = analyse(
+        round_, options.deadline, engine=options.engine, questions=options.questions, progress=options.progress
+    )
     return verdict_of(round_, level.path, analysis)
 
 
@@ -195,8 +240,10 @@ def round_lines(round_: Round) -> list[str]:
     if challenges.gets_going is not None:
         named.append(f"Now it gets going ({challenges.gets_going})")
     named += [name.replace("_", " ").capitalize() + " (no effect)" for name in challenges.cosmetic]
-    lines.append(f"challenges: {', '.join(named) or 'none'}; swap token: {'yes' if round_.swap else 'no'}; "
-                 f"bounce limit: {round_.bounce}")
+    lines.append(
+        f"challenges: {', '.join(named) or 'none'}; swap token: {'yes' if round_.swap else 'no'}; "
+        f"bounce limit: {round_.bounce}"
+    )
     return lines
 
 
@@ -207,8 +254,11 @@ def plan_lines(round_: Round, plan: Replay, pictures: bool = False) -> list[str]
     for record in plan.records:
         turn = record.turn
         who = "pool" if turn.player is None else f"player {turn.player + 1}"
-        swap = "" if turn.swap is None else \
-            f" (first swaps a {turn.swap.gave} for player {turn.swap.other + 1}'s {turn.swap.got})"
+        swap = (
+            ""
+            if turn.swap is None
+            else f" (first swaps a {turn.swap.gave} for player {turn.swap.other + 1}'s {turn.swap.got})"
+        )
         path = [temple.names[record.falls[0].start]] if record.falls else []
         for dropped in record.falls:
             path += [temple.names[room] for room in dropped.path]
@@ -221,10 +271,15 @@ def plan_lines(round_: Round, plan: Replay, pictures: bool = False) -> list[str]
         if record.won:
             notes.append("WON")
         note = f" [{'; '.join(notes)}]" if notes else ""
-        going = "" if round_.challenges.gets_going is None else \
-            f", then the temple turns {round_.challenges.gets_going} by itself"
-        lines.append(f"{record.number}. {who}{swap} plays {turn.card}: "
-                     f"{describe_action(temple, turn.card, turn.action)}{going}{moved}{note}")
+        going = (
+            ""
+            if round_.challenges.gets_going is None
+            else f", then the temple turns {round_.challenges.gets_going} by itself"
+        )
+        lines.append(
+            f"{record.number}. {who}{swap} plays {turn.card}: "
+            f"{describe_action(temple, turn.card, turn.action)}{going}{moved}{note}"
+        )
         if pictures:
             lines += ["     " + line for line in drawing(round_, record.state)]
     return lines

@@ -5,13 +5,25 @@ text, and the JSON of Saving Rolls, Clashes and fights (what `twisty odds --json
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from twisty.errors import UsageError
-from twisty.rules.tunnels import (MAX_POOL_DICE, ClashOdds, ClashSide, Delver, FightChain, FightOdds, FightRules,
-                                  Monster, clash, difficulty_for_level, saving_roll_success)
+from twisty.rules.tunnels import (
+    MAX_POOL_DICE,
+    ClashOdds,
+    ClashSide,
+    Delver,
+    FightChain,
+    FightOdds,
+    FightRules,
+    Monster,
+    clash,
+    difficulty_for_level,
+    saving_roll_success,
+)
 
 # Bounds that keep every answer within seconds; the rules never call for more.
 MAX_FIGHT_DICE = 20
@@ -57,8 +69,7 @@ def clash_data(a: ClashSide, b: ClashSide, result: ClashOdds) -> dict[str, Any]:
         "a": {"dice": a.dice, "upper_hand": a.upper_hand, "flat_footed": a.flat_footed, "armour": a.armour},
         "b": {"dice": b.dice, "upper_hand": b.upper_hand, "flat_footed": b.flat_footed, "armour": b.armour},
         "wounds": {"a": distribution(result.wounds_to_a), "b": distribution(result.wounds_to_b)},
-        "wounds_float": {"a": distribution_float(result.wounds_to_a),
-                         "b": distribution_float(result.wounds_to_b)},
+        "wounds_float": {"a": distribution_float(result.wounds_to_a), "b": distribution_float(result.wounds_to_b)},
     }
     for key, value in (("a_wins", result.a_wins), ("b_wins", result.b_wins), ("indecisive", result.indecisive)):
         data[key] = fraction_text(value)
@@ -67,19 +78,30 @@ def clash_data(a: ClashSide, b: ClashSide, result: ClashOdds) -> dict[str, Any]:
 
 
 def fight_data(result: FightOdds) -> dict[str, Any]:
-    data: dict[str, Any] = {"constitution": distribution(result.constitution),
-                            "constitution_float": distribution_float(result.constitution),
-                            "states": result.states}
-    for key, value in (("win", result.win), ("disabled", result.disabled), ("perished", result.perished),
-                       ("survival", result.survival), ("expected_clashes", result.expected_clashes)):
+    data: dict[str, Any] = {
+        "constitution": distribution(result.constitution),
+        "constitution_float": distribution_float(result.constitution),
+        "states": result.states,
+    }
+    for key, value in (
+        ("win", result.win),
+        ("disabled", result.disabled),
+        ("perished", result.perished),
+        ("survival", result.survival),
+        ("expected_clashes", result.expected_clashes),
+    ):
         data[key] = fraction_text(value)
         data[f"{key}_float"] = float(value)
     return data
 
 
 def save_data(difficulty: int, rating: int, success: Fraction) -> dict[str, Any]:
-    return {"difficulty": difficulty, "rating": rating, "success": fraction_text(success),
-            "success_float": float(success)}
+    return {
+        "difficulty": difficulty,
+        "rating": rating,
+        "success": fraction_text(success),
+        "success_float": float(success),
+    }
 
 
 @dataclass(frozen=True)
@@ -127,8 +149,10 @@ def clash_odds(a: ClashSide, b: ClashSide) -> Odds:
 def fight_odds(delver: Delver, monster: Monster, rules: FightRules = FightRules()) -> Odds:
     chain = FightChain(delver, monster, rules)
     if fight_work(chain) > MAX_FIGHT_WORK:
-        raise UsageError(f"this fight is too long to answer exactly here (up to {chain.estimated_states()}"
-                         f" states, {delver.combat + monster.dice} dice a Clash): lower Constitution, armour,"
-                         f" rating or dice")
+        raise UsageError(
+            f"this fight is too long to answer exactly here (up to {chain.estimated_states()}"
+            f" states, {delver.combat + monster.dice} dice a Clash): lower Constitution, armour,"
+            f" rating or dice"
+        )
     result = chain.forward()
     return Odds("fight", result, fight_data(result) | {"difficulty": rules.difficulty})

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import bisect
 from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator
 
 WALL, FLOOR, START, GOAL, OUTSIDE = "#", ".", "S", "G", " "
 RESERVED = (WALL, FLOOR, START, GOAL, OUTSIDE)
@@ -41,11 +41,11 @@ class Thing:
     kind: str
     symbol: str
     cell: Cell
-    hp: int = 0          # elixir: life restored
-    atk: int = 0         # equipment
-    defense: int = 0     # equipment
+    hp: int = 0  # elixir: life restored
+    atk: int = 0  # equipment
+    defense: int = 0  # equipment
     enemy: Enemy | None = None
-    name: str = ""       # as the legend names it ("sword"); enemies carry theirs in `enemy`
+    name: str = ""  # as the legend names it ("sword"); enemies carry theirs in `enemy`
 
     @property
     def is_blocker(self) -> bool:
@@ -54,10 +54,8 @@ class Thing:
     def describe(self) -> str:
         if self.kind == "enemy":
             assert self.enemy is not None
-            tags = "".join([", boss" if self.enemy.boss else "",
-                            ", first strike" if self.enemy.first_strike else ""])
-            return (f"{self.enemy.name} (hp {self.enemy.hp}, atk {self.enemy.atk}, "
-                    f"def {self.enemy.defense}{tags})")
+            tags = "".join([", boss" if self.enemy.boss else "", ", first strike" if self.enemy.first_strike else ""])
+            return f"{self.enemy.name} (hp {self.enemy.hp}, atk {self.enemy.atk}, def {self.enemy.defense}{tags})"
         called = self.name or self.kind
         if self.kind == "elixir":
             return f"{called} +{self.hp} hp"
@@ -120,7 +118,7 @@ class PassagesLevel:
     def blockers(self) -> list[int]:
         return [i for i, thing in enumerate(self.things) if thing.is_blocker]
 
-    def with_start_hp(self, hp: int) -> "PassagesLevel":
+    def with_start_hp(self, hp: int) -> PassagesLevel:
         return replace(self, player=replace(self.player, hp=hp))
 
 
@@ -135,8 +133,9 @@ def neighbours(cell: Cell) -> Iterator[Cell]:
 
 # ---------------------------------------------------------------------------------------------- combat
 
+
 def strikes_needed(enemy: Enemy, atk: int) -> int | None:
-    """"Damage to enemy = Your ATK - Enemy DEF ... If an enemy has DEF equal to or greater than your ATK,
+    """ "Damage to enemy = Your ATK - Enemy DEF ... If an enemy has DEF equal to or greater than your ATK,
     you cannot harm it (and the path cannot be unblocked)." Strikes = ceil(E_hp / (A - E_def))."""
     per_strike = atk - enemy.defense
     if per_strike <= 0:
@@ -145,7 +144,7 @@ def strikes_needed(enemy: Enemy, atk: int) -> int | None:
 
 
 def hits_received(enemy: Enemy, atk: int) -> int | None:
-    """"You get to surprise most foes and strike first." The enemy strikes back after each of your strikes
+    """ "You get to surprise most foes and strike first." The enemy strikes back after each of your strikes
     that leaves it alive: strikes - 1 hits, or strikes when it has first strike."""
     strikes = strikes_needed(enemy, atk)
     if strikes is None:
@@ -154,7 +153,7 @@ def hits_received(enemy: Enemy, atk: int) -> int | None:
 
 
 def fight_damage(enemy: Enemy, atk: int, defense: int) -> int | None:
-    """"Damage to you = Enemy ATK - Your DEF ... If you have DEF equal to or greater than the enemy ATK,
+    """ "Damage to you = Enemy ATK - Your DEF ... If you have DEF equal to or greater than the enemy ATK,
     the enemy strikes you but does no damage." Total = hits received x max(0, E_atk - D); None when the
     enemy cannot be harmed (the fight is impossible)."""
     hits = hits_received(enemy, atk)
@@ -169,8 +168,9 @@ def damage_table(enemy: Enemy, atks: Iterable[int], defs: Iterable[int]) -> list
     return [[fight_damage(enemy, atk, defense) for defense in defs] for atk in atks]
 
 
-def table_mismatch(enemy: Enemy, atks: list[int], defs: list[int], life_lost: list[list[int]],
-                   hits: list[int] | None = None) -> tuple[str, int, int] | None:
+def table_mismatch(
+    enemy: Enemy, atks: list[int], defs: list[int], life_lost: list[list[int]], hits: list[int] | None = None
+) -> tuple[str, int, int] | None:
     """The first printed entry (row-major) that `enemy` does not reproduce: ("life_lost", i, j) or
     ("hits", i, 0); None when the whole table follows from the stats."""
     for i, atk in enumerate(atks):
@@ -229,6 +229,7 @@ def start_hp_upper_bound(level: PassagesLevel) -> int:
 
 # ---------------------------------------------------------------------------------------- moves & state
 
+
 @dataclass(frozen=True)
 class RouteState:
     """Where a route stands: which blockers are gone, which items taken, and the player's stats.
@@ -256,8 +257,7 @@ def _flood(level: PassagesLevel, origin: Cell, seen: set[Cell], consumed: frozen
     """`seen` grown by every cell reachable from `origin` (already in it) through cells that are not walls,
     blockers left or goals. Consuming a blocker opens its cell and only what lies beyond it: the reach after
     the step is the reach before it flooded from that cell."""
-    blockers_left = {thing.cell for i, thing in enumerate(level.things)
-                     if thing.is_blocker and i not in consumed}
+    blockers_left = {thing.cell for i, thing in enumerate(level.things) if thing.is_blocker and i not in consumed}
     goals = set(level.goals)
     queue = deque([origin])
     while queue:
@@ -282,8 +282,11 @@ def initial_state(level: PassagesLevel) -> tuple[RouteState, list[int]]:
 def collect_items(level: PassagesLevel, state: RouteState) -> tuple[RouteState, list[int]]:
     """Take every item now reachable, in map order. Returns the new state and the items taken."""
     cells = _reach(level, state)
-    newly = [index for index, thing in enumerate(level.things)
-             if not thing.is_blocker and index not in state.taken and thing.cell in cells]
+    newly = [
+        index
+        for index, thing in enumerate(level.things)
+        if not thing.is_blocker and index not in state.taken and thing.cell in cells
+    ]
     stats = take_items(state.stats, (level.things[index] for index in newly))
     return RouteState(state.consumed, state.taken | frozenset(newly), stats, frozenset(cells)), newly
 
@@ -356,8 +359,11 @@ def pay_for(thing: Thing, stats: Stats, cost: int) -> Stats:
 def frontier(level: PassagesLevel, state: RouteState) -> list[int]:
     """Blockers next to the reachable cells that are not consumed yet."""
     cells = _reach(level, state)
-    return [i for i, thing in enumerate(level.things)
-            if thing.is_blocker and i not in state.consumed and touches(cells, thing.cell)]
+    return [
+        i
+        for i, thing in enumerate(level.things)
+        if thing.is_blocker and i not in state.consumed and touches(cells, thing.cell)
+    ]
 
 
 def reachable_goals(level: PassagesLevel, state: RouteState) -> list[int]:
@@ -399,22 +405,30 @@ def signature_entry(level: PassagesLevel, index: int, stats: Stats, cost: int) -
 
 # ------------------------------------------------------------------------------------------------ replay
 
+
 class RouteError(ValueError):
     """A route that does not follow the rules: a bug in whichever engine produced it."""
 
 
 @dataclass(frozen=True)
 class Step:
-    action: str            # "take", "open", "fight" or "goal"
+    action: str  # "take", "open", "fight" or "goal"
     at: Cell
-    thing: str             # what was taken, opened or fought ("goal" for the goal)
+    thing: str  # what was taken, opened or fought ("goal" for the goal)
     damage: int
-    stats: Stats           # after the step
+    stats: Stats  # after the step
 
     def as_json(self) -> dict:
-        return {"action": self.action, "at": list(self.at), "object": self.thing, "damage": self.damage,
-                "hp": self.stats.hp, "atk": self.stats.atk, "def": self.stats.defense,
-                "keys": self.stats.keys}
+        return {
+            "action": self.action,
+            "at": list(self.at),
+            "object": self.thing,
+            "damage": self.damage,
+            "hp": self.stats.hp,
+            "atk": self.stats.atk,
+            "def": self.stats.defense,
+            "keys": self.stats.keys,
+        }
 
 
 @dataclass(frozen=True)
@@ -463,7 +477,7 @@ def replay(level: PassagesLevel, decisions: Iterable[Decision]) -> Replay:
             state, cost, taken = consume(level, state, index)
         except ValueError as exc:
             raise RouteError(f"step {number}: {action} {thing.describe()} at {thing.cell}: {exc}") from None
-        stats = pay_for(thing, before, cost)       # (the step itself; the items it opens come next)
+        stats = pay_for(thing, before, cost)  # (the step itself; the items it opens come next)
         steps.append(Step(action, thing.cell, thing.describe(), cost, stats))
         if thing.kind == "door":
             doors.add(index)

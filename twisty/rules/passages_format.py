@@ -12,15 +12,33 @@ import re
 from typing import Any
 
 from twisty.limits import Deadline
-from twisty.rules.passages import (KINDS, RESERVED, START, GOAL, Enemy, Expectations, PassagesLevel, Stats,
-                                   Thing, fight_damage, hits_received, table_mismatch)
+from twisty.rules.passages import (
+    GOAL,
+    KINDS,
+    RESERVED,
+    START,
+    Enemy,
+    Expectations,
+    PassagesLevel,
+    Stats,
+    Thing,
+    fight_damage,
+    hits_received,
+    table_mismatch,
+)
 from twisty.rules.passages_tables import Entry, infer_enemy_stats
 from twisty.rules.source import LevelError, LevelSource, expect_int, unknown_key_error
 
 TOP_KEYS = {"game", "name", "description", "map", "player", "legend", "expect"}
 PLAYER_KEYS = {"hp", "atk", "def", "keys"}
-EXPECT_KEYS = {"solvable": bool, "final_hp": int, "unique": bool, "min_start_hp": int, "solutions": int,
-               "optimal_solutions": int}
+EXPECT_KEYS = {
+    "solvable": bool,
+    "final_hp": int,
+    "unique": bool,
+    "min_start_hp": int,
+    "solutions": int,
+    "optimal_solutions": int,
+}
 FIELDS_BY_KIND = {
     "key": {"kind", "name"},
     "door": {"kind", "name"},
@@ -73,15 +91,14 @@ def _positioned(source: LevelSource, error: LevelError, key: str, table: str | N
     if error.line is None or (table is not None and (error.line, error.column) == source.locate_table(table)):
         found = _find_key_line(source, key, after=table)
         if found is None and table is None and source.locate_table(key)[0] is not None:
-            found = source.locate_table(key)         # a misspelt [table] header
+            found = source.locate_table(key)  # a misspelt [table] header
         if found is not None:
             error.line, error.column = found
     return error
 
 
 def _find_key_line(source: LevelSource, key: str, after: str | None = None) -> tuple[int, int] | None:
-    pattern = re.compile(r"(?:^\s*|[.{,]\s*)(" + "|".join(map(re.escape, (key, f'"{key}"', f"'{key}'")))
-                         + r")\s*=")
+    pattern = re.compile(r"(?:^\s*|[.{,]\s*)(" + "|".join(map(re.escape, (key, f'"{key}"', f"'{key}'"))) + r")\s*=")
     for number, raw in enumerate(source.lines, start=1):
         if after is not None and not re.search(re.escape(after), raw):
             continue
@@ -105,13 +122,16 @@ def _load_player(source: LevelSource, value: Any) -> Stats:
     table = _table(source, value, "player")
     for key in table:
         if key not in PLAYER_KEYS:
-            raise _positioned(source, unknown_key_error(source, key, PLAYER_KEYS, table="player",
-                                                        what="player stat"), key, "player")
+            raise _positioned(
+                source, unknown_key_error(source, key, PLAYER_KEYS, table="player", what="player stat"), key, "player"
+            )
     if "hp" not in table:
         raise source.error("the player needs a starting hp (hp = ...)", table="player", key="hp")
     hp = expect_int(source, table["hp"], "player hp", table="player", key="hp", minimum=1)
-    stats = {name: expect_int(source, table.get(name, 0), f"player {name}", table="player", key=name,
-                              minimum=0) for name in ("atk", "def", "keys")}
+    stats = {
+        name: expect_int(source, table.get(name, 0), f"player {name}", table="player", key=name, minimum=0)
+        for name in ("atk", "def", "keys")
+    }
     return Stats(hp, stats["atk"], stats["def"], stats["keys"])
 
 
@@ -122,8 +142,11 @@ def _entry_position(source: LevelSource, symbol: str, field: str | None = None) 
     header = re.compile(r"^\s*\[\s*legend\s*\.\s*" + name + r"\s*\]")
     entry = re.compile(r"^\s*" + name + r"\s*[=.]")
     top = re.compile(r"^\s*legend\s*\.\s*" + name + r"\s*[=.]")
-    field_pattern = None if field is None else re.compile(
-        r"(?:^\s*|[.{,]\s*)(" + "|".join(map(re.escape, (field, f'"{field}"'))) + r")\s*=")
+    field_pattern = (
+        None
+        if field is None
+        else re.compile(r"(?:^\s*|[.{,]\s*)(" + "|".join(map(re.escape, (field, f'"{field}"'))) + r")\s*=")
+    )
     current = None
     under_header = False
     first: tuple[int, int] | None = None
@@ -155,8 +178,9 @@ def _field_error(source: LevelSource, symbol: str, field: str, message: str) -> 
     return source.error(f'legend "{symbol}": {message}', line=line, column=column)
 
 
-def _legend_int(source: LevelSource, symbol: str, entry: dict, field: str, minimum: int,
-                default: int | None = 0) -> int:
+def _legend_int(
+    source: LevelSource, symbol: str, entry: dict, field: str, minimum: int, default: int | None = 0
+) -> int:
     value = entry.get(field, default)
     if value is None:
         raise _field_error(source, symbol, field, f"{entry['kind']} needs {field} = ...")
@@ -172,20 +196,19 @@ def _load_legend(source: LevelSource, value: Any, deadline: Deadline | None) -> 
     legend = {}
     for symbol, entry in table.items():
         if len(symbol) != 1:
-            raise source.error(f'legend key "{symbol}" must be a single map character', table="legend",
-                               key=symbol)
+            raise source.error(f'legend key "{symbol}" must be a single map character', table="legend", key=symbol)
         if symbol in RESERVED:
-            raise source.error(f'legend key "{symbol}" is reserved (# . S G and space)', table="legend",
-                               key=symbol)
+            raise source.error(f'legend key "{symbol}" is reserved (# . S G and space)', table="legend", key=symbol)
         if not isinstance(entry, dict):
-            raise source.error(f'legend "{symbol}" must be a table such as {{ kind = "key" }}',
-                               table="legend", key=symbol)
+            raise source.error(
+                f'legend "{symbol}" must be a table such as {{ kind = "key" }}', table="legend", key=symbol
+            )
         kind = entry.get("kind")
         if kind not in KINDS:
             close = difflib.get_close_matches(kind, KINDS, n=1, cutoff=0.6) if isinstance(kind, str) else []
             hint = f' (did you mean "{close[0]}"?)' if close else ""
             said = "needs a kind" if kind is None else f"unknown kind {kind!r}"
-            raise _field_error(source, symbol, "kind", f'{said}{hint}; kinds: {", ".join(KINDS)}')
+            raise _field_error(source, symbol, "kind", f"{said}{hint}; kinds: {', '.join(KINDS)}")
         for field in entry:
             if field not in FIELDS_BY_KIND[kind]:
                 unknown = unknown_key_error(source, field, FIELDS_BY_KIND[kind], what=f"{kind} field")
@@ -225,9 +248,13 @@ def _load_enemy(source: LevelSource, symbol: str, entry: dict, name: str, deadli
         raise _field_error(source, symbol, "kind", "an enemy needs hp, atk and def, or a printed table")
     enemy = None
     if has_stats:
-        enemy = Enemy(name, _legend_int(source, symbol, entry, "hp", 1, None),
-                      _legend_int(source, symbol, entry, "atk", 0, None),
-                      _legend_int(source, symbol, entry, "def", 0, None), **flags)
+        enemy = Enemy(
+            name,
+            _legend_int(source, symbol, entry, "hp", 1, None),
+            _legend_int(source, symbol, entry, "atk", 0, None),
+            _legend_int(source, symbol, entry, "def", 0, None),
+            **flags,
+        )
     if table is None:
         assert enemy is not None
         return enemy
@@ -235,21 +262,34 @@ def _load_enemy(source: LevelSource, symbol: str, entry: dict, name: str, deadli
     if enemy is not None:
         wrong = table_mismatch(enemy, atks, defs, life_lost, hits)
         if wrong is not None:
-            raise _table_error(source, symbol, wrong, atks, defs,
-                               f"the printed table does not follow from hp {enemy.hp}, atk {enemy.atk}, "
-                               f"def {enemy.defense}: {_describe_entry(wrong, atks, defs, life_lost, hits, enemy)}")
+            raise _table_error(
+                source,
+                symbol,
+                wrong,
+                atks,
+                defs,
+                f"the printed table does not follow from hp {enemy.hp}, atk {enemy.atk}, "
+                f"def {enemy.defense}: {_describe_entry(wrong, atks, defs, life_lost, hits, enemy)}",
+            )
         return enemy
     inferred, wrong = infer_enemy_stats(atks, defs, life_lost, hits, name=name, deadline=deadline, **flags)
     if inferred is None:
         assert wrong is not None
-        raise _table_error(source, symbol, wrong, atks, defs,
-                           "no enemy stats reproduce the printed table; first wrong entry: "
-                           f"{_describe_entry(wrong, atks, defs, life_lost, hits, None)}")
+        raise _table_error(
+            source,
+            symbol,
+            wrong,
+            atks,
+            defs,
+            "no enemy stats reproduce the printed table; first wrong entry: "
+            f"{_describe_entry(wrong, atks, defs, life_lost, hits, None)}",
+        )
     return inferred
 
 
-def _table_error(source: LevelSource, symbol: str, wrong: Entry, atks: list[int], defs: list[int],
-                 message: str) -> LevelError:
+def _table_error(
+    source: LevelSource, symbol: str, wrong: Entry, atks: list[int], defs: list[int], message: str
+) -> LevelError:
     """The error for a wrong printed entry, pointing at that entry where the table is written on one line:
     the number in `life_lost` (row by row) or in `hits`."""
     error = _field_error(source, symbol, "table", message)
@@ -269,15 +309,23 @@ def _table_error(source: LevelSource, symbol: str, wrong: Entry, atks: list[int]
     return error
 
 
-def _describe_entry(wrong: Entry, atks: list[int], defs: list[int], life_lost: list[list[int]],
-                    hits: list[int] | None, enemy: Enemy | None) -> str:
+def _describe_entry(
+    wrong: Entry,
+    atks: list[int],
+    defs: list[int],
+    life_lost: list[list[int]],
+    hits: list[int] | None,
+    enemy: Enemy | None,
+) -> str:
     kind, i, j = wrong
     if kind == "hits":
         assert hits is not None
         printed, given = f"hits at ATK {atks[i]} = {hits[i]}", enemy and hits_received(enemy, atks[i])
     else:
-        printed, given = (f"life_lost at ATK {atks[i]}, DEF {defs[j]} = {life_lost[i][j]}",
-                          enemy and fight_damage(enemy, atks[i], defs[j]))
+        printed, given = (
+            f"life_lost at ATK {atks[i]}, DEF {defs[j]} = {life_lost[i][j]}",
+            enemy and fight_damage(enemy, atks[i], defs[j]),
+        )
     if enemy is None:
         return printed
     if given is None:
@@ -294,13 +342,22 @@ def _load_printed_table(source: LevelSource, symbol: str, table: Any):
             raise _field_error(source, symbol, field, unknown.message)
 
     def int_list(values: Any, field: str, minimum: int, position: str) -> list[int]:
-        if not isinstance(values, list) or not values or any(
-                isinstance(v, bool) or not isinstance(v, int) or v < minimum for v in values):
-            raise _field_error(source, symbol, position,
-                               f"table {field} must be a non-empty list of whole numbers >= {minimum}")
+        if (
+            not isinstance(values, list)
+            or not values
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < minimum for v in values)
+        ):
+            raise _field_error(
+                source, symbol, position, f"table {field} must be a non-empty list of whole numbers >= {minimum}"
+            )
         if len(values) > MAX_TABLE_SIDE:
-            raise _field_error(source, symbol, position, f"table {field} has {len(values)} entries; a printed "
-                               f"table may have at most {MAX_TABLE_SIDE} ATK rows and {MAX_TABLE_SIDE} DEF columns")
+            raise _field_error(
+                source,
+                symbol,
+                position,
+                f"table {field} has {len(values)} entries; a printed "
+                f"table may have at most {MAX_TABLE_SIDE} ATK rows and {MAX_TABLE_SIDE} DEF columns",
+            )
         return values
 
     atks = int_list(table.get("atk"), "atk", 1, "atk")
@@ -312,8 +369,9 @@ def _load_printed_table(source: LevelSource, symbol: str, table: Any):
     for i, row in enumerate(rows):
         values = int_list(row, f"life_lost row {i + 1}", 0, "life_lost")
         if len(values) != len(defs):
-            raise _field_error(source, symbol, "life_lost",
-                               f"table life_lost row {i + 1} needs one entry per def ({len(defs)})")
+            raise _field_error(
+                source, symbol, "life_lost", f"table life_lost row {i + 1} needs one entry per def ({len(defs)})"
+            )
         life_lost.append(values)
     hits = None
     if "hits" in table:
@@ -333,12 +391,19 @@ def _load_map(source: LevelSource, value: Any, legend: dict[str, dict]):
     if rows and rows[-1].strip() == "":
         rows.pop()
     if len(rows) > MAX_MAP_SIDE:
-        raise source.error(f"the map has {len(rows)} rows; a map may have at most {MAX_MAP_SIDE} rows and "
-                           f"{MAX_MAP_SIDE} columns", line=first_line + MAX_MAP_SIDE, column=1)
+        raise source.error(
+            f"the map has {len(rows)} rows; a map may have at most {MAX_MAP_SIDE} rows and {MAX_MAP_SIDE} columns",
+            line=first_line + MAX_MAP_SIDE,
+            column=1,
+        )
     for r, row in enumerate(rows):
         if len(row) > MAX_MAP_SIDE:
-            raise source.error(f"this map row has {len(row)} cells; a map may have at most {MAX_MAP_SIDE} rows "
-                               f"and {MAX_MAP_SIDE} columns", line=first_line + r, column=MAX_MAP_SIDE + 1)
+            raise source.error(
+                f"this map row has {len(row)} cells; a map may have at most {MAX_MAP_SIDE} rows "
+                f"and {MAX_MAP_SIDE} columns",
+                line=first_line + r,
+                column=MAX_MAP_SIDE + 1,
+            )
     start = None
     goals = []
     things = []
@@ -348,8 +413,11 @@ def _load_map(source: LevelSource, value: Any, legend: dict[str, dict]):
             position = {"line": first_line + r, "column": c + 1}
             if char == START:
                 if start is not None:
-                    raise source.error(f"a second start S (the first is at line {first_line + start[0]}, "
-                                       f"column {start[1] + 1}); a level has exactly one", **position)
+                    raise source.error(
+                        f"a second start S (the first is at line {first_line + start[0]}, "
+                        f"column {start[1] + 1}); a level has exactly one",
+                        **position,
+                    )
                 start = (r, c)
             elif char == GOAL:
                 goals.append((r, c))
@@ -357,18 +425,23 @@ def _load_map(source: LevelSource, value: Any, legend: dict[str, dict]):
                 continue
             elif char not in legend:
                 shown = repr(char) if not char.isprintable() or char.isspace() else f'"{char}"'
-                raise source.error(f"unknown map character {shown}: add it to [legend] or use # . S G",
-                                   **position)
+                raise source.error(f"unknown map character {shown}: add it to [legend] or use # . S G", **position)
             else:
                 entry = dict(legend[char])
                 things.append(Thing(symbol=char, cell=(r, c), **entry))
                 if len(things) > MAX_OBJECTS:
-                    raise source.error(f"more than {MAX_OBJECTS} objects on the map (items, doors and enemies "
-                                       f"together); a level may have at most {MAX_OBJECTS}", **position)
+                    raise source.error(
+                        f"more than {MAX_OBJECTS} objects on the map (items, doors and enemies "
+                        f"together); a level may have at most {MAX_OBJECTS}",
+                        **position,
+                    )
                 blockers += things[-1].is_blocker
                 if blockers > MAX_BLOCKERS:
-                    raise source.error(f"more than {MAX_BLOCKERS} doors and enemies on the map; a level may have "
-                                       f"at most {MAX_BLOCKERS}", **position)
+                    raise source.error(
+                        f"more than {MAX_BLOCKERS} doors and enemies on the map; a level may have "
+                        f"at most {MAX_BLOCKERS}",
+                        **position,
+                    )
     if start is None:
         raise source.error("the map has no start S", key="map")
     if not goals:
@@ -382,8 +455,9 @@ def _load_expect(source: LevelSource, value: Any) -> Expectations:
     for key, claim in table.items():
         wanted = EXPECT_KEYS.get(key)
         if wanted is None:
-            raise _positioned(source, unknown_key_error(source, key, EXPECT_KEYS, table="expect",
-                                                        what="expectation"), key, "expect")
+            raise _positioned(
+                source, unknown_key_error(source, key, EXPECT_KEYS, table="expect", what="expectation"), key, "expect"
+            )
         if wanted is bool and not isinstance(claim, bool):
             raise source.error(f"expect {key} must be true or false", table="expect", key=key)
         if wanted is int:

@@ -15,8 +15,8 @@ from twisty.rules.passages import OUTSIDE, WALL, PassagesLevel
 
 @dataclass(frozen=True)
 class Area:
-    items: tuple[int, ...]      # object indices
-    hp: int                     # elixir hp in the area
+    items: tuple[int, ...]  # object indices
+    hp: int  # elixir hp in the area
     atk: int
     defense: int
     keys: int
@@ -26,12 +26,12 @@ class Area:
 class LevelGraph:
     areas: tuple[Area, ...]
     start_area: int
-    blockers: tuple[int, ...]                      # object index of blocker b
-    blocker_areas: tuple[tuple[int, ...], ...]     # areas touching blocker b
+    blockers: tuple[int, ...]  # object index of blocker b
+    blocker_areas: tuple[tuple[int, ...], ...]  # areas touching blocker b
     blocker_blockers: tuple[tuple[int, ...], ...]  # blockers touching blocker b
-    blocker_goals: tuple[tuple[int, ...], ...]     # goals touching blocker b
-    area_blockers: tuple[tuple[int, ...], ...]     # blockers touching area a
-    area_goals: tuple[tuple[int, ...], ...]        # goals touching area a
+    blocker_goals: tuple[tuple[int, ...], ...]  # goals touching blocker b
+    area_blockers: tuple[tuple[int, ...], ...]  # blockers touching area a
+    area_goals: tuple[tuple[int, ...], ...]  # goals touching area a
 
     @property
     def blocker_of_object(self) -> dict[int, int]:
@@ -72,7 +72,7 @@ def build_graph(level: PassagesLevel) -> LevelGraph:
         area = len(area_cells)
         area_of[seed] = area
         cells = [seed]
-        for n in cells:              # grows while it is read: a breadth-first walk
+        for n in cells:  # grows while it is read: a breadth-first walk
             for m in (n + up, n + down, n - 1, n + 1):
                 if open_cell[m] and area_of[m] < 0:
                     area_of[m] = area
@@ -85,11 +85,15 @@ def build_graph(level: PassagesLevel) -> LevelGraph:
     areas = []
     for items in area_things:
         things = [level.things[i] for i in items]
-        areas.append(Area(tuple(items),
-                          hp=sum(t.hp for t in things if t.kind == "elixir"),
-                          atk=sum(t.atk for t in things if t.kind == "equipment"),
-                          defense=sum(t.defense for t in things if t.kind == "equipment"),
-                          keys=sum(1 for t in things if t.kind == "key")))
+        areas.append(
+            Area(
+                tuple(items),
+                hp=sum(t.hp for t in things if t.kind == "elixir"),
+                atk=sum(t.atk for t in things if t.kind == "equipment"),
+                defense=sum(t.defense for t in things if t.kind == "equipment"),
+                keys=sum(1 for t in things if t.kind == "key"),
+            )
+        )
 
     blockers = tuple(sorted(blocker_at.values()))
     number_of = {obj: b for b, obj in enumerate(blockers)}
@@ -109,6 +113,13 @@ def build_graph(level: PassagesLevel) -> LevelGraph:
         for m in (n + up, n + down, n - 1, n + 1):
             if area_of[m] >= 0:
                 area_goals[area_of[m]].add(g)
-    return LevelGraph(tuple(areas), area_of[start], blockers, tuple(blocker_areas),
-                      tuple(blocker_blockers), tuple(blocker_goals),
-                      tuple(tuple(sorted(s)) for s in area_blockers), tuple(tuple(sorted(s)) for s in area_goals))
+    return LevelGraph(
+        tuple(areas),
+        area_of[start],
+        blockers,
+        tuple(blocker_areas),
+        tuple(blocker_blockers),
+        tuple(blocker_goals),
+        tuple(tuple(sorted(s)) for s in area_blockers),
+        tuple(tuple(sorted(s)) for s in area_goals),
+    )

@@ -40,8 +40,15 @@ class _Known:
     is all a row says: a 0 at DEF d means no hits or a per-hit damage of 0 there, and entries of 0 at
     higher DEF follow from the lowest."""
 
-    def __init__(self, atks: list[int], defs: list[int], life_lost: list[list[int]], hits: list[int] | None,
-                 order: list[Entry], length: int) -> None:
+    def __init__(
+        self,
+        atks: list[int],
+        defs: list[int],
+        life_lost: list[list[int]],
+        hits: list[int] | None,
+        order: list[Entry],
+        length: int,
+    ) -> None:
         self.atks = atks
         self.hits: list[int | None] = [None] * len(atks)
         positive: list[set[tuple[int, int]]] = [set() for _ in atks]
@@ -57,10 +64,18 @@ class _Known:
         self.positive = [sorted(pairs) for pairs in positive]
 
 
-def infer_enemy_stats(atks: list[int], defs: list[int], life_lost: list[list[int]],
-                      hits: list[int] | None = None, *, first_strike: bool = False, name: str = "enemy",
-                      boss: bool = False, deadline: Clock | None = None,
-                      largest: int = MAX_NUMBER) -> tuple[Enemy | None, Entry | None]:
+def infer_enemy_stats(
+    atks: list[int],
+    defs: list[int],
+    life_lost: list[list[int]],
+    hits: list[int] | None = None,
+    *,
+    first_strike: bool = False,
+    name: str = "enemy",
+    boss: bool = False,
+    deadline: Clock | None = None,
+    largest: int = MAX_NUMBER,
+) -> tuple[Enemy | None, Entry | None]:
     """Stats that reproduce a printed table: the smallest hp, then atk, then def, each at most `largest`
     (the level's number limit). Every ATK printed must be able to harm the enemy (a printed fight
     happens), so its def lies below the smallest ATK.
@@ -98,8 +113,9 @@ def infer_enemy_stats(atks: list[int], defs: list[int], life_lost: list[list[int
     return None, order[good]
 
 
-def _smallest_stats(known: _Known, first_strike: bool, largest: int,
-                    deadline: Clock | None) -> tuple[int, int, int] | None:
+def _smallest_stats(
+    known: _Known, first_strike: bool, largest: int, deadline: Clock | None
+) -> tuple[int, int, int] | None:
     """The smallest (hp, atk, def) within `largest` that reproduce the known part of a table, or None."""
     best: tuple[int, int, int] | None = None
     for atk in _candidate_atks(known, largest):
@@ -168,7 +184,7 @@ def _hits_for_atk(known: _Known, atk: int) -> list[int | None] | None:
     row_hits: list[int | None] = []
     for i, hits in enumerate(known.hits):
         zero = known.lowest_zero[i]
-        if zero is not None and zero < atk:        # a 0 where each hit would hurt: no hits in this row
+        if zero is not None and zero < atk:  # a 0 where each hit would hurt: no hits in this row
             if hits is None:
                 hits = 0
             elif hits != 0:
@@ -189,12 +205,19 @@ def _least_hp(atks: list[int], row_hits: list[int | None], first_strike: bool) -
     """A lower bound on the hp that gives each row its hits, in one pass: c strikes need more than
     (c - 1)(A - E_def) hp, and E_def < min(atks) (see _smallest_hp_and_def)."""
     floor_def = min(atks) - 1
-    return max([(hits - (1 if first_strike else 0)) * (atk - floor_def) + 1
-                for atk, hits in zip(atks, row_hits) if hits is not None], default=1)
+    return max(
+        [
+            (hits - (1 if first_strike else 0)) * (atk - floor_def) + 1
+            for atk, hits in zip(atks, row_hits, strict=True)
+            if hits is not None
+        ],
+        default=1,
+    )
 
 
-def _smallest_hp_and_def(atks: list[int], row_hits: list[int | None], first_strike: bool,
-                         largest: int) -> tuple[int, int] | None:
+def _smallest_hp_and_def(
+    atks: list[int], row_hits: list[int | None], first_strike: bool, largest: int
+) -> tuple[int, int] | None:
     """The smallest hp within `largest`, then the smallest def, that give each row its hits, with every
     printed ATK above def; or None.
 
@@ -208,7 +231,7 @@ def _smallest_hp_and_def(atks: list[int], row_hits: list[int | None], first_stri
     # Rows of equal strikes bind through their extremes only: the largest ATK for the lower end of hp,
     # the smallest for the upper end.
     extremes: dict[int, tuple[int, int]] = {}
-    for atk, hits in zip(atks, row_hits):
+    for atk, hits in zip(atks, row_hits, strict=True):
         if hits is not None:
             strikes = hits + (0 if first_strike else 1)
             if strikes < 1:
@@ -218,7 +241,7 @@ def _smallest_hp_and_def(atks: list[int], row_hits: list[int | None], first_stri
     for strikes_i, (_, atk_i) in extremes.items():
         for strikes_k, (atk_k, _) in extremes.items():
             coefficient = strikes_i - 1 - strikes_k
-            bound = (strikes_i - 1) * atk_i + 1 - strikes_k * atk_k      # needs bound <= coefficient x E
+            bound = (strikes_i - 1) * atk_i + 1 - strikes_k * atk_k  # needs bound <= coefficient x E
             if coefficient > 0:
                 low = max(low, -(-bound // coefficient))
             elif coefficient < 0:
@@ -232,6 +255,8 @@ def _smallest_hp_and_def(atks: list[int], row_hits: list[int | None], first_stri
     hp = max([(strikes - 1) * (atk - high) + 1 for strikes, (_, atk) in extremes.items()], default=1)
     if hp > largest:
         return None
-    defense = max([low] + [-(-((strikes - 1) * atk + 1 - hp) // (strikes - 1))
-                           for strikes, (_, atk) in extremes.items() if strikes > 1])
+    defense = max(
+        [low]
+        + [-(-((strikes - 1) * atk + 1 - hp) // (strikes - 1)) for strikes, (_, atk) in extremes.items() if strikes > 1]
+    )
     return hp, defense

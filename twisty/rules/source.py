@@ -12,15 +12,23 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from twisty.errors import LevelError
 from twisty.limits import MAX_KEY_LENGTH, MAX_KEY_PARTS, MAX_LEVEL_BYTES, MAX_NESTING, MAX_NUMBER
 
-__all__ = ["LevelError", "LevelSource", "read_level", "parse_level_bytes", "expect_int", "unknown_key_error",
-           "MAX_LEVEL_BYTES"]
+__all__ = [
+    "LevelError",
+    "LevelSource",
+    "read_level",
+    "parse_level_bytes",
+    "expect_int",
+    "unknown_key_error",
+    "MAX_LEVEL_BYTES",
+]
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _TOML_END_OF_DOCUMENT = re.compile(r"\s*\(at end of document\)\s*$")
@@ -42,8 +50,15 @@ class LevelSource:
     def game(self) -> str:
         return self.data["game"]
 
-    def error(self, message: str, *, line: int | None = None, column: int | None = None,
-              table: str | None = None, key: str | None = None) -> LevelError:
+    def error(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        table: str | None = None,
+        key: str | None = None,
+    ) -> LevelError:
         """A LevelError for this file; with `key` (and `table`) the position is looked up in the text."""
         if line is None and key is not None:
             line, column = self.locate_key(key, table)
@@ -106,13 +121,18 @@ class LevelSource:
             return None
         raw = self.lines[line - 1]
         opening = re.search(r"=\s*(\"\"\"|''')", raw)
-        if opening and raw[opening.end():].strip() == "":
+        if opening and raw[opening.end() :].strip() == "":
             return line + 1
         return line
 
 
-_FILE_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def read_level(path: str | Path) -> LevelSource:
@@ -144,8 +164,11 @@ def read_level(path: str | Path) -> LevelSource:
     finally:
         os.close(handle)
     if size > MAX_LEVEL_BYTES:
-        raise LevelError(f"the file holds more than {MAX_LEVEL_BYTES} bytes; a level file may hold at most "
-                         f"{MAX_LEVEL_BYTES} (a level is a page of text: is this the right file?)", path=shown)
+        raise LevelError(
+            f"the file holds more than {MAX_LEVEL_BYTES} bytes; a level file may hold at most "
+            f"{MAX_LEVEL_BYTES} (a level is a page of text: is this the right file?)",
+            path=shown,
+        )
     return parse_level_bytes(b"".join(chunks), shown)
 
 
@@ -153,18 +176,19 @@ def parse_level_bytes(raw: bytes, shown: str) -> LevelSource:
     """Parse a level's bytes (as read from `shown`): UTF-8 TOML within the input limits, with a string
     `game`. Every problem is one positioned LevelError."""
     if len(raw) > MAX_LEVEL_BYTES:
-        raise LevelError(f"the text holds {len(raw)} bytes; a level may hold at most {MAX_LEVEL_BYTES}",
-                         path=shown)
+        raise LevelError(f"the text holds {len(raw)} bytes; a level may hold at most {MAX_LEVEL_BYTES}", path=shown)
     if b"\x00" in raw:
         line, column = _position_of(raw, raw.index(b"\x00"))
-        raise LevelError("binary data (a NUL byte) where a TOML level was expected", path=shown,
-                         line=line, column=column)
+        raise LevelError(
+            "binary data (a NUL byte) where a TOML level was expected", path=shown, line=line, column=column
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line, column = _position_of(raw, exc.start)
-        raise LevelError("the file is not UTF-8 text (a TOML level was expected)", path=shown,
-                         line=line, column=column) from None
+        raise LevelError(
+            "the file is not UTF-8 text (a TOML level was expected)", path=shown, line=line, column=column
+        ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     _check_structure(text, shown)
@@ -174,14 +198,22 @@ def parse_level_bytes(raw: bytes, shown: str) -> LevelSource:
         message = str(exc)
         found = _TOML_POSITION.search(message)
         if found:
-            raise LevelError(f"broken TOML: {message[:found.start()]}", path=shown,
-                             line=int(found.group(1)), column=int(found.group(2))) from None
+            raise LevelError(
+                f"broken TOML: {message[: found.start()]}",
+                path=shown,
+                line=int(found.group(1)),
+                column=int(found.group(2)),
+            ) from None
         if _TOML_END_OF_DOCUMENT.search(message):
             last = text.splitlines() or [""]
-            raise LevelError(f"broken TOML: {_TOML_END_OF_DOCUMENT.sub('', message)} (at end of file)",
-                             path=shown, line=len(last), column=len(last[-1]) + 1) from None
+            raise LevelError(
+                f"broken TOML: {_TOML_END_OF_DOCUMENT.sub('', message)} (at end of file)",
+                path=shown,
+                line=len(last),
+                column=len(last[-1]) + 1,
+            ) from None
         raise LevelError(f"broken TOML: {message}", path=shown) from None
-    except RecursionError:      # (the structure check keeps nesting far below this; a safety net)
+    except RecursionError:  # (the structure check keeps nesting far below this; a safety net)
         raise LevelError(f"values nested too deeply (at most {MAX_NESTING} levels)", path=shown) from None
     source = LevelSource(shown, text, data)
     _check_numbers(source)
@@ -202,7 +234,7 @@ def _check_structure(text: str, shown: str) -> None:
     length = len(text)
     stack: list[str] = []
     at = 0
-    line_start = True          # nothing but blanks since the last newline (outside brackets)
+    line_start = True  # nothing but blanks since the last newline (outside brackets)
     key_expected = True
 
     def fail(message: str, offset: int) -> None:
@@ -221,7 +253,7 @@ def _check_structure(text: str, shown: str) -> None:
                     return length
                 if quote == "'" or not _escaped(text, end):
                     end += 3
-                    while end < length and text[end] == quote:      # up to two quotes may end the string
+                    while end < length and text[end] == quote:  # up to two quotes may end the string
                         end += 1
                     return end
                 end += 1
@@ -328,16 +360,25 @@ def _check_numbers(source: LevelSource) -> None:
         elif isinstance(value, list):
             pending.extend((table, key, item) for item in value)
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
-            message = (f"the number {value} is out of range: numbers in a level lie within -{MAX_NUMBER:,} to "
-                       f"{MAX_NUMBER:,}")
+            message = (
+                f"the number {value} is out of range: numbers in a level lie within -{MAX_NUMBER:,} to {MAX_NUMBER:,}"
+            )
             line, column = source.locate_key(key, table)
             if line is None:
                 line, column = source.locate_number(value)
             raise source.error(message, line=line, column=column)
 
 
-def expect_int(source: LevelSource, value: Any, what: str, *, table: str | None, key: str,
-               minimum: int | None = None, maximum: int = MAX_NUMBER) -> int:
+def expect_int(
+    source: LevelSource,
+    value: Any,
+    what: str,
+    *,
+    table: str | None,
+    key: str,
+    minimum: int | None = None,
+    maximum: int = MAX_NUMBER,
+) -> int:
     """A whole number from the level (booleans are not numbers here), with a positioned error."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise source.error(f"{what} must be a whole number, not {_shown(value)}", table=table, key=key)
@@ -354,13 +395,15 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def unknown_key_error(source: LevelSource, key: str, allowed: Iterable[str], *, table: str | None = None,
-                      what: str = "key") -> LevelError:
+def unknown_key_error(
+    source: LevelSource, key: str, allowed: Iterable[str], *, table: str | None = None, what: str = "key"
+) -> LevelError:
     """The positioned error for a key a format does not know: it names the key, the keys expected and,
     when one is close, the one probably meant."""
     expected = sorted(allowed)
     close = difflib.get_close_matches(key, expected, n=1, cutoff=0.6)
     hint = f' (did you mean "{close[0]}"?)' if close else ""
     where = f" in [{table}]" if table else ""
-    return source.error(f'unknown {what} "{key}"{where}{hint}; expected one of: {", ".join(expected)}',
-                        table=table, key=key)
+    return source.error(
+        f'unknown {what} "{key}"{where}{hint}; expected one of: {", ".join(expected)}', table=table, key=key
+    )

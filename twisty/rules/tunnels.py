@@ -12,11 +12,12 @@ Layout: Saving Rolls (`saving_roll_success`), one side's roll in a Clash (`pool_
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb, factorial
-from typing import Iterable, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -35,6 +36,7 @@ SHIELD_BONUS = 7
 # ---------------------------------------------------------------------------------------------------------
 # Saving Rolls
 # ---------------------------------------------------------------------------------------------------------
+
 
 def difficulty_for_level(level: int) -> int:
     """Difficulty of a Saving Roll on a dungeon level.
@@ -115,6 +117,7 @@ def saving_roll_success(difficulty: int, rating: int) -> Fraction:
 # One side's roll in a Clash
 # ---------------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, eq=False)
 class PoolOutcomes:
     """The distinct results (score, hits) of one side's roll, with their number of ways out of `total`.
@@ -132,8 +135,10 @@ class PoolOutcomes:
 
     def distribution(self) -> dict[tuple[int, int], Fraction]:
         """{(score, hits): probability}."""
-        return {(int(s), int(h)): Fraction(int(w), self.total)
-                for s, h, w in zip(self.scores, self.hits, self.ways)}
+        return {
+            (int(s), int(h)): Fraction(int(w), self.total)
+            for s, h, w in zip(self.scores, self.hits, self.ways, strict=True)
+        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,21 +158,23 @@ class _HalfMultisets:
 FACES_PER_HALF = FACES // 2
 
 
-@lru_cache(maxsize=None)
+@cache
 def _half_multisets(dice: int, first_face_index: int) -> _HalfMultisets:
-    counts = np.array([(low, middle, dice - low - middle) for low in range(dice + 1)
-                       for middle in range(dice + 1 - low)], dtype=np.int64).reshape(-1, FACES_PER_HALF)
+    counts = np.array(
+        [(low, middle, dice - low - middle) for low in range(dice + 1) for middle in range(dice + 1 - low)],
+        dtype=np.int64,
+    ).reshape(-1, FACES_PER_HALF)
     face_indices = np.arange(first_face_index, first_face_index + FACES_PER_HALF)
     ranks = counts * (FACES * (face_indices + 1)) + face_indices
     best = np.argmax(ranks, axis=1)
     rows = np.arange(len(counts))
-    ways = np.array([factorial(dice) // (factorial(a) * factorial(b) * factorial(c)) for a, b, c in counts],
-                    dtype=np.int64)
-    return _HalfMultisets(rank=ranks[rows, best], face_index=face_indices[best], used=counts[rows, best],
-                          ways=ways)
+    ways = np.array(
+        [factorial(dice) // (factorial(a) * factorial(b) * factorial(c)) for a, b, c in counts], dtype=np.int64
+    )
+    return _HalfMultisets(rank=ranks[rows, best], face_index=face_indices[best], used=counts[rows, best], ways=ways)
 
 
-@lru_cache(maxsize=None)
+@cache
 def pool_outcomes(dice: int) -> PoolOutcomes:
     """The (score, hits) distribution of `dice` dice, by enumerating multisets with multinomial weights.
 
@@ -189,20 +196,25 @@ def pool_outcomes(dice: int) -> PoolOutcomes:
         low, high = _half_multisets(low_dice, 0), _half_multisets(dice - low_dice, FACES_PER_HALF)
         high_wins = high.rank[None, :] > low.rank[:, None]
         # (face, dice used) fixes score and hits, so results are gathered on that small key space.
-        keys = np.where(high_wins, (high.face_index * (dice + 1) + high.used)[None, :],
-                        (low.face_index * (dice + 1) + low.used)[:, None])
-        low_ways, high_ways = (low.ways, high.ways) if exact_in_int64 else \
-            (low.ways.astype(object), high.ways.astype(object))
+        keys = np.where(
+            high_wins,
+            (high.face_index * (dice + 1) + high.used)[None, :],
+            (low.face_index * (dice + 1) + low.used)[:, None],
+        )
+        low_ways, high_ways = (
+            (low.ways, high.ways) if exact_in_int64 else (low.ways.astype(object), high.ways.astype(object))
+        )
         ways = comb(dice, low_dice) * low_ways[:, None] * high_ways[None, :]
         np.add.at(totals, keys.ravel(), ways.ravel())
     present = np.nonzero(totals)[0]
     faces = present // (dice + 1) + 1
     used_dice = present % (dice + 1)
-    return PoolOutcomes(dice_rolled=dice, scores=faces * used_dice, hits=dice - used_dice,
-                        ways=totals[present], total=FACES ** dice)
+    return PoolOutcomes(
+        dice_rolled=dice, scores=faces * used_dice, hits=dice - used_dice, ways=totals[present], total=FACES**dice
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def flat_footed_outcomes(luck: int, shield: bool = False) -> PoolOutcomes:
     """The single result of a flat-footed side.
 
@@ -211,14 +223,20 @@ def flat_footed_outcomes(luck: int, shield: bool = False) -> PoolOutcomes:
     shield."  No dice are rolled, so there are no hits.
     """
     score = luck + (SHIELD_BONUS if shield else 0)
-    return PoolOutcomes(dice_rolled=0, scores=np.array([score], dtype=np.int64),
-                        hits=np.zeros(1, dtype=np.int64), ways=np.ones(1, dtype=np.int64), total=1,
-                        flat_footed=True)
+    return PoolOutcomes(
+        dice_rolled=0,
+        scores=np.array([score], dtype=np.int64),
+        hits=np.zeros(1, dtype=np.int64),
+        ways=np.ones(1, dtype=np.int64),
+        total=1,
+        flat_footed=True,
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------
 # The Clash
 # ---------------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ClashSide:
@@ -336,16 +354,21 @@ def clash(a: ClashSide, b: ClashSide) -> ClashOdds:
     indecisive, a_by_wounds, b_by_wounds, total = _clash_core(a.outcomes(), b.outcomes())
     dealt_by_a = {w: Fraction(n, total) for w, n in a_by_wounds.items()}
     dealt_by_b = {w: Fraction(n, total) for w, n in b_by_wounds.items()}
-    return ClashOdds(a_wins=sum(dealt_by_a.values(), Fraction(0)),
-                     b_wins=sum(dealt_by_b.values(), Fraction(0)),
-                     indecisive=Fraction(indecisive, total),
-                     wounds_dealt_by_a=dealt_by_a, wounds_dealt_by_b=dealt_by_b,
-                     armour_a=a.armour, armour_b=b.armour)
+    return ClashOdds(
+        a_wins=sum(dealt_by_a.values(), Fraction(0)),
+        b_wins=sum(dealt_by_b.values(), Fraction(0)),
+        indecisive=Fraction(indecisive, total),
+        wounds_dealt_by_a=dealt_by_a,
+        wounds_dealt_by_b=dealt_by_b,
+        armour_a=a.armour,
+        armour_b=b.armour,
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------
 # A fight: Clashes until an end, as an absorbing Markov chain
 # ---------------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Delver:
@@ -412,8 +435,15 @@ class FightState:
     @property
     def potential(self) -> int:
         """Strictly drops on every Clash that changes the state, which keeps the chain acyclic."""
-        return (self.constitution + self.armour + self.combat + (0 if self.reeling else 1) + self.rating
-                + self.monster_armour + (1 if self.first_clash else 0))
+        return (
+            self.constitution
+            + self.armour
+            + self.combat
+            + (0 if self.reeling else 1)
+            + self.rating
+            + self.monster_armour
+            + (1 if self.first_clash else 0)
+        )
 
 
 WON, DISABLED, PERISHED = "won", "disabled", "perished"
@@ -455,8 +485,9 @@ class FightChain:
     and is reeling; a delver hit while reeling makes a Saving Roll (rating + remaining armour): success =
     disabled, failure = perished."
 
-    An indecisive Clash is a self-loop; every other Clash lowers `FightState.potential`, so the transient states are ordered and the chain is solved exactly
-    in one pass: forward for the distribution from a start, backward for the values of every state.
+    An indecisive Clash is a self-loop; every other Clash lowers `FightState.potential`, so the transient
+    states are ordered and the chain is solved exactly in one pass: forward for the distribution from a
+    start, backward for the values of every state.
     """
 
     def __init__(self, delver: Delver, monster: Monster, rules: FightRules = FightRules()) -> None:
@@ -480,20 +511,33 @@ class FightChain:
         return delver_line * (self.monster.armour + self.monster.rating) + 1
 
     def start(self, rating: int | None = None) -> FightState:
-        return FightState(constitution=self.delver.constitution, armour=self.delver.armour,
-                          combat=self.delver.combat, reeling=False,
-                          rating=self.monster.rating if rating is None else rating,
-                          monster_armour=self.monster.armour, first_clash=self.rules.flat_footed is not None)
+        return FightState(
+            constitution=self.delver.constitution,
+            armour=self.delver.armour,
+            combat=self.delver.combat,
+            reeling=False,
+            rating=self.monster.rating if rating is None else rating,
+            monster_armour=self.monster.armour,
+            first_clash=self.rules.flat_footed is not None,
+        )
 
     def _clash_at(self, state: FightState) -> ClashOdds:
         """The Clash fought in this state: the delver is side a, the monster side b."""
         surprised = self.rules.flat_footed if state.first_clash else None
-        delver_side = ClashSide(dice=state.combat, luck=self.delver.luck, shield=self.delver.shield,
-                                flat_footed=surprised == "delver",
-                                upper_hand=self.rules.upper_hand == "delver" and surprised != "delver")
-        monster_side = ClashSide(dice=self.monster.dice, luck=self.monster.luck, shield=self.monster.shield,
-                                 flat_footed=surprised == "monster",
-                                 upper_hand=self.rules.upper_hand == "monster" and surprised != "monster")
+        delver_side = ClashSide(
+            dice=state.combat,
+            luck=self.delver.luck,
+            shield=self.delver.shield,
+            flat_footed=surprised == "delver",
+            upper_hand=self.rules.upper_hand == "delver" and surprised != "delver",
+        )
+        monster_side = ClashSide(
+            dice=self.monster.dice,
+            luck=self.monster.luck,
+            shield=self.monster.shield,
+            flat_footed=surprised == "monster",
+            upper_hand=self.rules.upper_hand == "monster" and surprised != "monster",
+        )
         return clash(delver_side, monster_side)
 
     def _monster_hit(self, state: FightState, wounds: int) -> FightState | End:
@@ -591,10 +635,14 @@ class FightChain:
         for end, probability in ends.items():
             by_kind[end.kind] += probability
             constitution[end.constitution] += probability
-        return FightOdds(win=by_kind[WON], disabled=by_kind[DISABLED], perished=by_kind[PERISHED],
-                         expected_clashes=expected_clashes,
-                         constitution={c: p for c, p in sorted(constitution.items()) if p},
-                         states=len(order))
+        return FightOdds(
+            win=by_kind[WON],
+            disabled=by_kind[DISABLED],
+            perished=by_kind[PERISHED],
+            expected_clashes=expected_clashes,
+            constitution={c: p for c, p in sorted(constitution.items()) if p},
+            states=len(order),
+        )
 
     def backward(self, starts: Iterable[FightState]) -> dict[FightState, FightOdds]:
         """Win, disabled, perished and expected Clashes from each state reachable from the starts.
@@ -615,9 +663,10 @@ class FightChain:
                     for index, value in enumerate(values[target]):
                         totals[index] += probability * value
             values[state] = tuple(total / leave for total in totals)
-        return {state: FightOdds(win=v[0], disabled=v[1], perished=v[2], expected_clashes=v[3],
-                                 states=len(order))
-                for state, v in values.items()}
+        return {
+            state: FightOdds(win=v[0], disabled=v[1], perished=v[2], expected_clashes=v[3], states=len(order))
+            for state, v in values.items()
+        }
 
 
 def fight(delver: Delver, monster: Monster, rules: FightRules = FightRules()) -> FightOdds:
@@ -628,8 +677,9 @@ def fight(delver: Delver, monster: Monster, rules: FightRules = FightRules()) ->
     return FightChain(delver, monster, rules).forward()
 
 
-def fight_by_rating(delver: Delver, dice: int, ratings: Iterable[int], rules: FightRules = FightRules(),
-                    monster_armour: int = 0) -> dict[int, FightOdds]:
+def fight_by_rating(
+    delver: Delver, dice: int, ratings: Iterable[int], rules: FightRules = FightRules(), monster_armour: int = 0
+) -> dict[int, FightOdds]:
     """Odds against a monster with `dice` Combat dice for each starting rating, from one backward pass.
 
     A monster that starts at rating r is in the states of a higher-rated one after it lost wounds, so one

@@ -79,8 +79,9 @@ def create_app(folder: str | Path, *, timeout: float = 3.0, allowed_hosts: set[s
         return response
 
     def refusal(message: str, status: int = 400, **extra: Any) -> Any:
-        return answer({"ok": False, "error": {"message": message, "line": None, "column": None, "text": message},
-                       **extra}, status)
+        return answer(
+            {"ok": False, "error": {"message": message, "line": None, "column": None, "text": message}, **extra}, status
+        )
 
     def body() -> dict[str, Any]:
         data = request.get_json(silent=True)
@@ -100,6 +101,7 @@ def create_app(folder: str | Path, *, timeout: float = 3.0, allowed_hosts: set[s
     def guarded(handler: Callable[..., Any]) -> Callable[..., Any]:
         """Every API answer is JSON: refusals carry their message, and a fault of ours is one line on the
         server's stderr and a 500 with a message, never a traceback."""
+
         def run(*args: Any, **kwargs: Any) -> Any:
             try:
                 return handler(*args, **kwargs)
@@ -113,12 +115,16 @@ def create_app(folder: str | Path, *, timeout: float = 3.0, allowed_hosts: set[s
                 return refusal(f"unknown: the {reached.cap} of {timeout:g} s ran out", 200)
             except TwistyError as error:
                 return refusal(str(error))
-            except HTTPException:           # too large a request and the like: the handlers below answer
+            except HTTPException:  # too large a request and the like: the handlers below answer
                 raise
             except Exception as error:  # noqa: BLE001 (a fault of ours: the server keeps serving)
-                print(f"twisty serve: internal error, please report it: {type(error).__name__}: {error}",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"twisty serve: internal error, please report it: {type(error).__name__}: {error}",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 return refusal(f"internal error: {type(error).__name__}", 500)
+
         run.__name__ = handler.__name__
         return run
 
@@ -195,8 +201,9 @@ def create_app(folder: str | Path, *, timeout: float = 3.0, allowed_hosts: set[s
     @guarded
     def edit() -> Any:
         data = body()
-        return answer({"ok": True, "text": edit_cell(text_of(data), data.get("cell"), data.get("symbol"),
-                                                    timeout=timeout)})
+        return answer(
+            {"ok": True, "text": edit_cell(text_of(data), data.get("cell"), data.get("symbol"), timeout=timeout)}
+        )
 
     @app.post("/api/save")
     @guarded
@@ -204,7 +211,8 @@ def create_app(folder: str | Path, *, timeout: float = 3.0, allowed_hosts: set[s
         data = body()
         text = text_of(data)
         from twisty.api import load
-        load(text, timeout=timeout)        # only levels that load are saved (a LevelError says where not)
+
+        load(text, timeout=timeout)  # only levels that load are saved (a LevelError says where not)
         path = levels.save(data.get("path"), text, overwrite=data.get("overwrite") is True)
         return answer({"ok": True, "saved": path.relative_to(levels.root).as_posix()})
 

@@ -31,11 +31,13 @@ def palette(level: Level) -> list[dict[str, str]]:
         legend_entries = _legend_symbols(level)
         for symbol in legend_entries:
             legend.setdefault(symbol, legend_entries[symbol])
-        return [{"symbol": symbol, "label": label} for symbol, label in fixed] + \
-            [{"symbol": symbol, "label": label} for symbol, label in sorted(legend.items())]
+        return [{"symbol": symbol, "label": label} for symbol, label in fixed] + [
+            {"symbol": symbol, "label": label} for symbol, label in sorted(legend.items())
+        ]
     if level.game == "book":
-        return [{"symbol": EMPTY_CODE, "label": "empty"}] + \
-            [{"symbol": content.code, "label": f"{content.name} ({content.family})"} for content in CONTENTS.values()]
+        return [{"symbol": EMPTY_CODE, "label": "empty"}] + [
+            {"symbol": content.code, "label": f"{content.name} ({content.family})"} for content in CONTENTS.values()
+        ]
     return []
 
 
@@ -86,8 +88,10 @@ def _edit_map(level: Level, text: str, cell: list[int], symbol: str) -> str:
     row, col = cell
     first = level.source.locate_block_string("map")
     lines = text.split("\n")
-    if first is None or any(first - 1 + number >= len(lines) or lines[first - 1 + number] != map_row
-                            for number, map_row in enumerate(model.grid)):
+    if first is None or any(
+        first - 1 + number >= len(lines) or lines[first - 1 + number] != map_row
+        for number, map_row in enumerate(model.grid)
+    ):
         raise EditError("the map is not written as a plain multi-line string; edit it in the text")
     grid = [list(map_row) for map_row in model.grid]
     if symbol == START:
@@ -119,10 +123,10 @@ def _edit_book(level: Level, text: str, cell: list[int], symbol: str) -> str:
         raise EditError("the cell's code was not found where the book says; edit it in the text")
     new = code_of(name)
     old = token.group()
-    after = raw[token.end():]
+    after = raw[token.end() :]
     if len(new) < len(old):
         new = new.ljust(len(old))
     elif len(new) > len(old) and after.startswith("  "):
-        after = after[len(new) - len(old):] if after[:len(new) - len(old) + 1].isspace() else after
-    lines[line - 1] = raw[:token.start()] + new + after
+        after = after[len(new) - len(old) :] if after[: len(new) - len(old) + 1].isspace() else after
+    lines[line - 1] = raw[: token.start()] + new + after
     return "\n".join(lines)

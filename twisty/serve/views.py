@@ -39,8 +39,14 @@ def level_view(text: str, *, name: str, spread: int | None, timeout: float) -> d
     except LevelError as error:
         return {"ok": False, "error": error_data(error)}
     except LimitReached as reached:
-        return {"ok": True, "game": None, "verdict": {"status": "unknown", "headline":
-                f"unknown: the level could not be read within the {reached.cap} ({timeout:g} s)"}}
+        return {
+            "ok": True,
+            "game": None,
+            "verdict": {
+                "status": "unknown",
+                "headline": f"unknown: the level could not be read within the {reached.cap} ({timeout:g} s)",
+            },
+        }
     view: dict[str, Any] = {"ok": True, "game": level.game, "name": level.name, "palette": palette(level)}
     questions = LIVE_QUESTIONS.get(level.game)
     verdict = None
@@ -70,8 +76,11 @@ def verdict_data(level: Level, verdict: Any, name: str) -> dict[str, Any]:
     if level.game == "passages":
         if status == "solvable":
             unique = {True: ", unique", False: ", not unique", None: ", uniqueness unknown"}[verdict.unique]
-            headline = f"solvable, best final hp {verdict.final_hp}" + \
-                ("" if verdict.proved else " (not proved best)") + unique
+            headline = (
+                f"solvable, best final hp {verdict.final_hp}"
+                + ("" if verdict.proved else " (not proved best)")
+                + unique
+            )
         elif status == "unsolvable":
             headline = "unsolvable (proved)"
         else:
@@ -84,9 +93,15 @@ def verdict_data(level: Level, verdict: Any, name: str) -> dict[str, Any]:
             headline = "unsolvable (proved): no walk crosses the book"
         else:
             headline = f"unknown ({verdict.cap} reached)"
-    return {"status": status, "headline": headline, "summary": verdict.summary().replace("<text>", name),
-            "expect_failures": list(verdict.expect_failures), "final_hp": data.get("final_hp"),
-            "moves": data.get("moves"), "unique": data.get("unique")}
+    return {
+        "status": status,
+        "headline": headline,
+        "summary": verdict.summary().replace("<text>", name),
+        "expect_failures": list(verdict.expect_failures),
+        "final_hp": data.get("final_hp"),
+        "moves": data.get("moves"),
+        "unique": data.get("unique"),
+    }
 
 
 def map_grid(level: Level, verdict: Any | None) -> dict[str, Any]:
@@ -97,8 +112,16 @@ def map_grid(level: Level, verdict: Any | None) -> dict[str, Any]:
     grid: dict[str, Any] = {"kind": "map", "rows": rows, "kinds": kinds, "route": [], "steps": []}
     if route is not None:
         grid["route"] = [list(cell) for cell in route_cells(model, route)]
-        grid["steps"] = [{"at": list(step.at), "action": step.action, "thing": step.thing, "damage": step.damage,
-                          "hp": step.stats.hp} for step in route.steps]
+        grid["steps"] = [
+            {
+                "at": list(step.at),
+                "action": step.action,
+                "thing": step.thing,
+                "damage": step.damage,
+                "hp": step.stats.hp,
+            }
+            for step in route.steps
+        ]
     return grid
 
 
@@ -118,13 +141,25 @@ def spread_grid(verdict: Any, spread: int) -> dict[str, Any]:
             for col in range(shape.width):
                 index = shape.index((page, row, col))
                 status = STATUS_NAMES[initial.status[index]] if initial is not None else None
-                line.append({"code": code_of(book.contents[index]), "status": status,
-                             "explain": story_text(cell_story(verdict, (page, row, col)))})
+                line.append(
+                    {
+                        "code": code_of(book.contents[index]),
+                        "status": status,
+                        "explain": story_text(cell_story(verdict, (page, row, col))),
+                    }
+                )
             cells.append(line)
         pages.append({"page": page, "cells": cells})
     on_spread = [list(cell) for cell in verdict.walk if shape.contains(cell) and cell[0] // 2 == spread]
-    return {"kind": "spread", "spread": spread, "spreads": spreads(book), "pages": pages, "walk": on_spread,
-            "entrance": list(book.entrance), "exit": list(book.exit)}
+    return {
+        "kind": "spread",
+        "spread": spread,
+        "spreads": spreads(book),
+        "pages": pages,
+        "walk": on_spread,
+        "entrance": list(book.entrance),
+        "exit": list(book.exit),
+    }
 
 
 def picture_of(level: Level, verdict: Any | None, spread: int | None) -> tuple[str | None, str]:

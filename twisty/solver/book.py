@@ -39,18 +39,18 @@ def walker_cap(max_walkers: int) -> str:
 @dataclass
 class BookAnalysis:
     book: Book
-    status: str                                   # "solvable", "unsolvable" or "unknown" (a cap, no walk found)
+    status: str  # "solvable", "unsolvable" or "unknown" (a cap, no walk found)
     walk: list[Cell] = field(default_factory=list)
-    moves: int | None = None                      # moves in the shortest walk (a Tunnel passage is one)
-    shortest_walks: int | None = 0                # how many shortest walks, counted up to 2; None: undecided
-    corridor: list[Cell] | None = None            # None: undecided (a cap stopped the search)
+    moves: int | None = None  # moves in the shortest walk (a Tunnel passage is one)
+    shortest_walks: int | None = 0  # how many shortest walks, counted up to 2; None: undecided
+    corridor: list[Cell] | None = None  # None: undecided (a cap stopped the search)
     branches: list[Cell] | None = None
     dead_ends: list[Cell] | None = None
     rules_fired: set[int] = field(default_factory=set)
     walk_rules: set[int] = field(default_factory=set)
-    initial: Evaluation | None = None             # None only when a cap struck before the book was evaluated
-    final: Evaluation | None = None               # the book as the walk leaves it at the exit
-    cap: str | None = None                        # the cap that stopped the search; None: it ran to the end
+    initial: Evaluation | None = None  # None only when a cap struck before the book was evaluated
+    final: Evaluation | None = None  # the book as the walk leaves it at the exit
+    cap: str | None = None  # the cap that stopped the search; None: it ran to the end
     walkers: int = 0
     evaluations: int = 0
     seconds: float = 0.0
@@ -90,8 +90,13 @@ class BookAnalysis:
         return [RULE_NAMES[rule] for rule in sorted(rules)]
 
 
-def solve_book(book: Book, *, deadline: Deadline | None = None, reading: frozenset[str] = frozenset(),
-               max_walkers: int | None = None) -> BookAnalysis:
+def solve_book(
+    book: Book,
+    *,
+    deadline: Deadline | None = None,
+    reading: frozenset[str] = frozenset(),
+    max_walkers: int | None = None,
+) -> BookAnalysis:
     """The walk and the verdict; `reading` evaluates the book under other readings (static.READINGS).
 
     `deadline` is the level's one deadline (None: no limit); `max_walkers` caps the search states
@@ -129,7 +134,7 @@ def solve_book(book: Book, *, deadline: Deadline | None = None, reading: frozens
     best: int | None = 0 if exit_walkers else None
     queue = deque([start])
     cap: str | None = None
-    stopped_at = 0          # every walker closer to the entrance than this was expanded
+    stopped_at = 0  # every walker closer to the entrance than this was expanded
     while queue and cap is None:
         walker = queue.popleft()
         here = stopped_at = distance[walker]
@@ -205,15 +210,19 @@ def _corridor_shape(verdict: BookAnalysis, corridor: set[int], edges: set[tuple[
             degree[first] += 1
             degree[second] += 1
     ends = {shape.index(book.entrance), shape.index(book.exit)}
-    verdict.branches = sorted(shape.cell(index) for index, links in degree.items()
-                              if links > (1 if index in ends else 2))
-    verdict.dead_ends = sorted(shape.cell(index) for index, links in degree.items()
-                               if links <= 1 and index not in ends)
+    verdict.branches = sorted(
+        shape.cell(index) for index, links in degree.items() if links > (1 if index in ends else 2)
+    )
+    verdict.dead_ends = sorted(shape.cell(index) for index, links in degree.items() if links <= 1 and index not in ends)
 
 
-def _record_walk(verdict: BookAnalysis, rules: PathRules, finish: Walker,
-                 parent: dict[Walker, tuple[Walker, tuple[int, ...]] | None],
-                 used_rules: dict[Walker, tuple[int, ...]]) -> None:
+def _record_walk(
+    verdict: BookAnalysis,
+    rules: PathRules,
+    finish: Walker,
+    parent: dict[Walker, tuple[Walker, tuple[int, ...]] | None],
+    used_rules: dict[Walker, tuple[int, ...]],
+) -> None:
     """Follow the walk back from the exit, replay it by the path rules, and keep it."""
     shape = verdict.book.shape
     moves: list[tuple[int, ...]] = []
@@ -229,8 +238,9 @@ def _record_walk(verdict: BookAnalysis, rules: PathRules, finish: Walker,
         walker = previous
     moves.reverse()
     if finish not in replay_walk(rules, moves):
-        raise EngineBug(f"the book's walk search found a walk of {len(moves)} moves that the path rules do not "
-                        f"replay to the exit")
+        raise EngineBug(
+            f"the book's walk search found a walk of {len(moves)} moves that the path rules do not replay to the exit"
+        )
     cells = [walker.position] + [cell for entered in moves for cell in entered]
     verdict.walk = [shape.cell(index) for index in cells]
     verdict.walk_rules = walk_rules
@@ -256,14 +266,15 @@ def border(verdict: BookAnalysis) -> list[tuple[Cell, str, list[str]]]:
 @dataclass
 class ReadingDifference:
     reading: str
-    cells: list[Cell] | None     # cells whose status before the walk differs from docs/book.md's; None: not known
+    cells: list[Cell] | None  # cells whose status before the walk differs from docs/book.md's; None: not known
     solvable: bool | None
     moves: int | None
-    cap: str | None = None       # the cap that left this comparison unfinished (None: it is complete)
+    cap: str | None = None  # the cap that left this comparison unfinished (None: it is complete)
 
 
-def reading_differences(book: Book, verdict: BookAnalysis, *, deadline: Deadline | None = None,
-                        max_walkers: int | None = None) -> list[ReadingDifference]:
+def reading_differences(
+    book: Book, verdict: BookAnalysis, *, deadline: Deadline | None = None, max_walkers: int | None = None
+) -> list[ReadingDifference]:
     """Book.md's "Ambiguity": evaluate the book under each other reasonable reading; keep those that differ
     (in any cell before the walk, in solvability or in the shortest walk's length), and those a cap left
     undecided. Every reading shares the level's one `deadline`: once it has passed, the readings not yet
@@ -274,12 +285,18 @@ def reading_differences(book: Book, verdict: BookAnalysis, *, deadline: Deadline
         other = solve_book(book, deadline=deadline, reading=frozenset({reading}), max_walkers=max_walkers)
         cells = None
         if verdict.initial is not None and other.initial is not None:
-            cells = [shape.cell(index) for index, (mine, theirs) in
-                     enumerate(zip(verdict.initial.status, other.initial.status)) if mine != theirs]
+            cells = [
+                shape.cell(index)
+                for index, (mine, theirs) in enumerate(zip(verdict.initial.status, other.initial.status, strict=True))
+                if mine != theirs
+            ]
         decided = verdict.status != "unknown" and other.status != "unknown"
         answer_differs = decided and (other.status != verdict.status or other.moves != verdict.moves)
         cap = other.cap or verdict.cap
         if cells or answer_differs or not decided or cells is None:
-            differences.append(ReadingDifference(reading, cells, other.solvable, other.moves,
-                                                 None if decided and cells is not None else cap))
+            differences.append(
+                ReadingDifference(
+                    reading, cells, other.solvable, other.moves, None if decided and cells is not None else cap
+                )
+            )
     return differences

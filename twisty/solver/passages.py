@@ -8,15 +8,14 @@ or whose replayed hp differs from the engine's claim, raises EngineBug and is ne
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Callable
 
 from twisty.errors import EngineBug
 from twisty.games import GAMES
 from twisty.rules.passages import Decision, PassagesLevel, Replay, RouteError, replay
-from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
-                                            SolutionCount)
+from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 GAME = GAMES["passages"]
 
@@ -53,7 +52,7 @@ class PassagesAnalysis:
     witnesses: list[Replay] = field(default_factory=list)
     engines: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
-    out_of_memory: bool = False     # the memory budget, not the time limit, stopped an unfinished answer
+    out_of_memory: bool = False  # the memory budget, not the time limit, stopped an unfinished answer
     questions: frozenset[str] = frozenset({"route", "min-hp", "count"})
 
     @property
@@ -73,8 +72,9 @@ class PassagesAnalysis:
         return self.witnesses[1] if len(self.witnesses) > 1 else None
 
 
-def checked_replay(level: PassagesLevel, decisions: tuple[Decision, ...], engine: str,
-                   claimed_hp: int | None = None) -> Replay:
+def checked_replay(
+    level: PassagesLevel, decisions: tuple[Decision, ...], engine: str, claimed_hp: int | None = None
+) -> Replay:
     try:
         result = replay(level, decisions)
     except RouteError as error:
@@ -84,9 +84,15 @@ def checked_replay(level: PassagesLevel, decisions: tuple[Decision, ...], engine
     return result
 
 
-def analyse(level: PassagesLevel, deadline: Deadline, *, engine: str = "auto", max_solutions: int = 10,
-            questions: frozenset[str] | None = None,
-            progress: Callable[[str], None] | None = None) -> PassagesAnalysis:
+def analyse(
+    level: PassagesLevel,
+    deadline: Deadline,
+    *,
+    engine: str = "auto",
+    max_solutions: int = 10,
+    questions: frozenset[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> PassagesAnalysis:
     """Solvability, the best route, the smallest starting hp and the solution count of one level, within
     the level's one deadline. `questions` (None: all) picks among "route", "min-hp" and "count"; counting
     needs the proven best hp, so it answers "route" too. `progress` is told each question as its work
@@ -119,8 +125,9 @@ def analyse(level: PassagesLevel, deadline: Deadline, *, engine: str = "auto", m
         if len(signatures) != len(witnesses):
             raise EngineBug(f"engine {engines['count'].NAME} gave two witnesses with one signature")
     used = {question: module.NAME for question, module in engines.items()}
-    return PassagesAnalysis(best, min_start, tally, route, witnesses, used, time.perf_counter() - started,
-                           deadline.out_of_memory, asked)
+    return PassagesAnalysis(
+        best, min_start, tally, route, witnesses, used, time.perf_counter() - started, deadline.out_of_memory, asked
+    )
 
 
 def _confirm_min_start(level: PassagesLevel, value: int, engine: str, deadline: Deadline) -> None:

@@ -9,10 +9,19 @@ the consumed set and life lost is a function of the signature.
 
 from __future__ import annotations
 
-from twisty.rules.passages import (Decision, PassagesLevel, Signature, blocker_cost, consume, frontier,
-                                   initial_state, reachable_goals, signature_entry, start_hp_upper_bound)
-from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
-                                            SolutionCount)
+from twisty.rules.passages import (
+    Decision,
+    PassagesLevel,
+    Signature,
+    blocker_cost,
+    consume,
+    frontier,
+    initial_state,
+    reachable_goals,
+    signature_entry,
+    start_hp_upper_bound,
+)
+from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 NAME = "brute"
 
@@ -47,9 +56,14 @@ def winning_signatures(level: PassagesLevel, deadline: Deadline) -> dict[Signatu
             after, cost, _ = consume(level, state, index)
             kind = level.things[index].kind
             entry = signature_entry(level, index, state.stats, cost)
-            stack.append((after, doors | {index} if kind == "door" else doors,
-                          fights | {entry} if entry else fights,
-                          decisions + (("open" if kind == "door" else "fight", index),)))
+            stack.append(
+                (
+                    after,
+                    doors | {index} if kind == "door" else doors,
+                    fights | {entry} if entry else fights,
+                    decisions + (("open" if kind == "door" else "fight", index),),
+                )
+            )
     return wins
 
 
@@ -66,6 +80,7 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
 
 def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     """Solvability only grows with the starting hp, so a binary search over it is exact."""
+
     def solvable(hp: int) -> bool:
         return bool(winning_signatures(level.with_start_hp(hp), deadline))
 
@@ -92,5 +107,10 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
         return SolutionCount(0, 0, False, False)
     ranked = sorted(wins.values(), key=lambda win: -win[0])
     optimal = sum(1 for hp, _ in ranked if hp == final_hp)
-    return SolutionCount(min(len(ranked), cap), min(optimal, cap), len(ranked) > cap, True,
-                         tuple(decisions for _, decisions in ranked[:cap]))
+    return SolutionCount(
+        min(len(ranked), cap),
+        min(optimal, cap),
+        len(ranked) > cap,
+        True,
+        tuple(decisions for _, decisions in ranked[:cap]),
+    )

@@ -11,13 +11,18 @@ import threading
 
 from ortools.sat.python import cp_model
 
-from twisty.encodings.passages_cpsat import (OutOfTime, PassagesModel, TooLarge, block_signature, build_model,
-                                             decode_decisions, decode_signature)
+from twisty.encodings.passages_cpsat import (
+    OutOfTime,
+    PassagesModel,
+    TooLarge,
+    block_signature,
+    build_model,
+    decode_decisions,
+    decode_signature,
+)
 from twisty.errors import UsageError
-from twisty.rules.passages import Decision, PassagesLevel, Replay, replay
-from twisty.rules.passages import start_hp_upper_bound
-from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
-                                            SolutionCount)
+from twisty.rules.passages import Decision, PassagesLevel, Replay, replay, start_hp_upper_bound
+from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 NAME = "cpsat"
 WORKERS = 2
@@ -70,7 +75,7 @@ def _solve(pm: PassagesModel, deadline: Deadline) -> tuple[int, cp_model.CpSolve
                 # workers CP-SAT starts from it (they inherit the mask) take it.
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             outcome["status"] = solver.solve(pm.model)
-        except BaseException as error:      # handed to the waiting thread, which raises it
+        except BaseException as error:  # handed to the waiting thread, which raises it
             outcome["error"] = error
         finally:
             done.set()
@@ -91,8 +96,8 @@ def _solve(pm: PassagesModel, deadline: Deadline) -> tuple[int, cp_model.CpSolve
         done.wait(STOP_GRACE_SECONDS)
         raise
     if "error" in outcome:
-        raise outcome["error"]          # type: ignore[misc]
-    return outcome["status"], solver   # type: ignore[return-value]
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["status"], solver  # type: ignore[return-value]
 
 
 def _too_large(error: TooLarge) -> UsageError:
@@ -110,11 +115,14 @@ def checked_route(pm: PassagesModel, solver: cp_model.CpSolver) -> Replay:
     except ValueError as exc:
         raise ModelError(f"CP-SAT route {decisions} does not replay: {exc}") from exc
     if result.final_hp != solver.value(pm.final_hp):
-        raise ModelError(f"CP-SAT route {decisions}: model says hp {solver.value(pm.final_hp)}, "
-                         f"replay says {result.final_hp}")
+        raise ModelError(
+            f"CP-SAT route {decisions}: model says hp {solver.value(pm.final_hp)}, replay says {result.final_hp}"
+        )
     if pm.has_signature and result.signature != decode_signature(pm, solver):
-        raise ModelError(f"CP-SAT route {decisions}: model signature {decode_signature(pm, solver)}, "
-                         f"replay signature {result.signature}")
+        raise ModelError(
+            f"CP-SAT route {decisions}: model signature {decode_signature(pm, solver)}, "
+            f"replay signature {result.signature}"
+        )
     return result
 
 
@@ -144,7 +152,7 @@ def without_detours(level: PassagesLevel, route: Replay, deadline: Deadline) -> 
     for position in range(len(decisions) - 2, -1, -1):
         if deadline.expired():
             break
-        shorter = decisions[:position] + decisions[position + 1:]
+        shorter = decisions[:position] + decisions[position + 1 :]
         try:
             trial = replay(level, shorter)
         except ValueError:

@@ -38,11 +38,17 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from twisty.rules.passages import (Decision, PassagesLevel, Stats, consume_blocker, fight_damage, signature_entry,
-                                   take_items)
+from twisty.rules.passages import (
+    Decision,
+    PassagesLevel,
+    Stats,
+    consume_blocker,
+    fight_damage,
+    signature_entry,
+    take_items,
+)
 from twisty.rules.passages_graph import LevelGraph, build_graph
-from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
-                                            SolutionCount)
+from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 NAME = "reference"
 
@@ -60,7 +66,7 @@ class Position:
     areas: int
     frontier: int
     stats: Stats
-    goal: int           # a goal next to what it reached (the first it came next to), or NO_GOAL
+    goal: int  # a goal next to what it reached (the first it came next to), or NO_GOAL
 
 
 class RegionWalk:
@@ -70,7 +76,7 @@ class RegionWalk:
     def __init__(self, level: PassagesLevel, graph: LevelGraph | None = None) -> None:
         graph = build_graph(level) if graph is None else graph
         self.level = level
-        self.objects = graph.blockers                       # blocker number -> object index
+        self.objects = graph.blockers  # blocker number -> object index
         self.things = [level.things[obj] for obj in graph.blockers]
         self.area_items = [tuple(level.things[i] for i in area.items) for area in graph.areas]
         self.area_blockers = [_mask(blockers) for blockers in graph.area_blockers]
@@ -88,8 +94,9 @@ class RegionWalk:
     def start(self, stats: Stats) -> Position:
         """The position before any blocker, the start area's items taken."""
         area = self.start_area
-        return Position(0, 1 << area, self.area_blockers[area], take_items(stats, self.area_items[area]),
-                        self.area_goal[area])
+        return Position(
+            0, 1 << area, self.area_blockers[area], take_items(stats, self.area_items[area]), self.area_goal[area]
+        )
 
     def step(self, at: Position, b: int, *, survive: bool = True) -> tuple[Position, int] | None:
         """Consume frontier blocker b, then take the items of every area it opens: the new position and the
@@ -112,8 +119,9 @@ class RegionWalk:
 
     def goals_near(self, at: Position) -> set[int]:
         """Every goal next to what the position reached (a route may end at any of them)."""
-        return ({g for a in _bits(at.areas) for g in self.area_goals[a]}
-                | {g for b in _bits(at.consumed) for g in self.blocker_goals[b]})
+        return {g for a in _bits(at.areas) for g in self.area_goals[a]} | {
+            g for b in _bits(at.consumed) for g in self.blocker_goals[b]
+        }
 
     def free_fights(self, at: Position, decisions: list[Decision]) -> Position:
         """Fight every frontier enemy that costs nothing, again and again, lowest number first: such a fight
@@ -132,8 +140,11 @@ class RegionWalk:
         """The enemies that cost nothing at these stats (asked of the rules once per attack and defence)."""
         key = (stats.atk, stats.defense)
         if key not in self._free:
-            self._free[key] = _mask(b for b, thing in enumerate(self.things) if thing.enemy is not None
-                                    and fight_damage(thing.enemy, stats.atk, stats.defense) == 0)
+            self._free[key] = _mask(
+                b
+                for b, thing in enumerate(self.things)
+                if thing.enemy is not None and fight_damage(thing.enemy, stats.atk, stats.defense) == 0
+            )
         return self._free[key]
 
     def decision(self, b: int) -> Decision:
@@ -158,13 +169,13 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     start = walk.free_fights(walk.start(level.player), opening)
     best = {start.consumed: start.stats.hp}
     came_from: dict[int, tuple[int | None, tuple[Decision, ...]]] = {start.consumed: (None, tuple(opening))}
-    winner = start.consumed if start.goal != NO_GOAL else None      # the set of the most life by a goal
+    winner = start.consumed if start.goal != NO_GOAL else None  # the set of the most life by a goal
     queue = deque([start])
     steps = 0
     while queue:
         at = queue.popleft()
         if best[at.consumed] != at.stats.hp:
-            continue        # a better way to this set came later
+            continue  # a better way to this set came later
         steps += 1
         if steps % _CLOCK_EVERY == 0 and deadline.expired():
             if winner is None:
@@ -190,8 +201,9 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     return BestRoute(SOLVABLE, hp, route, proved=True)
 
 
-def _route(walk: RegionWalk, level: PassagesLevel, came_from: dict[int, tuple[int | None, tuple[Decision, ...]]],
-           winner: int) -> tuple[tuple[Decision, ...], int]:
+def _route(
+    walk: RegionWalk, level: PassagesLevel, came_from: dict[int, tuple[int | None, tuple[Decision, ...]]], winner: int
+) -> tuple[tuple[Decision, ...], int]:
     """The decisions that led to the winner's set, and the life they end with, walked again from the start
     (a set's way in is the one of its most life; out of time, the walk may not have passed that on yet)."""
     pieces = []
@@ -221,7 +233,7 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     while queue:
         need, at = queue.popleft()
         if (need, at) not in fronts[at.consumed]:
-            continue        # beaten since it was queued
+            continue  # beaten since it was queued
         steps += 1
         if steps % _CLOCK_EVERY == 0 and deadline.expired():
             return MinStartHp(UNKNOWN)
@@ -236,8 +248,11 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
             front = fronts.setdefault(child.consumed, [])
             if any(other_need <= child_need and other.stats.hp >= child.stats.hp for other_need, other in front):
                 continue
-            front[:] = [(other_need, other) for other_need, other in front
-                        if not (other_need >= child_need and other.stats.hp <= child.stats.hp)]
+            front[:] = [
+                (other_need, other)
+                for other_need, other in front
+                if not (other_need >= child_need and other.stats.hp <= child.stats.hp)
+            ]
             front.append((child_need, child))
             queue.append((child_need, child))
     return MinStartHp("none") if least is None else MinStartHp("proved", least)
@@ -282,5 +297,10 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
         final_hp = ranked[0][0]
     optimal = sum(1 for hp, _ in ranked if hp == final_hp)
     # Out of time, the counts are what was found so far: lower bounds, flagged by complete=False.
-    return SolutionCount(min(len(ranked), cap), min(optimal, cap), len(ranked) > cap, complete,
-                         tuple(decisions for _, decisions in ranked[:cap]))
+    return SolutionCount(
+        min(len(ranked), cap),
+        min(optimal, cap),
+        len(ranked) > cap,
+        complete,
+        tuple(decisions for _, decisions in ranked[:cap]),
+    )

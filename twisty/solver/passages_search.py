@@ -44,16 +44,24 @@ from twisty.rules.passages import start_hp_upper_bound as rules_start_hp_upper_b
 from twisty.solver import passages_reference
 from twisty.solver.passages_reference import Position
 from twisty.solver.passages_search_graph import SearchGraph, bits
-from twisty.solver.passages_verdict import (SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp,
-                                            SolutionCount)
+from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 try:
     from twisty.solver import _passages_core
-except ImportError:      # built without a C compiler: the reference engine answers instead
+except ImportError:  # built without a C compiler: the reference engine answers instead
     _passages_core = None
 
-__all__ = ["COMPILED_AVAILABLE", "NAME", "SearchGraph", "SearchResult", "best_route", "count_solutions",
-           "min_start_hp", "search", "start_hp_upper_bound"]
+__all__ = [
+    "COMPILED_AVAILABLE",
+    "NAME",
+    "SearchGraph",
+    "SearchResult",
+    "best_route",
+    "count_solutions",
+    "min_start_hp",
+    "search",
+    "start_hp_upper_bound",
+]
 
 NAME = "search"
 # Whether the compiled core is built; without it every question goes to the reference engine.
@@ -77,7 +85,7 @@ PRICED_SECONDS = 4.0
 class SearchResult:
     best_hp: int | None
     route: tuple[Decision, ...] | None
-    complete: bool         # the search ran to the end (the answer is proven)
+    complete: bool  # the search ran to the end (the answer is proven)
     expanded: int
 
 
@@ -86,9 +94,20 @@ def fits(sg: SearchGraph, start_hp: int) -> bool:
     return COMPILED_AVAILABLE and sg.fits_compiled(start_hp)
 
 
-def search(sg: SearchGraph, start_hp: int, deadline: Deadline | _RaceDeadline, *, first_win: bool = False, dive: bool = False,
-           use_dominance: bool = True, at_least: int = 1, priced: bool = True, steiner: bool = False,
-           chain_from: int | None = None, threads: int = 1) -> SearchResult:
+def search(
+    sg: SearchGraph,
+    start_hp: int,
+    deadline: Deadline | _RaceDeadline,
+    *,
+    first_win: bool = False,
+    dive: bool = False,
+    use_dominance: bool = True,
+    at_least: int = 1,
+    priced: bool = True,
+    steiner: bool = False,
+    chain_from: int | None = None,
+    threads: int = 1,
+) -> SearchResult:
     """The compiled best-first branch and bound from the level's start (the core's run_search): the best
     route with at least `at_least` hp; with `first_win`, the first winning route found (solvability).
     `dive` expands the deepest state first: it finds some win fast when wins are plentiful, but it may
@@ -108,8 +127,18 @@ def search(sg: SearchGraph, start_hp: int, deadline: Deadline | _RaceDeadline, *
     chain_from = None if dive else chain_from
     root = sg.walk.start(Stats(start_hp, sg.level.player.atk, sg.level.player.defense, sg.level.player.keys))
     best_hp, complete, expanded, steps, goal = _passages_core.search(
-        sg.compiled_graph(), sg.compiled_state(root), deadline, first_win, dive, use_dominance, at_least, priced,
-        steiner, -1 if chain_from is None else chain_from, threads)
+        sg.compiled_graph(),
+        sg.compiled_state(root),
+        deadline,
+        first_win,
+        dive,
+        use_dominance,
+        at_least,
+        priced,
+        steiner,
+        -1 if chain_from is None else chain_from,
+        threads,
+    )
     if best_hp is None:
         return SearchResult(None, None, complete, expanded)
     return SearchResult(best_hp, follow_steps(sg, root, steps, goal, best_hp), complete, expanded)
@@ -129,18 +158,21 @@ def follow_steps(sg: SearchGraph, root: Position, steps: list[int], goal: int, c
         at = moved[0]
         decisions.append(walk.decision(b))
     if at.stats.hp != claimed_hp or goal not in walk.goals_near(at):
-        raise EngineBug(f"the compiled search's route ends with {at.stats.hp} hp next to goals "
-                        f"{sorted(walk.goals_near(at))}, not {claimed_hp} hp at goal {goal}")
+        raise EngineBug(
+            f"the compiled search's route ends with {at.stats.hp} hp next to goals "
+            f"{sorted(walk.goals_near(at))}, not {claimed_hp} hp at goal {goal}"
+        )
     return tuple(decisions) + (("goal", goal),)
 
 
 # ----------------------------------------------------------------------------------------- the best route
 
+
 def _cores() -> int:
     """The cores this process may run on (its affinity where the system tells it)."""
     try:
         return len(os.sched_getaffinity(0))
-    except AttributeError:      # (not on every system)
+    except AttributeError:  # (not on every system)
         return os.cpu_count() or 1
 
 
@@ -187,20 +219,26 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> SearchResult:
             memory = None if deadline.memory_bytes is None else deadline.memory_bytes // 2
             own = Deadline(PRICED_SECONDS if left is None else min(left, PRICED_SECONDS), memory)
         try:
-            results[priced] = search(sg, start_hp, _RaceDeadline(own, stop, None if priced else spare),
-                                     priced=priced, steiner=not priced, chain_from=None if priced else 0,
-                                     threads=1 if priced or _cores() < 2 else 2)
-        except BaseException as error:        # handed to the caller below, as if the search ran here
+            results[priced] = search(
+                sg,
+                start_hp,
+                _RaceDeadline(own, stop, None if priced else spare),
+                priced=priced,
+                steiner=not priced,
+                chain_from=None if priced else 0,
+                threads=1 if priced or _cores() < 2 else 2,
+            )
+        except BaseException as error:  # handed to the caller below, as if the search ran here
             failures.append(error)
-            stop.set()                        # an interrupt (Ctrl-C) must not wait for the other search
+            stop.set()  # an interrupt (Ctrl-C) must not wait for the other search
         else:
             if results[priced].complete:
                 stop.set()
         finally:
             if priced:
-                spare.set()                   # its core is free from now on
+                spare.set()  # its core is free from now on
 
-    sg.compiled_graph()             # made once, before two threads could both make it
+    sg.compiled_graph()  # made once, before two threads could both make it
     other = threading.Thread(target=run, args=(False,), name="passages search with the Steiner bound", daemon=True)
     other.start()
     try:
@@ -213,7 +251,7 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> SearchResult:
         raise
     for failure in failures:
         if not isinstance(failure, Exception):
-            raise failure                     # KeyboardInterrupt and the like, whatever the other found
+            raise failure  # KeyboardInterrupt and the like, whatever the other found
     for result in results.values():
         if result.complete:
             return result
@@ -254,6 +292,7 @@ def _out_of_memory(deadline: Deadline, answer: Answer) -> Answer:
 
 
 # -------------------------------------------------------------------------------- the least starting hp
+
 
 def start_hp_upper_bound(sg: SearchGraph) -> int:
     """A starting hp with which every fight that can ever happen is survivable (the rules'
@@ -308,6 +347,7 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline, steiner: bool =
 
 # ----------------------------------------------------------------------------------------------- counting
 
+
 def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int | None) -> SolutionCount:
     hp = level.player.hp
     sg = SearchGraph(level, hp)
@@ -332,8 +372,9 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
     total = len(others)
     # Out of time, the counts are what was found so far: lower bounds, flagged by complete=False.
     ranked = sorted(others.values(), key=lambda win: -win[0])
-    return SolutionCount(min(total, cap), min(len(optimal), cap), total > cap, complete,
-                         tuple(route for _, route in ranked[:cap]))
+    return SolutionCount(
+        min(total, cap), min(len(optimal), cap), total > cap, complete, tuple(route for _, route in ranked[:cap])
+    )
 
 
 def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, limit: int) -> tuple[dict, bool]:

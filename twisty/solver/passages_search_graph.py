@@ -41,7 +41,6 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-
 class SearchGraph:
     """The region graph as bitmasks, with the precomputed parts of the search's bounds. With a starting hp,
     the enemies that no route survives from it are walls."""
@@ -94,8 +93,9 @@ class SearchGraph:
         self.all_mask = in_principle_blockers
         # Blockers whose consumption matters beyond the areas it reaches: those touching another blocker
         # or a goal. A consumed blocker of any other kind has every area around it reached.
-        self.linking_mask = sum(1 << b for b in range(self.blocker_count)
-                                if self.graph.blocker_blockers[b] or self.graph.blocker_goals[b])
+        self.linking_mask = sum(
+            1 << b for b in range(self.blocker_count) if self.graph.blocker_blockers[b] or self.graph.blocker_goals[b]
+        )
         self._compiled: dict[int, tuple] = {}
 
     def fits_compiled(self, start_hp: int) -> bool:
@@ -103,9 +103,13 @@ class SearchGraph:
         (module docstring: every least damage below MAX_COST, so that the core's sums over at most 128 of
         them stay far within 64 bits, and all the life a route can ever have below MAX_COST, so that a
         cost above it is rightly an impossible fight)."""
-        return (self.areas_count <= SET_BITS and self.blocker_count <= SET_BITS and self.node_count <= NODE_BITS
-                and all(least is None or least < MAX_COST for least in self.least_damage)
-                and start_hp + self.total_elixirs < MAX_COST)
+        return (
+            self.areas_count <= SET_BITS
+            and self.blocker_count <= SET_BITS
+            and self.node_count <= NODE_BITS
+            and all(least is None or least < MAX_COST for least in self.least_damage)
+            and start_hp + self.total_elixirs < MAX_COST
+        )
 
     def costs(self, atk: int, defense: int) -> list[int]:
         """Every blocker's cost at these stats, as the core reads it: a door 0, an enemy its damage by the
@@ -126,22 +130,46 @@ class SearchGraph:
         allowed = self.useful_mask if allowed is None else allowed
         if allowed not in self._compiled:
             sets, nodes = _set_bytes, _node_bytes
-            areas = tuple((self.area_atk[a], self.area_def[a], self.area_keys[a], self.area_hp[a], self.area_goal[a],
-                           sets(self.area_blocker_mask[a]), nodes(self.children_mask[a]))
-                          for a in range(self.areas_count))
-            blockers = tuple((int(self.is_door[b]), self.blocker_goal[b],
-                              -1 if self.least_damage[b] is None else self.least_damage[b],
-                              -1 if self.goal_distance[b] is None else self.goal_distance[b],
-                              sets(self.blocker_area_mask[b]), sets(self.blocker_blocker_mask[b]),
-                              sets(self.blocker_blocker_mask[b] & allowed),
-                              nodes(self.children_mask[self.areas_count + b]))
-                             for b in range(self.blocker_count))
+            areas = tuple(
+                (
+                    self.area_atk[a],
+                    self.area_def[a],
+                    self.area_keys[a],
+                    self.area_hp[a],
+                    self.area_goal[a],
+                    sets(self.area_blocker_mask[a]),
+                    nodes(self.children_mask[a]),
+                )
+                for a in range(self.areas_count)
+            )
+            blockers = tuple(
+                (
+                    int(self.is_door[b]),
+                    self.blocker_goal[b],
+                    -1 if self.least_damage[b] is None else self.least_damage[b],
+                    -1 if self.goal_distance[b] is None else self.goal_distance[b],
+                    sets(self.blocker_area_mask[b]),
+                    sets(self.blocker_blocker_mask[b]),
+                    sets(self.blocker_blocker_mask[b] & allowed),
+                    nodes(self.children_mask[self.areas_count + b]),
+                )
+                for b in range(self.blocker_count)
+            )
             costs: Callable[[int, int], list[int]] = self.costs
-            self._compiled[allowed] = (areas, blockers, tuple(self.positive_value),
-                                       tuple(0 if extra is None else extra for extra in self.goal_extra),
-                                       sets(self.door_mask), sets(self.goal_blocker_mask), sets(self.linking_mask),
-                                       sets(allowed), sets(self.door_mask & allowed), nodes(self.goal_ancestors),
-                                       self.total_elixirs, costs)
+            self._compiled[allowed] = (
+                areas,
+                blockers,
+                tuple(self.positive_value),
+                tuple(0 if extra is None else extra for extra in self.goal_extra),
+                sets(self.door_mask),
+                sets(self.goal_blocker_mask),
+                sets(self.linking_mask),
+                sets(allowed),
+                sets(self.door_mask & allowed),
+                nodes(self.goal_ancestors),
+                self.total_elixirs,
+                costs,
+            )
         return self._compiled[allowed]
 
     def compiled_state(self, at: Position) -> tuple:
@@ -149,8 +177,17 @@ class SearchGraph:
         what it reached; the core works out the rest."""
         elixirs = sum(self.area_hp[a] for a in bits(at.areas))
         stats = at.stats
-        return (_set_bytes(at.consumed), _set_bytes(at.areas), stats.atk, stats.defense, stats.keys, stats.hp,
-                elixirs, _set_bytes(at.frontier), at.goal)
+        return (
+            _set_bytes(at.consumed),
+            _set_bytes(at.areas),
+            stats.atk,
+            stats.defense,
+            stats.keys,
+            stats.hp,
+            elixirs,
+            _set_bytes(at.frontier),
+            at.goal,
+        )
 
     def _unsurvivable(self, start_hp: int) -> list[int]:
         """Enemies no route can fight and survive from this starting hp. A route that has just fought
@@ -160,7 +197,7 @@ class SearchGraph:
         When the bound is below 1, no route survives fighting b."""
         areas = self.areas_count
         value = self.node_value
-        best_with = [None] * self.node_count      # the relaxation's best set containing the node
+        best_with = [None] * self.node_count  # the relaxation's best set containing the node
         root = self.graph.start_area
         best_with[root] = value[root]
         for node in self.node_order[1:]:
@@ -171,8 +208,12 @@ class SearchGraph:
         walls = []
         for b in range(self.blocker_count):
             node = areas + b
-            if (self.defeatable[b] and not self.is_door[b] and best_with[node] is not None
-                    and start_hp + best_with[node] < 1):
+            if (
+                self.defeatable[b]
+                and not self.is_door[b]
+                and best_with[node] is not None
+                and start_hp + best_with[node] < 1
+            ):
                 walls.append(b)
         return walls
 
@@ -214,16 +255,18 @@ class SearchGraph:
         total = areas + blockers + len(self.level.goals)
         defeatable = self.defeatable
         around: list[list[int]] = [[areas + b for b in bs if defeatable[b]] for bs in graph.area_blockers]
-        around += [list(graph.blocker_areas[b]) + [areas + c for c in graph.blocker_blockers[b] if defeatable[c]]
-                   for b in range(blockers)]
+        around += [
+            list(graph.blocker_areas[b]) + [areas + c for c in graph.blocker_blockers[b] if defeatable[c]]
+            for b in range(blockers)
+        ]
         root = graph.start_area
-        rank = [-1] * total             # depth-first discovery rank
-        low = [0] * total               # the least rank reachable from the node's subtree by one back step
+        rank = [-1] * total  # depth-first discovery rank
+        low = [0] * total  # the least rank reachable from the node's subtree by one back step
         idom: list[int | None] = [None] * total
         idom[root] = root
         rank[root] = 0
-        order = [root]                  # discovery order: every node after the nodes that dominate it
-        unfinished: list[int] = []      # discovered nodes whose component is not closed yet
+        order = [root]  # discovery order: every node after the nodes that dominate it
+        unfinished: list[int] = []  # discovered nodes whose component is not closed yet
         stack = [(root, iter(around[root]))]
         while stack:
             node, rest = stack[-1]
@@ -252,7 +295,7 @@ class SearchGraph:
         depth = [0] * total
         for node in order[1:]:
             depth[node] = depth[idom[node]] + 1
-        leading_to: list[list[int]] = [[] for _ in self.level.goals]     # reached nodes next to each goal
+        leading_to: list[list[int]] = [[] for _ in self.level.goals]  # reached nodes next to each goal
         for node, goals in [*enumerate(graph.area_goals), *enumerate(graph.blocker_goals, start=areas)]:
             if rank[node] >= 0:
                 for g in goals:
@@ -272,7 +315,7 @@ class SearchGraph:
             idom[node] = common
             order.append(node)
         self.node_count = total
-        self.node_order = order                 # every node before the nodes it dominates
+        self.node_order = order  # every node before the nodes it dominates
         self.idom = idom
         self.children_mask = [0] * total
         for node in order[1:]:
@@ -301,8 +344,9 @@ class SearchGraph:
                 least.append(None)
             else:
                 node = areas + b
-                least.append(fight_damage(self.enemies[b], self.max_atk - behind_atk[node],
-                                          self.max_def - behind_def[node]))
+                least.append(
+                    fight_damage(self.enemies[b], self.max_atk - behind_atk[node], self.max_def - behind_def[node])
+                )
         return least
 
     def _tree_values(self) -> None:
@@ -336,7 +380,7 @@ class SearchGraph:
         self.positive_value = [max(0, v) for v in value]
         self.goal_ancestors = sum(1 << n for n in range(self.node_count) if goal_value[n] is not None)
         # What a goal below the node adds to the relaxation beyond the node's own positive value.
-        self.goal_extra = [None if g is None else g - p for g, p in zip(goal_value, self.positive_value)]
+        self.goal_extra = [None if g is None else g - p for g, p in zip(goal_value, self.positive_value, strict=True)]
         self.areas_count = areas
 
     def _goal_distances(self) -> list[int | None]:
@@ -345,7 +389,7 @@ class SearchGraph:
         infinity = float("inf")
         blocker_dist = [infinity] * self.blocker_count
         area_dist = [infinity] * len(self.graph.areas)
-        heap: list[tuple[int, int, int]] = []   # (distance, 0 = area / 1 = blocker, index)
+        heap: list[tuple[int, int, int]] = []  # (distance, 0 = area / 1 = blocker, index)
         for a, goal in enumerate(self.area_goal):
             if goal >= 0:
                 area_dist[a] = 0
@@ -387,15 +431,21 @@ class SearchGraph:
             return sum(blocker_alive[b] for b in self.graph.area_blockers[a])
 
         def blocker_degree(b: int) -> int:
-            return (sum(area_alive[a] for a in self.graph.blocker_areas[b])
-                    + sum(blocker_alive[c] for c in self.graph.blocker_blockers[b]))
+            return sum(area_alive[a] for a in self.graph.blocker_areas[b]) + sum(
+                blocker_alive[c] for c in self.graph.blocker_blockers[b]
+            )
 
         changed = True
         while changed:
             changed = False
             for a, area in enumerate(self.graph.areas):
-                if (area_alive[a] and a != self.graph.start_area and not area.items
-                        and self.area_goal[a] < 0 and area_degree(a) <= 1):
+                if (
+                    area_alive[a]
+                    and a != self.graph.start_area
+                    and not area.items
+                    and self.area_goal[a] < 0
+                    and area_degree(a) <= 1
+                ):
                     area_alive[a] = False
                     changed = True
             for b in range(self.blocker_count):

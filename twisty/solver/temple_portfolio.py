@@ -60,8 +60,15 @@ class TempleAnalysis:
         return None if self.pooled_plan is None else len(self.pooled_plan.records)
 
 
-def checked(round_: Round, plan: tuple[PlanTurn, ...] | None, states: tuple[TempleState, ...] | None, engine: str,
-            what: str, *, pooled: bool = False) -> Replay:
+def checked(
+    round_: Round,
+    plan: tuple[PlanTurn, ...] | None,
+    states: tuple[TempleState, ...] | None,
+    engine: str,
+    what: str,
+    *,
+    pooled: bool = False,
+) -> Replay:
     """A reported plan replayed by the rules: it must win at its last turn, through the states the engine
     says."""
     if plan is None:
@@ -81,15 +88,27 @@ def _outcome(answer: PlanAnswer) -> bool | None:
     return {SOLVABLE: True, UNSOLVABLE: False}.get(answer.status)
 
 
-def analyse(round_: Round, deadline: Deadline, *, engine: str = "auto", questions: frozenset[str] | None = None,
-            progress: Callable[[str], None] | None = None) -> TempleAnalysis:
+def analyse(
+    round_: Round,
+    deadline: Deadline,
+    *,
+    engine: str = "auto",
+    questions: frozenset[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> TempleAnalysis:
     """Answer the questions asked (None: all; names of other games' questions are ignored) within the
     level's one deadline. "unique" needs the fewest turns, so it answers "win" too."""
     return analyse_with(round_, deadline, engine_module(engine), questions=questions, progress=progress)
 
 
-def analyse_with(round_: Round, deadline: Deadline, module: ModuleType, *, questions: frozenset[str] | None = None,
-                 progress: Callable[[str], None] | None = None) -> TempleAnalysis:
+def analyse_with(
+    round_: Round,
+    deadline: Deadline,
+    module: ModuleType,
+    *,
+    questions: frozenset[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> TempleAnalysis:
     """analyse() with an engine module given (one that follows twisty.solver.temple_answers' contract)."""
     started = time.perf_counter()
     name = module.NAME
@@ -108,7 +127,7 @@ def analyse_with(round_: Round, deadline: Deadline, module: ModuleType, *, quest
             plan = checked(round_, first.plan, first.states, name, "plan")
     if "unique" in asked and first is not None:
         if first.status == UNSOLVABLE:
-            unique = False          # "for an unwinnable round `unique` is false"
+            unique = False  # "for an unwinnable round `unique` is false"
         elif first.status == SOLVABLE:
             tell("uniqueness")
             other = module.second_plan(round_, deadline, first)
@@ -131,12 +150,25 @@ def analyse_with(round_: Round, deadline: Deadline, module: ModuleType, *, quest
                 raise EngineBug(f"engine {name} needs more turns with all cards pooled than in seat order")
         elif pooled.status == UNSOLVABLE and solvable:
             raise EngineBug(f"engine {name} says the pooled round cannot be won, but the round can")
-    return TempleAnalysis(asked, name, solvable, plan, unique, second, bounce_safe, bounce_plan, pooled_solvable,
-                          pooled_plan, time.perf_counter() - started, deadline.out_of_memory)
+    return TempleAnalysis(
+        asked,
+        name,
+        solvable,
+        plan,
+        unique,
+        second,
+        bounce_safe,
+        bounce_plan,
+        pooled_solvable,
+        pooled_plan,
+        time.perf_counter() - started,
+        deadline.out_of_memory,
+    )
 
 
-def _bounce(round_: Round, deadline: Deadline, module: ModuleType, first: PlanAnswer | None,
-            plan: Replay | None) -> tuple[bool | None, Replay | None]:
+def _bounce(
+    round_: Round, deadline: Deadline, module: ModuleType, first: PlanAnswer | None, plan: Replay | None
+) -> tuple[bool | None, Replay | None]:
     """The shortest bounce-safe plan: "no fall (gets-going falls included) longer than `bounce` rooms, same
     seats, hands and swap". No shorter than the fewest turns, so a shortest plan that is bounce-safe is one,
     and an unwinnable round has none."""

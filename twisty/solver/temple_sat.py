@@ -41,8 +41,9 @@ class Session:
     def __init__(self, round_: Round, pooled: bool = False, turn_any_steps: dict[int, int] | None = None) -> None:
         self.round = round_
         self.pooled = pooled
-        self.cnf = TempleCnf(round_, pooled=pooled, turn_any_steps=turn_any_steps,
-                             default_turn_any_steps=FIRST_TURN_ANY_STEPS)
+        self.cnf = TempleCnf(
+            round_, pooled=pooled, turn_any_steps=turn_any_steps, default_turn_any_steps=FIRST_TURN_ANY_STEPS
+        )
         self.solver = Solver(name=SOLVER)
         self.solver.append_formula(self.cnf.take_pending())
         self.most = most_turns(round_, pooled)
@@ -91,8 +92,13 @@ class Session:
         self.solver.delete()
 
 
-def _ask(session: Session, horizon: int, assumptions: Callable[[Session], list[int]], deadline: Deadline,
-         prepare: Callable[[Session], None] | None = None) -> tuple[Session, bool | None]:
+def _ask(
+    session: Session,
+    horizon: int,
+    assumptions: Callable[[Session], list[int]],
+    deadline: Deadline,
+    prepare: Callable[[Session], None] | None = None,
+) -> tuple[Session, bool | None]:
     """Ask at `horizon`; while a model ends a turnAny beyond the unrolled orbit, unroll further and ask
     again (an unsatisfiable answer holds for any unrolling)."""
     while True:
@@ -116,8 +122,9 @@ def _shortest(round_: Round, deadline: Deadline, pooled: bool, bounce_safe: bool
         for horizon in range(1, session.most + 1):
             if horizon < at_least:
                 continue
-            session, result = _ask(session, horizon, partial(_win_at, horizon=horizon, bounce_safe=bounce_safe),
-                                   deadline)
+            session, result = _ask(
+                session, horizon, partial(_win_at, horizon=horizon, bounce_safe=bounce_safe), deadline
+            )
             if result is None:
                 return PlanAnswer(UNKNOWN, cap=deadline.cap)
             if result:
@@ -132,7 +139,7 @@ def _shortest(round_: Round, deadline: Deadline, pooled: bool, bounce_safe: bool
 
 def fewest_turns(round_: Round, deadline: Deadline, *, bounce_safe: bool = False, at_least: int = 1) -> PlanAnswer:
     if round_.challenges.no_entry == round_.die:
-        return PlanAnswer(UNSOLVABLE)       # "a die that starts in X makes the round unwinnable"
+        return PlanAnswer(UNSOLVABLE)  # "a die that starts in X makes the round unwinnable"
     return _shortest(round_, deadline, False, bounce_safe, at_least)
 
 
@@ -153,8 +160,9 @@ def second_plan(round_: Round, deadline: Deadline, first: PlanAnswer) -> SecondA
 
     session = Session(round_)
     try:
-        session, result = _ask(session, turns, lambda now: [now.cnf.wins[turns], now.cnf.var("block", turns)],
-                               deadline, block)
+        session, result = _ask(
+            session, turns, lambda now: [now.cnf.wins[turns], now.cnf.var("block", turns)], deadline, block
+        )
         if result is None:
             return SecondAnswer(UNKNOWN, cap=deadline.cap)
         if not result:

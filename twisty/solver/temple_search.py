@@ -114,11 +114,11 @@ def _seat_expand(round_: Round, moves: Moves) -> Expand:
         player = round_.player_of_turn(depth)
         hand = hands[player]
         if not any(hand):
-            return          # "A player with no card on their turn loses the round."
+            return  # "A player with no card on their turn loses the round."
         plays: list[tuple[int, tuple, bool, Swap | None]] = []
         for card in KINDS:
             if hand[card]:
-                plays.append((card, hands[:player] + (_moved(hand, card, None),) + hands[player + 1:], used, None))
+                plays.append((card, hands[:player] + (_moved(hand, card, None),) + hands[player + 1 :], used, None))
             elif round_.swap and not used:
                 # Take the card from another player who holds one, giving one of one's own.
                 for other in range(players):
@@ -135,13 +135,17 @@ def _seat_expand(round_: Round, moves: Moves) -> Expand:
         for card, after_hands, now_used, swap in plays:
             for action, new_down, new_die, new_walls in moves.of(down, die, walls, card):
                 new_explored = explore(round_, explored, new_die)
-                yield ((new_down, new_die, new_walls, new_explored, after_hands, now_used),
-                       PlanTurn(player, CARDS[card], action, swap))
+                yield (
+                    (new_down, new_die, new_walls, new_explored, after_hands, now_used),
+                    PlanTurn(player, CARDS[card], action, swap),
+                )
+
     return expand
 
 
 def _pool_expand(round_: Round, moves: Moves) -> Expand:
     """Pooled: "all cards in one pool, any card on any turn, no seat order, no swap"."""
+
     def expand(state: State, depth: int) -> Iterator[tuple[State, PlanTurn]]:
         down, die, walls, explored, pool = state
         for card in KINDS:
@@ -149,8 +153,11 @@ def _pool_expand(round_: Round, moves: Moves) -> Expand:
                 continue
             rest = _moved(pool, card, None)
             for action, new_down, new_die, new_walls in moves.of(down, die, walls, card):
-                yield ((new_down, new_die, new_walls, explore(round_, explored, new_die), rest),
-                       PlanTurn(None, CARDS[card], action))
+                yield (
+                    (new_down, new_die, new_walls, explore(round_, explored, new_die), rest),
+                    PlanTurn(None, CARDS[card], action),
+                )
+
     return expand
 
 
@@ -180,7 +187,7 @@ def _shortest(round_: Round, deadline: Deadline, start: State, expand: Expand, m
     if deadline.expired():
         return PlanAnswer(UNKNOWN, cap=deadline.cap)
     if round_.challenges.no_entry == round_.die:
-        return PlanAnswer(UNSOLVABLE)   # "a die that starts in X makes the round unwinnable"
+        return PlanAnswer(UNSOLVABLE)  # "a die that starts in X makes the round unwinnable"
     bound = Bound(round_)
     parents: dict[Hashable, tuple[State, PlanTurn] | None] = {start: None}
     first = bound.of(start)
@@ -200,7 +207,7 @@ def _shortest(round_: Round, deadline: Deadline, start: State, expand: Expand, m
                     continue
                 state = layer.pop()
                 if depth and won(round_, _temple_state(state)):
-                    return _answer(parents, state)      # the round ends at the win
+                    return _answer(parents, state)  # the round ends at the win
                 expanded += 1
                 if expanded % POLL_EVERY == 0:
                     deadline.check()
@@ -289,7 +296,7 @@ def second_plan(round_: Round, deadline: Deadline, first: PlanAnswer) -> SecondA
                     if marked[1] and depth + 1 == turns:
                         plan, nodes = _path(parents, marked)
                         return SecondAnswer(FOUND, plan, tuple(_temple_state(node[0]) for node in nodes))
-                    continue    # the round ends at the win
+                    continue  # the round ends at the win
                 if depth + 1 < turns:
                     following.append((marked[1], -needed, marked))
             # Taken from the end: the last pushed (left the first plan, nearest a win) is expanded first.

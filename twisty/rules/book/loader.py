@@ -20,11 +20,12 @@ docs/book.md has the full format and the legend of codes.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Any
 
 from twisty.limits import Deadline
 from twisty.rules.book.contents import ITEMS, content_named
-from twisty.rules.book.model import BossRule, Book
+from twisty.rules.book.model import Book, BossRule
 from twisty.rules.book.static import MAX_PACK, PackTooLarge, evaluate
 from twisty.rules.book.topology import BookShape, Cell, leaf_of, spread_of
 from twisty.rules.source import LevelError, LevelSource, expect_int, unknown_key_error
@@ -65,34 +66,45 @@ def load_book(source: LevelSource, deadline: Deadline | None = None) -> Book:
     for key, what in (("rows", "rows per page"), ("cols", "columns per page")):
         if key not in data:
             raise source.error(f'missing key "{key}" ({what}, e.g. {key} = 7)', line=1, column=1)
-    height = expect_int(source, data.get("rows"), '"rows" (rows per page)', table=None, key="rows", minimum=1,
-                        maximum=MAX_ROWS)
-    width = expect_int(source, data.get("cols"), '"cols" (columns per page)', table=None, key="cols", minimum=1,
-                       maximum=MAX_COLS)
+    height = expect_int(
+        source, data.get("rows"), '"rows" (rows per page)', table=None, key="rows", minimum=1, maximum=MAX_ROWS
+    )
+    width = expect_int(
+        source, data.get("cols"), '"cols" (columns per page)', table=None, key="cols", minimum=1, maximum=MAX_COLS
+    )
     pages = data.get("pages")
     if not isinstance(pages, dict) or not pages:
-        raise source.error('missing table [pages] (one grid per page, e.g. 1 = """...""")',
-                           **_position_or_start(source, "pages"))
+        raise source.error(
+            'missing table [pages] (one grid per page, e.g. 1 = """...""")', **_position_or_start(source, "pages")
+        )
     if len(pages) > MAX_PAGES:
-        raise source.error(f"a book level may hold at most {MAX_PAGES} pages, not {len(pages)}",
-                           **_position_or_start(source, "pages"))
+        raise source.error(
+            f"a book level may hold at most {MAX_PAGES} pages, not {len(pages)}", **_position_or_start(source, "pages")
+        )
     numbers = []
     for key in pages:
         if not re.fullmatch(r"[0-9]+", key) or not 1 <= int(key) <= MAX_PAGE_NUMBER:
-            raise source.error(f'page key "{key:.40}" must be a page number from 1 to {MAX_PAGE_NUMBER:,}',
-                               table="pages", key=key)
+            raise source.error(
+                f'page key "{key:.40}" must be a page number from 1 to {MAX_PAGE_NUMBER:,}', table="pages", key=key
+            )
         numbers.append(int(key))
     numbers.sort()
-    for before, after in zip(numbers, numbers[1:]):
+    for before, after in pairwise(numbers):
         if before == after:
             raise source.error(f"page {after} is given twice", table="pages", key=str(after))
-    for before, after in zip(numbers, numbers[1:]):
+    for before, after in pairwise(numbers):
         if after != before + 1:
-            raise source.error(f"pages must be one consecutive run: page {before + 1} is missing "
-                               f"between {before} and {after}", table="pages", key=str(after))
+            raise source.error(
+                f"pages must be one consecutive run: page {before + 1} is missing between {before} and {after}",
+                table="pages",
+                key=str(after),
+            )
     if len(numbers) * height * width > MAX_CELLS:
-        raise source.error(f"{len(numbers)} pages of {height}x{width} make {len(numbers) * height * width:,} "
-                           f"cells; a book level may hold at most {MAX_CELLS:,}", **_position_or_start(source, "pages"))
+        raise source.error(
+            f"{len(numbers)} pages of {height}x{width} make {len(numbers) * height * width:,} "
+            f"cells; a book level may hold at most {MAX_CELLS:,}",
+            **_position_or_start(source, "pages"),
+        )
     shape = BookShape(height, width, numbers[0], numbers[-1])
 
     contents = [""] * shape.cell_count
@@ -121,15 +133,20 @@ def load_book(source: LevelSource, deadline: Deadline | None = None) -> Book:
     medusa_spreads, bosses = _read_local_rules(source, shape)
     for index, name in enumerate(contents):
         if name == "Boss" and not any(rule.spread == spread_of(shape.cell(index)[0]) for rule in bosses):
-            raise token_error(f"a Boss on page {shape.cell(index)[0]} but no [[local]] rule = \"boss\" "
-                              f"for its spread names the weapons that kill it", index)
-    book = Book(shape, tuple(contents), entrance, exit_cell, tunnels, frozenset(medusa_spreads), tuple(bosses),
-                title, positions)
+            raise token_error(
+                f'a Boss on page {shape.cell(index)[0]} but no [[local]] rule = "boss" '
+                f"for its spread names the weapons that kill it",
+                index,
+            )
+    book = Book(
+        shape, tuple(contents), entrance, exit_cell, tunnels, frozenset(medusa_spreads), tuple(bosses), title, positions
+    )
     try:
         book.cache["initial"] = evaluate(book, deadline=deadline)
     except PackTooLarge as pack:
-        raise token_error(f"a pack of {len(pack.cells)} Wolves; a pack can never contain more than "
-                          f"{MAX_PACK} Wolves", pack.cells[0]) from None
+        raise token_error(
+            f"a pack of {len(pack.cells)} Wolves; a pack can never contain more than {MAX_PACK} Wolves", pack.cells[0]
+        ) from None
     return book
 
 
@@ -166,15 +183,16 @@ def _inline_array_position(source: LevelSource, table: str, number: int, key: st
     line, column = source.locate_key(table)
     if line is None or column is None:
         return None
-    text = "\n".join(source.lines[line - 1:])
+    text = "\n".join(source.lines[line - 1 :])
     opening = -1
     for _ in range(number + 1):
         opening = text.find("{", opening + 1)
         if opening < 0:
             return line, column
     closing = text.find("}", opening)
-    found = re.compile(r"[{,]\s*(" + "|".join(re.escape(form) for form in (key, f'"{key}"', f"'{key}'"))
-                       + r")\s*=").search(text, opening, closing if closing >= 0 else len(text))
+    found = re.compile(
+        r"[{,]\s*(" + "|".join(re.escape(form) for form in (key, f'"{key}"', f"'{key}'")) + r")\s*="
+    ).search(text, opening, closing if closing >= 0 else len(text))
     if found is None:
         return line, column
     offset = found.start(1)
@@ -193,13 +211,16 @@ def _array_entries(source: LevelSource, table: str, what: str) -> list[Any]:
     if not isinstance(entries, list):
         raise source.error(f"[[{table}]] must be an array of tables ({what})", **_position_or_start(source, table))
     if len(entries) > MAX_LIST_ITEMS:
-        raise source.error(f"{len(entries):,} [[{table}]] entries; a book level may hold at most "
-                           f"{MAX_LIST_ITEMS:,}", **_position_or_start(source, table))
+        raise source.error(
+            f"{len(entries):,} [[{table}]] entries; a book level may hold at most {MAX_LIST_ITEMS:,}",
+            **_position_or_start(source, table),
+        )
     return entries
 
 
-def _check_entry_keys(source: LevelSource, table: str, number: int, entry: dict[str, Any],
-                      allowed: tuple[str, ...]) -> None:
+def _check_entry_keys(
+    source: LevelSource, table: str, number: int, entry: dict[str, Any], allowed: tuple[str, ...]
+) -> None:
     """Every key of the number-th `[[table]]` entry is one the format knows (a misspelt key is an error)."""
     for key in entry:
         if key not in allowed:
@@ -232,15 +253,17 @@ def _page_key_lines(source: LevelSource) -> dict[str, int]:
     return found
 
 
-def _read_grid(source: LevelSource, key: str, value: Any, page: int, height: int, width: int,
-               key_line: int | None) -> dict[tuple[int, int], tuple[str, int | None, int | None]]:
+def _read_grid(
+    source: LevelSource, key: str, value: Any, page: int, height: int, width: int, key_line: int | None
+) -> dict[tuple[int, int], tuple[str, int | None, int | None]]:
     """The cells of one page grid: (row, col) -> (content name, line, column in the file)."""
     if not isinstance(value, str):
         raise source.error(f"page {page} must be a multi-line string of cell codes", table="pages", key=key)
     rows = _grid_rows(source, key, value, key_line)
     if len(rows) != height:
-        raise source.error(f"page {page} has {len(rows)} rows; every page has {height} (rows = {height})",
-                           table="pages", key=key)
+        raise source.error(
+            f"page {page} has {len(rows)} rows; every page has {height} (rows = {height})", table="pages", key=key
+        )
     cells = {}
     for row, (text, line, offset) in enumerate(rows):
         tokens = list(re.finditer(r"\S+", text))
@@ -249,16 +272,23 @@ def _read_grid(source: LevelSource, key: str, value: Any, page: int, height: int
                 column = offset + tokens[width].start() + 1 if line is not None else None
             else:
                 column = offset + len(text.rstrip()) + 1 if line is not None else None
-            raise source.error(f"page {page}, row {row} has {len(tokens)} cells; every row has {width} "
-                               f"(cols = {width})", line=line, column=column,
-                               **({} if line is not None else {"table": "pages", "key": key}))
+            raise source.error(
+                f"page {page}, row {row} has {len(tokens)} cells; every row has {width} (cols = {width})",
+                line=line,
+                column=column,
+                **({} if line is not None else {"table": "pages", "key": key}),
+            )
         for col, token in enumerate(tokens):
             column = offset + token.start() + 1 if line is not None else None
             name = content_named(token.group())
             if name is None:
-                raise source.error(f'unknown content "{token.group()}" on page {page}, row {row}, col {col} '
-                                   f"(docs/book.md lists every code and name)", line=line, column=column,
-                                   **({} if line is not None else {"table": "pages", "key": key}))
+                raise source.error(
+                    f'unknown content "{token.group()}" on page {page}, row {row}, col {col} '
+                    f"(docs/book.md lists every code and name)",
+                    line=line,
+                    column=column,
+                    **({} if line is not None else {"table": "pages", "key": key}),
+                )
             cells[(row, col)] = (name, line, column)
     return cells
 
@@ -278,7 +308,7 @@ def _grid_rows(source: LevelSource, key: str, value: str, line: int | None) -> l
         raw = source.lines[line - 1]
         opening = re.search(r"=\s*(\"\"\"|''')", raw)
         if opening:
-            rest = raw[opening.end():]
+            rest = raw[opening.end() :]
             if rest.strip() == "":
                 start_line = line + 1
             else:
@@ -290,7 +320,7 @@ def _grid_rows(source: LevelSource, key: str, value: str, line: int | None) -> l
             if candidate - 1 < len(source.lines):
                 raw = source.lines[candidate - 1]
                 offset = first_offset if number == 0 and candidate == line else 0
-                if raw[offset:offset + len(text)] == text:
+                if raw[offset : offset + len(text)] == text:
                     file_line = candidate
                 else:
                     offset = 0
@@ -301,8 +331,12 @@ def _grid_rows(source: LevelSource, key: str, value: str, line: int | None) -> l
         placed.pop()
     for text, file_line, _offset in placed:
         if not text.strip():
-            raise source.error(f"page {key} has a blank line inside its grid", line=file_line, column=1,
-                               **({} if file_line is not None else {"table": "pages", "key": key}))
+            raise source.error(
+                f"page {key} has a blank line inside its grid",
+                line=file_line,
+                column=1,
+                **({} if file_line is not None else {"table": "pages", "key": key}),
+            )
     return placed
 
 
@@ -314,13 +348,18 @@ def _read_cell(source: LevelSource, shape: BookShape, key: str, what: str) -> Ce
 
 
 def _as_cell(shape: BookShape, value: Any, what: str, error) -> Cell:
-    if (not isinstance(value, list) or len(value) != 3
-            or any(isinstance(part, bool) or not isinstance(part, int) for part in value)):
+    if (
+        not isinstance(value, list)
+        or len(value) != 3
+        or any(isinstance(part, bool) or not isinstance(part, int) for part in value)
+    ):
         raise error(f"{what} must be [page, row, col] (three whole numbers), not {value!r}")
     cell = (value[0], value[1], value[2])
     if not shape.contains(cell):
-        raise error(f"{what} {list(cell)} is outside the book (pages {shape.first_page}-"
-                    f"{shape.last_page}, rows 0-{shape.height - 1}, cols 0-{shape.width - 1})")
+        raise error(
+            f"{what} {list(cell)} is outside the book (pages {shape.first_page}-"
+            f"{shape.last_page}, rows 0-{shape.height - 1}, cols 0-{shape.width - 1})"
+        )
     return cell
 
 
@@ -332,8 +371,10 @@ def _pair_tunnels(source: LevelSource, shape: BookShape, contents: list[str], to
     pairs: dict[int, int] = {}
     named = _array_entries(source, "tunnel", "each with cells = [[p, r, c], [p, r, c]]")
     for number, entry in enumerate(named):
+
         def error(message: str, number: int = number) -> LevelError:
             return _array_error(source, message, "tunnel", number, "cells")
+
         if isinstance(entry, dict):
             _check_entry_keys(source, "tunnel", number, entry, TUNNEL_KEYS)
         cells = entry.get("cells") if isinstance(entry, dict) else None
@@ -364,11 +405,15 @@ def _pair_tunnels(source: LevelSource, shape: BookShape, contents: list[str], to
         lonely = front[0] if front else back[0]
         partner_page = page + 1 if page % 2 == 1 else page - 1
         if len(front) + len(back) == 1:
-            message = (f"unpaired Tunnel on page {page}: Tunnels come in pairs, the other one on page "
-                       f"{partner_page} (the back of the same leaf)")
+            message = (
+                f"unpaired Tunnel on page {page}: Tunnels come in pairs, the other one on page "
+                f"{partner_page} (the back of the same leaf)"
+            )
         else:
-            message = (f"leaf {leaf_of(page)} holds {len(front)} Tunnels on page {page} and {len(back)} on "
-                       f"page {page + 1 if page % 2 == 1 else page}; name each pair with [[tunnel]] cells = [...]")
+            message = (
+                f"leaf {leaf_of(page)} holds {len(front)} Tunnels on page {page} and {len(back)} on "
+                f"page {page + 1 if page % 2 == 1 else page}; name each pair with [[tunnel]] cells = [...]"
+            )
         raise token_error(message, lonely)
     return pairs
 
@@ -378,8 +423,10 @@ def _read_local_rules(source: LevelSource, shape: BookShape) -> tuple[set[int], 
     every_key = tuple(sorted({key for keys in LOCAL_KEYS.values() for key in keys}))
     medusa, bosses = set(), []
     for number, entry in enumerate(entries):
+
         def error(message: str, key: str, number: int = number) -> LevelError:
             return _array_error(source, message, "local", number, key)
+
         if not isinstance(entry, dict):
             raise error("each [[local]] must be a table", "rule")
         _check_entry_keys(source, "local", number, entry, every_key)
@@ -396,8 +443,7 @@ def _read_local_rules(source: LevelSource, shape: BookShape) -> tuple[set[int], 
         elif rule == "boss":
             items = entry.get("items", ["Bazooka", "Tweezers", "Excalibur"])
             if isinstance(items, list) and len(items) > MAX_LIST_ITEMS:
-                raise error(f"the Boss's items list holds {len(items):,} entries; at most {MAX_LIST_ITEMS:,}",
-                            "items")
+                raise error(f"the Boss's items list holds {len(items):,} entries; at most {MAX_LIST_ITEMS:,}", "items")
             names = []
             for item in items if isinstance(items, list) else [items]:
                 name = content_named(item) if isinstance(item, str) else None

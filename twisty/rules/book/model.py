@@ -18,10 +18,10 @@ class BossRule:
 @dataclass(frozen=True)
 class Book:
     shape: BookShape
-    contents: tuple[str, ...]               # canonical content name per cell index, "" for an empty cell
+    contents: tuple[str, ...]  # canonical content name per cell index, "" for an empty cell
     entrance: Cell
     exit: Cell
-    tunnels: dict[int, int]                 # cell index -> the index of its partner Tunnel
+    tunnels: dict[int, int]  # cell index -> the index of its partner Tunnel
     medusa_spreads: frozenset[int] = frozenset()
     bosses: tuple[BossRule, ...] = ()
     title: str = ""

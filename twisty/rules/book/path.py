@@ -26,22 +26,22 @@ MOLOTOV_REACH = 2
 class PathState:
     """What the walk has changed so far."""
 
-    removed: frozenset[tuple[int, int, str]] = frozenset()   # (cell index, rule, why)
-    used: frozenset[int] = frozenset()                         # Bows and Molotovs set off, Swords taken
-    sword: int = NO_SWORD                                      # the held Sword's page (or NO_SWORD/SWORD_LOST)
-    items: frozenset[str] = frozenset()                        # Boss weapons picked up
+    removed: frozenset[tuple[int, int, str]] = frozenset()  # (cell index, rule, why)
+    used: frozenset[int] = frozenset()  # Bows and Molotovs set off, Swords taken
+    sword: int = NO_SWORD  # the held Sword's page (or NO_SWORD/SWORD_LOST)
+    items: frozenset[str] = frozenset()  # Boss weapons picked up
 
 
 class Walker(NamedTuple):
     position: int
-    mask: str | None          # the creature kind the walker is disguised among, if any
+    mask: str | None  # the creature kind the walker is disguised among, if any
     state: PathState
 
 
 class Move(NamedTuple):
     walker: Walker
-    cells: tuple[int, ...]    # the cells entered, in order (a Tunnel adds both of its ends)
-    rules: tuple[int, ...]    # path rules that acted in this move
+    cells: tuple[int, ...]  # the cells entered, in order (a Tunnel adds both of its ends)
+    rules: tuple[int, ...]  # path rules that acted in this move
 
 
 class PathRules:
@@ -121,8 +121,11 @@ class PathRules:
         for rule in self.book.bosses:
             if items != state.items and set(rule.items) <= items:
                 for boss in range(len(self.book.contents)):
-                    if (self.book.contents[boss] == "Boss" and self.page_of(boss) // 2 == rule.spread
-                            and evaluation.identity[boss] == "Boss"):
+                    if (
+                        self.book.contents[boss] == "Boss"
+                        and self.page_of(boss) // 2 == rule.spread
+                        and evaluation.identity[boss] == "Boss"
+                    ):
                         removed.add((boss, BOSS_RULE, f"the Boss slain with {', '.join(rule.items)}"))
                         rules.append(BOSS_RULE)
         new_state = PathState(frozenset(removed), used, sword, items)
@@ -157,8 +160,9 @@ class PathRules:
                 zombie = self.shape.index(cell)
                 if evaluation.identity[zombie] != "Zombie":
                     continue
-                why = (f"burnt with the Zombie at {where(self.book, zombie)} "
-                       f"by the Molotov at {where(self.book, molotov)}")
+                why = (
+                    f"burnt with the Zombie at {where(self.book, zombie)} by the Molotov at {where(self.book, molotov)}"
+                )
                 for index in (zombie, *king[zombie]):
                     what = evaluation.identity[index]
                     if (what in CREATURES or what in ITEMS) and what not in IMMUNE and index != molotov:
@@ -176,8 +180,11 @@ class PathRules:
             if moved is None:
                 continue
             target, heading = moved
-            if walker.mask is not None and evaluation.identity[target] == walker.mask \
-                    and evaluation.status[target] in (DEADLY, PASSABLE):
+            if (
+                walker.mask is not None
+                and evaluation.identity[target] == walker.mask
+                and evaluation.status[target] in (DEADLY, PASSABLE)
+            ):
                 # Still disguised among identical creatures, deadly or not ("from creature to creature").
                 moves.append(Move(Walker(target, walker.mask, walker.state), (target,), (24,)))
             elif evaluation.status[target] == PASSABLE:
@@ -186,8 +193,9 @@ class PathRules:
                 self._deadly_neighbour(walker, evaluation, target, heading, moves)
         return moves
 
-    def _deadly_neighbour(self, walker: Walker, evaluation: Evaluation, target: int, heading: int,
-                          moves: list[Move]) -> None:
+    def _deadly_neighbour(
+        self, walker: Walker, evaluation: Evaluation, target: int, heading: int, moves: list[Move]
+    ) -> None:
         here, state = walker.position, walker.state
         what = evaluation.identity[target]
         # Rule 24, the Mask: "When your path reaches the Mask cell, you may step unnoticed onto any deadly
@@ -206,17 +214,18 @@ class PathRules:
                 self._slay_dragon(beyond[0], state, evaluation, (15,), moves)
         self._slay_dragon(target, state, evaluation, (), moves)
 
-    def _slay_dragon(self, target: int, state: PathState, evaluation: Evaluation, rules: tuple[int, ...],
-                     moves: list[Move]) -> None:
+    def _slay_dragon(
+        self, target: int, state: PathState, evaluation: Evaluation, rules: tuple[int, ...], moves: list[Move]
+    ) -> None:
         """Rule 23, the Sword: "While you remain on the Sword's page or either adjacent page, it eliminates
         every Dragon on your path." A Dragon the walker steps onto (or lands on from a Bridge) within the held
         Sword's three pages is removed, the book re-evaluated, and the step allowed when the cell is then
         passable (a Dragon inside a Reaper's reach still kills)."""
-        if evaluation.identity[target] != "Dragon" or state.sword < 0 \
-                or abs(self.page_of(target) - state.sword) > 1:
+        if evaluation.identity[target] != "Dragon" or state.sword < 0 or abs(self.page_of(target) - state.sword) > 1:
             return
-        slain = PathState(state.removed | {(target, 23, "Dragon slain by the Sword")}, state.used,
-                          state.sword, state.items)
+        slain = PathState(
+            state.removed | {(target, 23, "Dragon slain by the Sword")}, state.used, state.sword, state.items
+        )
         if self.evaluation(slain).passable(target):
             self._enter(target, slain, rules + (23,), moves)
 
@@ -245,6 +254,11 @@ def replay_walk(rules: PathRules, moves: list[tuple[int, ...]]) -> list[Walker]:
     exit_index = rules.shape.index(rules.book.exit)
     walkers = {begun[0]}
     for entered in moves:
-        walkers = {move.walker for walker in walkers if walker.position != exit_index
-                   for move in rules.moves(walker) if move.cells == entered}
+        walkers = {
+            move.walker
+            for walker in walkers
+            if walker.position != exit_index
+            for move in rules.moves(walker)
+            if move.cells == entered
+        }
     return sorted((walker for walker in walkers if walker.position == exit_index), key=repr)

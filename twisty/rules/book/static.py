@@ -19,14 +19,25 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from twisty.limits import Deadline
-from twisty.rules.book.contents import (BOSS_RULE, CONTENTS, CREATURES, DEADLY_TERRAIN, ITEMS, MEDUSA_RULE,
-                                        MONSTER, NUMBERS, PREY, RULE_NAMES, SAFE_TERRAIN, WEAKLING)
+from twisty.rules.book.contents import (
+    BOSS_RULE,
+    CONTENTS,
+    CREATURES,
+    DEADLY_TERRAIN,
+    ITEMS,
+    MEDUSA_RULE,
+    MONSTER,
+    NUMBERS,
+    PREY,
+    RULE_NAMES,
+    SAFE_TERRAIN,
+    WEAKLING,
+)
 from twisty.rules.book.model import Book
 from twisty.rules.book.topology import DIRECTIONS, DOWN, LEFT, RIGHT, UP, Cell, spread_of
 
 PASSABLE, DEADLY, WALL, PETRIFIED = 0, 1, 2, 3
-STATUS_NAMES = {PASSABLE: "passable", DEADLY: "deadly", WALL: "impassable (wall)",
-                PETRIFIED: "impassable (petrified)"}
+STATUS_NAMES = {PASSABLE: "passable", DEADLY: "deadly", WALL: "impassable (wall)", PETRIFIED: "impassable (petrified)"}
 # A rule's verdict only ever makes a cell worse in phase 5; the overrides of phase 6 set it outright.
 _SEVERITY = {PASSABLE: 0, DEADLY: 1, WALL: 2, PETRIFIED: 2}
 
@@ -40,9 +51,9 @@ MAX_PACK = 6
 
 
 # Other reasonable readings of the rulebook (docs/book.md, "Ambiguity"); the default reading is docs/book.md's.
-CONVERSION_BEFORE_CRUSH = "conversion-before-crush"   # phase 3 (Vampire) before the Giant crush of phase 2
-CHUCK_KEEPS_WALLS = "chuck-keeps-walls"               # Walls on Chuck's page stay impassable
-REMOVED_MAGE_CALMS = "removed-mage-calms"             # a removed Mage still calms his page's Wraiths
+CONVERSION_BEFORE_CRUSH = "conversion-before-crush"  # phase 3 (Vampire) before the Giant crush of phase 2
+CHUCK_KEEPS_WALLS = "chuck-keeps-walls"  # Walls on Chuck's page stay impassable
+REMOVED_MAGE_CALMS = "removed-mage-calms"  # a removed Mage still calms his page's Wraiths
 READINGS = (CONVERSION_BEFORE_CRUSH, CHUCK_KEEPS_WALLS, REMOVED_MAGE_CALMS)
 
 
@@ -67,7 +78,7 @@ class Evaluation:
     """Every cell's status, what it is after identity/removal/conversion, and the chain of reasons."""
 
     book: Book
-    removed: dict[int, tuple[int, str]]            # index -> (rule, why) for cells emptied by a rule
+    removed: dict[int, tuple[int, str]]  # index -> (rule, why) for cells emptied by a rule
     identity: list[str]
     status: list[int]
     reasons: dict[int, list[tuple[int, int | None, str]]] = field(default_factory=dict)
@@ -100,8 +111,13 @@ def where(book: Book, index: int) -> str:
 class _Context:
     """The evaluation under way: what each cell is now and the status decided so far."""
 
-    def __init__(self, book: Book, removed: Mapping[int, tuple[int, str]], reading: frozenset[str],
-                 deadline: Deadline | None = None) -> None:
+    def __init__(
+        self,
+        book: Book,
+        removed: Mapping[int, tuple[int, str]],
+        reading: frozenset[str],
+        deadline: Deadline | None = None,
+    ) -> None:
         # Called after every rule (and once per page while the tables are built): the level's deadline
         # raises LimitReached there, so one evaluation of a large book never overruns it by much.
         self.poll = deadline.check if deadline is not None else None
@@ -119,7 +135,7 @@ class _Context:
         self.status = [PASSABLE] * len(self.identity)
         self.reasons: dict[int, list[tuple[int, int | None, str]]] = {}
         self.fired: set[int] = set()
-        self.wall_like: set[int] = set()          # Walls and Titan-band cells: opaque, not protected
+        self.wall_like: set[int] = set()  # Walls and Titan-band cells: opaque, not protected
         self.pages = {page: book.shape.page_cells(page) for page in book.shape.pages}
         self._by_name: dict[str, list[int]] | None = None
 
@@ -200,6 +216,7 @@ class _Context:
 
 # --- phase 1: identity ------------------------------------------------------------------------------
 
+
 def rule_mimic(ctx: _Context) -> list[Decision]:
     """Rule 5, the Mimic: "It copies the identity and the powers of its horizontal neighbor: on a left-hand
     page (even-numbered), it copies the cell to its right; on a right-hand page (odd-numbered), it copies the
@@ -230,12 +247,14 @@ def rule_mimic(ctx: _Context) -> list[Decision]:
             decisions.append(Decision(index, PASSABLE, "a Mimic that copies nothing stays harmless and passable"))
         else:
             ctx.become(index, contents[copied])
-            decisions.append(Decision(index, None, f"Mimic -> {contents[copied]} "
-                                                   f"(copied from {where(ctx.book, copied)})"))
+            decisions.append(
+                Decision(index, None, f"Mimic -> {contents[copied]} (copied from {where(ctx.book, copied)})")
+            )
     return decisions
 
 
 # --- phase 2: removal -------------------------------------------------------------------------------
+
 
 def apply_path_removals(ctx: _Context) -> None:
     """Creatures and items already taken away by the walk (Bow, Molotov, Sword, Boss) are gone."""
@@ -258,17 +277,17 @@ def rule_giant_crush(ctx: _Context) -> list[Decision]:
         if len(giants) < 2:
             continue
         first, last = line[giants[0]], line[giants[-1]]
-        for index in line[giants[0] + 1:giants[-1]]:
+        for index in line[giants[0] + 1 : giants[-1]]:
             what = ctx.identity[index]
             if what in CREATURES and what != "Giant" and what not in IMMUNE:
-                why = (f"{what} crushed between the Giants at {where(ctx.book, first)} "
-                       f"and {where(ctx.book, last)}")
+                why = f"{what} crushed between the Giants at {where(ctx.book, first)} and {where(ctx.book, last)}"
                 ctx.remove(9, index, why)
                 decisions.append(Decision(index, PASSABLE, why))
     return decisions
 
 
 # --- phase 3: conversion ----------------------------------------------------------------------------
+
 
 def rule_vampire_conversion(ctx: _Context) -> list[Decision]:
     """Rule 8, the Vampire: "The Bandits, Thieves, and Cultists in any of the four cells orthogonally adjacent
@@ -284,13 +303,13 @@ def rule_vampire_conversion(ctx: _Context) -> list[Decision]:
             prey = ctx.identity[other]
             if prey in PREY:
                 ctx.become(other, "Vampire")
-                decisions.append(Decision(other, None, f"{prey} -> Vampire (spread from "
-                                                       f"{where(ctx.book, vampire)})"))
+                decisions.append(Decision(other, None, f"{prey} -> Vampire (spread from {where(ctx.book, vampire)})"))
                 queue.append(other)
     return decisions
 
 
 # --- phase 4: groups --------------------------------------------------------------------------------
+
 
 def _components(ctx: _Context, members: set[int]) -> list[list[int]]:
     groups, seen = [], set()
@@ -334,8 +353,9 @@ def rule_wolf(ctx: _Context) -> list[Decision]:
             for wolf in pack:
                 moved = ctx.steps[wolf][direction]
                 if moved is not None:
-                    decisions.append(Decision(moved[0], DEADLY, f"attacked by the Wolf at {where(ctx.book, wolf)} "
-                                                                f"(pack of {size})"))
+                    decisions.append(
+                        Decision(moved[0], DEADLY, f"attacked by the Wolf at {where(ctx.book, wolf)} (pack of {size})")
+                    )
     return decisions
 
 
@@ -384,6 +404,7 @@ def rule_rat(ctx: _Context) -> list[Decision]:
 
 
 # --- phase 5: intrinsic and area effects --------------------------------------------------------------
+
 
 def rule_wall(ctx: _Context) -> list[Decision]:
     """Rule 16, Wall: "The Wall is impassable and opaque: it blocks your passage, torchlight, prying eyes"."""
@@ -435,8 +456,9 @@ def rule_weaklings(ctx: _Context) -> list[Decision]:
     [...] their cells are safe and passable. [...] Until, of course, another rule decides those cells are
     deadly."
     """
-    return [Decision(index, PASSABLE, f"{a(ctx.identity[index])} (a Weakling)")
-            for index in ctx.cells_of_any(_WEAKLINGS)]
+    return [
+        Decision(index, PASSABLE, f"{a(ctx.identity[index])} (a Weakling)") for index in ctx.cells_of_any(_WEAKLINGS)
+    ]
 
 
 def rule_mage(ctx: _Context, mage_pages: set[int]) -> list[Decision]:
@@ -454,8 +476,9 @@ def rule_mage(ctx: _Context, mage_pages: set[int]) -> list[Decision]:
             else:
                 decisions.append(Decision(index, PASSABLE, "a Mage with no Scroll beside him is safe"))
         elif what == "Wraith" and ctx.page_of(index) in mage_pages:
-            decisions.append(Decision(index, PASSABLE, f"a Wraith made harmless by the Mage on page "
-                                                       f"{ctx.page_of(index)}"))
+            decisions.append(
+                Decision(index, PASSABLE, f"a Wraith made harmless by the Mage on page {ctx.page_of(index)}")
+            )
     return decisions
 
 
@@ -488,15 +511,17 @@ def rule_reaper(ctx: _Context) -> list[Decision]:
 
 def rule_deadly_terrain(ctx: _Context) -> list[Decision]:
     """Rule 14, deadly terrain: "Spikes, Swamps, and Pits are deadly.\""""
-    return [Decision(index, DEADLY, f"{ctx.identity[index]} (deadly terrain)")
-            for index in ctx.cells_of_any(DEADLY_TERRAIN)]
+    return [
+        Decision(index, DEADLY, f"{ctx.identity[index]} (deadly terrain)") for index in ctx.cells_of_any(DEADLY_TERRAIN)
+    ]
 
 
 def rule_safe_terrain(ctx: _Context) -> list[Decision]:
     """Rule 15, safe terrain and the Bridge: "Rubble, Moss, and Planks are passable without danger. The Bridge
     is safe." (The Bridge's jump is a path rule, in path.py.)"""
-    return [Decision(index, PASSABLE, f"{ctx.identity[index]} (safe terrain)")
-            for index in ctx.cells_of_any(SAFE_TERRAIN)]
+    return [
+        Decision(index, PASSABLE, f"{ctx.identity[index]} (safe terrain)") for index in ctx.cells_of_any(SAFE_TERRAIN)
+    ]
 
 
 def rule_lava(ctx: _Context) -> list[Decision]:
@@ -544,8 +569,9 @@ def rule_safe_items(ctx: _Context, mage_cells: set[int]) -> list[Decision]:
         if what in ("Gold", "Gem"):
             thieves = [other for other in ctx.orthogonal[index] if ctx.identity[other] == "Thief"]
             if thieves:
-                decisions.append(Decision(index, DEADLY,
-                                          f"{what} guarded by the Thief at {where(ctx.book, thieves[0])}"))
+                decisions.append(
+                    Decision(index, DEADLY, f"{what} guarded by the Thief at {where(ctx.book, thieves[0])}")
+                )
                 continue
         if what == "Scroll":
             mages = [other for other in ctx.king[index] if other in mage_cells]
@@ -570,8 +596,9 @@ def rule_torches_and_shadows(ctx: _Context) -> list[Decision]:
                 lit_by.setdefault(index, torch)
     for shadow in ctx.cells_of("Shadow"):
         if shadow in lit_by:
-            decisions.append(Decision(shadow, PASSABLE,
-                                      f"a Shadow lit by the Torch at {where(ctx.book, lit_by[shadow])}"))
+            decisions.append(
+                Decision(shadow, PASSABLE, f"a Shadow lit by the Torch at {where(ctx.book, lit_by[shadow])}")
+            )
         else:
             decisions.append(Decision(shadow, DEADLY, "a Shadow no Torch lights"))
     return decisions
@@ -580,17 +607,21 @@ def rule_torches_and_shadows(ctx: _Context) -> list[Decision]:
 def rule_boss(ctx: _Context) -> list[Decision]:
     """Local rule, the Boss: "To kill it, pick up the three hidden weapons: Bazooka, Tweezers, Excalibur."
     Until the walker holds them all, the Boss is deadly (path.py removes it then)."""
-    return [Decision(index, DEADLY, "the Boss, alive until the walker holds its weapons")
-            for index in ctx.cells_of("Boss")]
+    return [
+        Decision(index, DEADLY, "the Boss, alive until the walker holds its weapons") for index in ctx.cells_of("Boss")
+    ]
 
 
 def rule_passable_creatures(ctx: _Context) -> list[tuple[int, list[Decision]]]:
     """The Oracle and Chuck are safe in themselves (rules 10 and 13); their overrides come in phase 6."""
-    return [(10, [Decision(index, PASSABLE, "the Oracle is always safe") for index in ctx.cells_of("Oracle")]),
-            (13, [Decision(index, PASSABLE, "Chuck") for index in ctx.cells_of("Chuck")])]
+    return [
+        (10, [Decision(index, PASSABLE, "the Oracle is always safe") for index in ctx.cells_of("Oracle")]),
+        (13, [Decision(index, PASSABLE, "Chuck") for index in ctx.cells_of("Chuck")]),
+    ]
 
 
 # --- phase 6: overrides -----------------------------------------------------------------------------
+
 
 def rule_chuck(ctx: _Context) -> list[Decision]:
     """Rule 13, Chuck: "A Chuck cell makes its entire page passable: monsters, terrain, and items included."
@@ -614,9 +645,12 @@ def oracle_threats(ctx: _Context) -> dict[int, list[int]]:
     change whether the Oracle protects, so a Troll on Chuck's own page still counts. "Deadly monsters" are
     creatures whose cell is deadly; Titan-band cells are Walls, not deadly, and do not count.
     """
-    return {oracle: [index for index in ctx.king[oracle]
-                     if ctx.identity[index] in CREATURES and ctx.status[index] == DEADLY]
-            for oracle in ctx.cells_of("Oracle")}
+    return {
+        oracle: [
+            index for index in ctx.king[oracle] if ctx.identity[index] in CREATURES and ctx.status[index] == DEADLY
+        ]
+        for oracle in ctx.cells_of("Oracle")
+    }
 
 
 def rule_oracle(ctx: _Context, threats: Mapping[int, list[int]]) -> list[Decision]:
@@ -635,8 +669,13 @@ def rule_oracle(ctx: _Context, threats: Mapping[int, list[int]]) -> list[Decisio
             continue
         for index in around:
             if index not in ctx.wall_like:
-                decisions.append(Decision(index, PASSABLE, f"protected by the Oracle at {where(ctx.book, oracle)} "
-                                                           f"({count} deadly creatures around her)"))
+                decisions.append(
+                    Decision(
+                        index,
+                        PASSABLE,
+                        f"protected by the Oracle at {where(ctx.book, oracle)} ({count} deadly creatures around her)",
+                    )
+                )
     return decisions
 
 
@@ -655,21 +694,28 @@ def rule_medusa(ctx: _Context) -> list[Decision]:
         seen = [index for direction in DIRECTIONS for index in ctx.light_ray(medusa, direction)]
         mirrors = [index for index in seen if ctx.identity[index] == "Mirror"]
         if mirrors:
-            decisions.append(Decision(medusa, PASSABLE,
-                                      f"a Medusa petrified by the Mirror at {where(ctx.book, mirrors[0])}"))
+            decisions.append(
+                Decision(medusa, PASSABLE, f"a Medusa petrified by the Mirror at {where(ctx.book, mirrors[0])}")
+            )
             continue
         for index in seen:
             what = ctx.identity[index]
             if what in CREATURES and what != "Medusa" and what not in IMMUNE:
-                decisions.append(Decision(index, PETRIFIED,
-                                          f"{what} petrified by the Medusa at {where(ctx.book, medusa)}"))
+                decisions.append(
+                    Decision(index, PETRIFIED, f"{what} petrified by the Medusa at {where(ctx.book, medusa)}")
+                )
     return decisions
 
 
 # --- the phases in order ----------------------------------------------------------------------------
 
-def evaluate(book: Book, removed: Mapping[int, tuple[int, str]] | None = None,
-             reading: frozenset[str] = frozenset(), deadline: Deadline | None = None) -> Evaluation:
+
+def evaluate(
+    book: Book,
+    removed: Mapping[int, tuple[int, str]] | None = None,
+    reading: frozenset[str] = frozenset(),
+    deadline: Deadline | None = None,
+) -> Evaluation:
     """Decide every cell of the book, given what the walk has removed so far.
 
     `reading` names the other readings (READINGS) to apply instead of docs/book.md's; empty for the contract.
@@ -711,7 +757,7 @@ def evaluate(book: Book, removed: Mapping[int, tuple[int, str]] | None = None,
     for rule, decisions in rule_passable_creatures(ctx):
         ctx.record(rule, decisions)
 
-    threats = oracle_threats(ctx)      # before Chuck's override (docs/book.md, phase 6)
+    threats = oracle_threats(ctx)  # before Chuck's override (docs/book.md, phase 6)
     ctx.record(13, rule_chuck(ctx), override=True)
     ctx.record(10, rule_oracle(ctx, threats), override=True)
     ctx.record(MEDUSA_RULE, rule_medusa(ctx), override=True)

@@ -146,8 +146,7 @@ class BookShape:
         seen.discard(cell)
         return sorted(seen)
 
-    def ray(self, cell: Cell, direction: int, *, length: int | None = None,
-            within_spread: bool = False) -> list[Cell]:
+    def ray(self, cell: Cell, direction: int, *, length: int | None = None, within_spread: bool = False) -> list[Cell]:
         """The cells met by stepping repeatedly from `cell` (not included), following `step`'s turns.
 
         A spread-bounded ray stops where `step` would leave the spread of `cell` (over the outer edge or

@@ -31,15 +31,44 @@ from twisty.rules.temple.model import (
 from twisty.rules.temple.semantics import fall
 from twisty.rules.temple.standard import STANDARD_NAME, STANDARD_TEXT
 
-TOP_KEYS = ("game", "name", "description", "temple", "walls", "supply", "down", "die", "revealed", "door",
-            "hands", "torch", "swap", "bounce", "challenges", "expect")
+TOP_KEYS = (
+    "game",
+    "name",
+    "description",
+    "temple",
+    "walls",
+    "supply",
+    "down",
+    "die",
+    "revealed",
+    "door",
+    "hands",
+    "torch",
+    "swap",
+    "bounce",
+    "challenges",
+    "expect",
+)
 TEMPLE_KEYS = ("name", "map", "rooms", "doors", "plain", "pieces")
-EXPECT_KEYS = {"solvable": bool, "turns": int, "unique": bool, "bounce_safe": bool, "bounce_safe_turns": int,
-               "pooled_solvable": bool, "pooled_turns": int}
+EXPECT_KEYS = {
+    "solvable": bool,
+    "turns": int,
+    "unique": bool,
+    "bounce_safe": bool,
+    "bounce_safe_turns": int,
+    "pooled_solvable": bool,
+    "pooled_turns": int,
+}
 # The challenge cards the model reads (docs/temple.md): four change the rules, six change nothing.
 MODELLED_CHALLENGES = ("no_entry", "always_in_order", "secret_mission", "gets_going")
-COSMETIC_CHALLENGES = ("locked_down", "all_in_the_green", "light_at_the_end_of_the_tunnel", "rosy_prospects",
-                       "management_matter", "cursed_stone")
+COSMETIC_CHALLENGES = (
+    "locked_down",
+    "all_in_the_green",
+    "light_at_the_end_of_the_tunnel",
+    "rosy_prospects",
+    "management_matter",
+    "cursed_stone",
+)
 # Cards of the rulebook that twisty does not model: a round that names one is refused.
 UNMODELLED_CHALLENGES = {"poor_visibility": "Poor visibility", "special_missions": "Special missions"}
 
@@ -73,15 +102,38 @@ def load_round(source: LevelSource, deadline: Deadline | None = None) -> Round:
     hands = _hands(source, data)
     revealed = _revealed(source, temple, data)
     door = _door(source, temple, data)
-    torch = expect_int(source, data.get("torch", 1), "torch (the player who plays first)", table=None,
-                       key="torch", minimum=1, maximum=len(hands))
+    torch = expect_int(
+        source,
+        data.get("torch", 1),
+        "torch (the player who plays first)",
+        table=None,
+        key="torch",
+        minimum=1,
+        maximum=len(hands),
+    )
     swap = _bool(source, data, "swap", True)
-    bounce = expect_int(source, data.get("bounce", 2), "bounce", table=None, key="bounce", minimum=0,
-                        maximum=MAX_BOUNCE)
+    bounce = expect_int(
+        source, data.get("bounce", 2), "bounce", table=None, key="bounce", minimum=0, maximum=MAX_BOUNCE
+    )
     challenges = _challenges(source, temple, data.get("challenges", {}), revealed)
     expect = _expect(source, data.get("expect", {}))
-    return Round(temple, name, description, walls, supply, down, die, revealed, door, hands, torch, swap, bounce,
-                 challenges, expect)
+    return Round(
+        temple,
+        name,
+        description,
+        walls,
+        supply,
+        down,
+        die,
+        revealed,
+        door,
+        hands,
+        torch,
+        swap,
+        bounce,
+        challenges,
+        expect,
+    )
 
 
 # The temple -----------------------------------------------------------------------------------------------
@@ -97,8 +149,10 @@ def standard_temple() -> Temple:
 def _temple(source: LevelSource, value: Any) -> Temple:
     if isinstance(value, str):
         if value != STANDARD_NAME:
-            raise source.error(f'unknown temple "{value}": write temple = "{STANDARD_NAME}" or a [temple] table '
-                               "with its map", key="temple")
+            raise source.error(
+                f'unknown temple "{value}": write temple = "{STANDARD_NAME}" or a [temple] table with its map',
+                key="temple",
+            )
         return standard_temple()
     if not isinstance(value, dict):
         raise source.error(f'temple must be "{STANDARD_NAME}" or a [temple] table', key="temple")
@@ -122,38 +176,51 @@ def _temple_table(source: LevelSource, table: dict[str, Any]) -> Temple:
     names = tuple(letters_named.get(letter, letter) for letter in letters)
     for index, room_name in enumerate(names):
         if not NAME.match(room_name):
-            raise source.error(f'room name "{room_name}" must start with a letter and hold only letters, digits '
-                               "and _", **_nested(source, "rooms", letters[index]))
+            raise source.error(
+                f'room name "{room_name}" must start with a letter and hold only letters, digits and _',
+                **_nested(source, "rooms", letters[index]),
+            )
         if names.index(room_name) != index:
             raise source.error(f'two rooms are called "{room_name}"', **_nested(source, "rooms", letters[index]))
     for letter in door_names:
         if letter not in door_letters:
-            raise source.error(f'doors: the frame of the map has no door "{letter}"',
-                               **_nested(source, "doors", letter))
+            raise source.error(
+                f'doors: the frame of the map has no door "{letter}"', **_nested(source, "doors", letter)
+            )
     door_rooms = {door.room for door in doors}
     plain = table.get("plain")
     if plain is None:
         plain_rooms = door_rooms
     else:
         plain_rooms = set(_room_list(source, names, plain, "plain", table="temple"))
-    pieces = expect_int(source, table.get("pieces", 8), "pieces (variable walls that come with the temple)",
-                        table="temple", key="pieces", minimum=0, maximum=MAX_PIECES)
+    pieces = expect_int(
+        source,
+        table.get("pieces", 8),
+        "pieces (variable walls that come with the temple)",
+        table="temple",
+        key="pieces",
+        minimum=0,
+        maximum=MAX_PIECES,
+    )
     card_rooms = frozenset(room for room in range(rows * cols) if room not in plain_rooms)
-    return Temple(name, rows, cols, letters, names, card_rooms, doors, door_letters, slots, fixed, default_walls,
-                  pieces)
+    return Temple(
+        name, rows, cols, letters, names, card_rooms, doors, door_letters, slots, fixed, default_walls, pieces
+    )
 
 
 def _letter_table(source: LevelSource, value: Any, key: str, what: str) -> dict[str, str]:
     if not isinstance(value, dict):
-        raise source.error(f"{key} must be a table of map letters, such as {{ a = \"altar\" }}", table="temple",
-                           key=key)
+        raise source.error(f'{key} must be a table of map letters, such as {{ a = "altar" }}', table="temple", key=key)
     for letter, name in value.items():
         if not ROOM_LETTER.match(letter):
-            raise source.error(f'{key}: "{letter}" is not a map letter (one letter or digit)',
-                               **_nested(source, key, letter))
+            raise source.error(
+                f'{key}: "{letter}" is not a map letter (one letter or digit)', **_nested(source, key, letter)
+            )
         if not isinstance(name, str) or not NAME.match(name):
-            raise source.error(f'{key}: {what} must be a word of letters, digits and _ starting with a letter',
-                               **_nested(source, key, letter))
+            raise source.error(
+                f"{key}: {what} must be a word of letters, digits and _ starting with a letter",
+                **_nested(source, key, letter),
+            )
     return dict(value)
 
 
@@ -172,7 +239,7 @@ def _map_origin(source: LevelSource) -> tuple[int | None, int]:
         return None, 0
     raw = source.lines[line - 1]
     opening = re.search(r"=\s*(\"\"\"|''')", raw)
-    if opening and raw[opening.end():].strip() == "":
+    if opening and raw[opening.end() :].strip() == "":
         return line + 1, 0
     return line, opening.end() if opening else 0
 
@@ -194,21 +261,28 @@ def _parse_map(source: LevelSource, value: Any, door_names: dict[str, str]) -> M
     def error(message: str, row: int | None = None, column: int | None = None) -> LevelError:
         if first is None or row is None:
             return source.error(f"map: {message}", table="temple", key="map")
-        return source.error(f"map: {message}", line=first + row,
-                            column=None if column is None else column + 1 + (offset if row == 0 else 0))
+        return source.error(
+            f"map: {message}",
+            line=first + row,
+            column=None if column is None else column + 1 + (offset if row == 0 else 0),
+        )
 
     height = len(lines)
     width = len(lines[0]) if lines else 0
     if height < 3 or height % 2 == 0 or width < 3 or width % 2 == 0:
-        raise error("a temple is drawn in a frame: 2 x rows + 1 lines of 2 x columns + 1 characters "
-                    "(see docs/temple.md)", 0, 0)
+        raise error(
+            "a temple is drawn in a frame: 2 x rows + 1 lines of 2 x columns + 1 characters (see docs/temple.md)", 0, 0
+        )
     rows, cols = (height - 1) // 2, (width - 1) // 2
     if rows > MAX_SIDE or cols > MAX_SIDE:
         raise error(f"a temple may have at most {MAX_SIDE} x {MAX_SIDE} rooms, not {rows} x {cols}", 0, 0)
     for number, line in enumerate(lines):
         if len(line) != width:
-            raise error(f"every line of the map must be {width} characters wide like the first, not "
-                        f"{len(line)}", number, min(len(line), width))
+            raise error(
+                f"every line of the map must be {width} characters wide like the first, not {len(line)}",
+                number,
+                min(len(line), width),
+            )
     slots = grid_slots(rows, cols)
     slot_index = {pair: index for index, pair in enumerate(slots)}
     letters: list[str] = []
@@ -227,10 +301,10 @@ def _parse_map(source: LevelSource, value: Any, door_names: dict[str, str]) -> M
                 if char not in CORNERS:
                     raise error(f"{char!r} stands where walls meet (allowed there: space + . - | #)", i, j)
                 continue
-            if i % 2:       # between two rooms of one row
+            if i % 2:  # between two rooms of one row
                 room = (i - 1) // 2 * cols + (j - 2) // 2
                 pair, wall_char = (room, room + 1), "|"
-            else:           # between two rooms of one column
+            else:  # between two rooms of one column
                 room = (i - 2) // 2 * cols + (j - 1) // 2
                 pair, wall_char = (room, room + cols), "-"
             if char == "#":
@@ -238,14 +312,19 @@ def _parse_map(source: LevelSource, value: Any, door_names: dict[str, str]) -> M
             elif char == wall_char:
                 walls |= 1 << slot_index[pair]
             elif char != " ":
-                raise error(f"{char!r} between two rooms: a slot is a space (empty), {wall_char} (a variable "
-                            "wall) or # (a fixed wall)", i, j)
+                raise error(
+                    f"{char!r} between two rooms: a slot is a space (empty), {wall_char} (a variable "
+                    "wall) or # (a fixed wall)",
+                    i,
+                    j,
+                )
     doors, door_letters = _frame(lines, rows, cols, door_names, error)
     return rows, cols, tuple(letters), doors, door_letters, slots, fixed, walls
 
 
-def _frame(lines: list[str], rows: int, cols: int, door_names: dict[str, str],
-           error: Callable[..., LevelError]) -> tuple[tuple[Door, ...], tuple[str, ...]]:
+def _frame(
+    lines: list[str], rows: int, cols: int, door_names: dict[str, str], error: Callable[..., LevelError]
+) -> tuple[tuple[Door, ...], tuple[str, ...]]:
     """The frame of the drawing, with the doors drawn in it: a door letter stands in the frame beside its
     room. "A temple has at most one door per side."""
     height, width = len(lines), len(lines[0])
@@ -264,17 +343,24 @@ def _frame(lines: list[str], rows: int, cols: int, door_names: dict[str, str],
         if char == frame_char or (door_spot is None and char == "+"):
             continue
         if door_spot is None or not ROOM_LETTER.match(char):
-            raise error(f"the frame is drawn with + {frame_char} (and door letters beside rooms), not {char!r}",
-                        i, j)
+            raise error(f"the frame is drawn with + {frame_char} (and door letters beside rooms), not {char!r}", i, j)
         side, r, c = door_spot
         if char not in door_names:
-            raise error(f'door "{char}" in the frame is not named in the temple\'s doors table '
-                        f'(for example doors = {{ {char} = "pink" }})', i, j)
+            raise error(
+                f'door "{char}" in the frame is not named in the temple\'s doors table '
+                f'(for example doors = {{ {char} = "pink" }})',
+                i,
+                j,
+            )
         if char in door_letters:
             raise error(f'door "{char}" is drawn twice', i, j)
         if side in taken:
-            raise error(f"two doors on the {SIDES[side]} side (the other is at line offset {taken[side][0]}); "
-                        "a temple has at most one door per side", i, j)
+            raise error(
+                f"two doors on the {SIDES[side]} side (the other is at line offset {taken[side][0]}); "
+                "a temple has at most one door per side",
+                i,
+                j,
+            )
         taken[side] = (i, j)
         doors.append(Door(door_names[char], r * cols + c, side))
         door_letters.append(char)
@@ -319,16 +405,17 @@ def _room(source: LevelSource, names: tuple[str, ...], value: Any, key: str, tab
     return names.index(value)
 
 
-def _unknown_room(source: LevelSource, names: tuple[str, ...], value: str, key: str,
-                  table: str | None) -> LevelError:
+def _unknown_room(source: LevelSource, names: tuple[str, ...], value: str, key: str, table: str | None) -> LevelError:
     close = difflib.get_close_matches(value, names, n=1, cutoff=0.6)
     hint = f' (did you mean "{close[0]}"?)' if close else ""
-    return source.error(f'{key}: no room "{value}" in the temple{hint}; rooms: {", ".join(names)}',
-                        table=table, key=key)
+    return source.error(
+        f'{key}: no room "{value}" in the temple{hint}; rooms: {", ".join(names)}', table=table, key=key
+    )
 
 
-def _room_list(source: LevelSource, names: tuple[str, ...], value: Any, key: str,
-               table: str | None = None) -> list[int]:
+def _room_list(
+    source: LevelSource, names: tuple[str, ...], value: Any, key: str, table: str | None = None
+) -> list[int]:
     if not isinstance(value, list):
         raise source.error(f"{key} must be a list of room names", table=table, key=key)
     rooms = []
@@ -350,16 +437,22 @@ def _walls(source: LevelSource, temple: Temple, data: dict[str, Any]) -> int:
     walls = 0
     for item in value:
         if not isinstance(item, str) or item.count("-") != 1:
-            raise source.error(f'walls: {_shown(item)} is not a slot: write the two rooms it lies between, '
-                               'such as "altar-bats"', key="walls")
+            raise source.error(
+                f'walls: {_shown(item)} is not a slot: write the two rooms it lies between, such as "altar-bats"',
+                key="walls",
+            )
         first, second = (_room(source, temple.names, part, "walls") for part in item.split("-"))
         slot = temple.slot_of.get((first, second))
         if slot is None:
-            raise source.error(f'walls: "{item}": the rooms {temple.names[first]} and {temple.names[second]} are '
-                               "not side by side, so no wall slot lies between them", key="walls")
+            raise source.error(
+                f'walls: "{item}": the rooms {temple.names[first]} and {temple.names[second]} are '
+                "not side by side, so no wall slot lies between them",
+                key="walls",
+            )
         if temple.fixed >> slot & 1:
-            raise source.error(f'walls: "{item}" is a fixed wall\'s slot; a variable wall cannot stand there',
-                               key="walls")
+            raise source.error(
+                f'walls: "{item}" is a fixed wall\'s slot; a variable wall cannot stand there', key="walls"
+            )
         if walls >> slot & 1:
             raise source.error(f'walls: the slot "{item}" is named twice', key="walls")
         walls |= 1 << slot
@@ -369,37 +462,55 @@ def _walls(source: LevelSource, temple: Temple, data: dict[str, Any]) -> int:
 def _supply(source: LevelSource, temple: Temple, data: dict[str, Any], walls: int) -> int:
     placed = walls.bit_count()
     if "supply" in data:
-        return expect_int(source, data["supply"], "supply (variable walls outside the temple)", table=None,
-                          key="supply", minimum=0, maximum=MAX_PIECES)
+        return expect_int(
+            source,
+            data["supply"],
+            "supply (variable walls outside the temple)",
+            table=None,
+            key="supply",
+            minimum=0,
+            maximum=MAX_PIECES,
+        )
     if placed > temple.pieces:
-        raise source.error(f"{placed} variable walls stand in the temple, but it comes with {temple.pieces}: "
-                           "give the supply (supply = ...)", key="walls")
+        raise source.error(
+            f"{placed} variable walls stand in the temple, but it comes with {temple.pieces}: "
+            "give the supply (supply = ...)",
+            key="walls",
+        )
     return temple.pieces - placed
 
 
 def _die(source: LevelSource, temple: Temple, data: dict[str, Any], walls: int, down: int) -> int:
     """The die's room: given, or "the room of the door that points down". It must rest."""
-    position: dict[str, Any] = {"key": "die"} if "die" in data else \
-        {"key": "down"} if "down" in data else {"line": 1, "column": 1}
+    position: dict[str, Any] = (
+        {"key": "die"} if "die" in data else {"key": "down"} if "down" in data else {"line": 1, "column": 1}
+    )
     if "die" in data:
         die = _room(source, temple.names, data["die"], "die")
     else:
         door = next((door for door in temple.doors if door.side == down), None)
         if door is None:
-            raise source.error(f"no door points down (the {SIDES[down]} side is down): say where the die is "
-                               "(die = ...)", **position)
+            raise source.error(
+                f"no door points down (the {SIDES[down]} side is down): say where the die is (die = ...)", **position
+            )
         die = door.room
     dropped = fall(temple, walls, down, die)
     if dropped.path:
-        raise source.error(f"the die in {temple.names[die]} would fall (with the {SIDES[down]} side down it falls "
-                           f"into {temple.names[dropped.path[0]]}); the die must rest at the start", **position)
+        raise source.error(
+            f"the die in {temple.names[die]} would fall (with the {SIDES[down]} side down it falls "
+            f"into {temple.names[dropped.path[0]]}); the die must rest at the start",
+            **position,
+        )
     return die
 
 
 def _hands(source: LevelSource, data: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
     if "hands" not in data:
-        raise source.error('missing the hands (hands = [["turn1", "wall1"], ["turn2"]], one list per player in '
-                           "seat order)", line=1, column=1)
+        raise source.error(
+            'missing the hands (hands = [["turn1", "wall1"], ["turn2"]], one list per player in seat order)',
+            line=1,
+            column=1,
+        )
     value = data["hands"]
     if not isinstance(value, list) or not value:
         raise source.error("hands must be a list of hands, one list of cards per player", key="hands")
@@ -410,14 +521,17 @@ def _hands(source: LevelSource, data: dict[str, Any]) -> tuple[tuple[str, ...], 
         if not isinstance(hand, list):
             raise source.error(f"player {number}'s hand must be a list of cards", key="hands")
         if len(hand) > MAX_HAND:
-            raise source.error(f"player {number} holds {len(hand)} cards; \"Each person may hold at most "
-                               f"{MAX_HAND} action cards\"", key="hands")
+            raise source.error(
+                f'player {number} holds {len(hand)} cards; "Each person may hold at most {MAX_HAND} action cards"',
+                key="hands",
+            )
         for card in hand:
             if card not in CARDS:
                 close = difflib.get_close_matches(str(card), CARDS, n=1, cutoff=0.6)
                 hint = f' (did you mean "{close[0]}"?)' if close else ""
-                raise source.error(f"player {number}: unknown card {_shown(card)}{hint}; cards: {', '.join(CARDS)}",
-                                   key="hands")
+                raise source.error(
+                    f"player {number}: unknown card {_shown(card)}{hint}; cards: {', '.join(CARDS)}", key="hands"
+                )
         hands.append(tuple(hand))
     return tuple(hands)
 
@@ -434,8 +548,9 @@ def _revealed(source: LevelSource, temple: Temple, data: dict[str, Any]) -> tupl
 
 def _door(source: LevelSource, temple: Temple, data: dict[str, Any]) -> Door:
     if "door" not in data:
-        raise source.error(f'missing the revealed door (door = "{temple.doors[0].name if temple.doors else "pink"}")',
-                           line=1, column=1)
+        raise source.error(
+            f'missing the revealed door (door = "{temple.doors[0].name if temple.doors else "pink"}")', line=1, column=1
+        )
     value = data["door"]
     door = temple.door_named(value) if isinstance(value, str) else None
     if door is None:
@@ -451,8 +566,12 @@ def _challenges(source: LevelSource, temple: Temple, value: Any, revealed: tuple
     cosmetic = []
     for key, setting in value.items():
         if key in UNMODELLED_CHALLENGES:
-            raise source.error(f'the challenge card "{UNMODELLED_CHALLENGES[key]}" is not modelled by twisty '
-                               "(docs/temple.md lists the ones that are)", table="challenges", key=key)
+            raise source.error(
+                f'the challenge card "{UNMODELLED_CHALLENGES[key]}" is not modelled by twisty '
+                "(docs/temple.md lists the ones that are)",
+                table="challenges",
+                key=key,
+            )
         if key in COSMETIC_CHALLENGES:
             if not isinstance(setting, bool):
                 raise source.error(f"{key} must be true or false", table="challenges", key=key)
@@ -460,8 +579,9 @@ def _challenges(source: LevelSource, temple: Temple, value: Any, revealed: tuple
                 cosmetic.append(key)
             continue
         if key not in MODELLED_CHALLENGES:
-            raise unknown_key_error(source, key, MODELLED_CHALLENGES + COSMETIC_CHALLENGES, table="challenges",
-                                    what="challenge card")
+            raise unknown_key_error(
+                source, key, MODELLED_CHALLENGES + COSMETIC_CHALLENGES, table="challenges", what="challenge card"
+            )
         found[key] = setting
     no_entry = secret = None
     if "no_entry" in found:
@@ -472,12 +592,16 @@ def _challenges(source: LevelSource, temple: Temple, value: Any, revealed: tuple
     if "secret_mission" in found:
         secret = _room(source, temple.names, found["secret_mission"], "secret_mission", "challenges")
         if secret not in temple.card_rooms or secret in revealed:
-            raise source.error("secret_mission: the secret room must be a room-card room that is not revealed",
-                               table="challenges", key="secret_mission")
+            raise source.error(
+                "secret_mission: the secret room must be a room-card room that is not revealed",
+                table="challenges",
+                key="secret_mission",
+            )
     gets_going = found.get("gets_going")
     if gets_going is not None and gets_going not in TURNS:
-        raise source.error(f"gets_going must be \"left\" or \"right\", not {_shown(gets_going)}", table="challenges",
-                           key="gets_going")
+        raise source.error(
+            f'gets_going must be "left" or "right", not {_shown(gets_going)}', table="challenges", key="gets_going"
+        )
     return Challenges(no_entry, in_order, secret, gets_going, tuple(cosmetic))
 
 

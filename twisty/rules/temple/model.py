@@ -69,15 +69,15 @@ class Temple:
     name: str
     rows: int
     cols: int
-    letters: tuple[str, ...]          # the room's character in the drawing, per room
-    names: tuple[str, ...]            # per room
+    letters: tuple[str, ...]  # the room's character in the drawing, per room
+    names: tuple[str, ...]  # per room
     card_rooms: frozenset[int]
     doors: tuple[Door, ...]
-    door_letters: tuple[str, ...]     # the door's character in the drawing's frame, per door
+    door_letters: tuple[str, ...]  # the door's character in the drawing's frame, per door
     slots: tuple[tuple[int, int], ...]  # per slot: (room above or left, room below or right)
-    fixed: int                        # mask of slots holding a fixed wall
-    default_walls: int                # mask of slots holding a variable wall when the round names none
-    pieces: int                       # variable wall pieces that come with the temple (base game: 8)
+    fixed: int  # mask of slots holding a fixed wall
+    default_walls: int  # mask of slots holding a variable wall when the round names none
+    pieces: int  # variable wall pieces that come with the temple (base game: 8)
     slot_of: dict[tuple[int, int], int] = field(default_factory=dict, compare=False, repr=False)
     # next_room[side][room]: the room the die enters from `room` when `side` is down (-1: the frame);
     # slot_below[side][room]: the slot between them (-1: the frame).
@@ -135,10 +135,10 @@ class Challenges:
     """The challenge cards in play, as the model reads them. `cosmetic` names the cards in play that
     change nothing in the model (Locked down, All in the green, ...)."""
 
-    no_entry: int | None = None       # a room the die may never enter
-    in_order: bool = False            # the revealed rooms must be explored in their order
-    secret: int | None = None         # a room-card room that must also be explored
-    gets_going: str | None = None     # "left" or "right": the temple turns once more after every turn
+    no_entry: int | None = None  # a room the die may never enter
+    in_order: bool = False  # the revealed rooms must be explored in their order
+    secret: int | None = None  # a room-card room that must also be explored
+    gets_going: str | None = None  # "left" or "right": the temple turns once more after every turn
     cosmetic: tuple[str, ...] = ()
 
     def names(self) -> list[str]:

@@ -109,8 +109,10 @@ def replay(round_: Round, plan: tuple[PlanTurn, ...] | list[PlanTurn], *, pooled
         else:
             expected = round_.player_of_turn(number - 1)
             if turn.player != expected:
-                raise PlanError(f"{where}: it is player {expected + 1}'s turn, not player "
-                                f"{'?' if turn.player is None else turn.player + 1}'s")
+                raise PlanError(
+                    f"{where}: it is player {expected + 1}'s turn, not player "
+                    f"{'?' if turn.player is None else turn.player + 1}'s"
+                )
             held = hands[expected]
             if not held:
                 raise PlanError(f"{where}: player {expected + 1} has no card: the round is lost")
@@ -118,8 +120,9 @@ def replay(round_: Round, plan: tuple[PlanTurn, ...] | list[PlanTurn], *, pooled
                 _swap(round_, hands, expected, turn.swap, swapped, where)
                 swapped = True
         if turn.card not in held:
-            raise PlanError(f"{where}: {'the pool' if pooled else f'player {turn.player + 1}'} holds no "
-                            f"{turn.card} card")
+            raise PlanError(
+                f"{where}: {'the pool' if pooled else f'player {turn.player + 1}'} holds no {turn.card} card"
+            )
         held.remove(turn.card)
         try:
             position, falls = play_action(round_, position, turn.card, turn.action)
@@ -129,13 +132,24 @@ def replay(round_: Round, plan: tuple[PlanTurn, ...] | list[PlanTurn], *, pooled
         if extra is not None:
             falls += (extra,)
         if enters(falls, round_.challenges.no_entry):
-            raise PlanError(f"{where}: the die enters the No entry room "
-                            f"{temple.names[round_.challenges.no_entry]}: the round is lost")
+            raise PlanError(
+                f"{where}: the die enters the No entry room "
+                f"{temple.names[round_.challenges.no_entry]}: the round is lost"
+            )
         before = explored
         explored = explore(round_, explored, position.die)
         state = TempleState(position.down, position.die, position.walls, explored)
-        records.append(TurnRecord(number, turn, falls, state, position.die if explored != before else None,
-                                  any(dropped.length > round_.bounce for dropped in falls), won(round_, state)))
+        records.append(
+            TurnRecord(
+                number,
+                turn,
+                falls,
+                state,
+                position.die if explored != before else None,
+                any(dropped.length > round_.bounce for dropped in falls),
+                won(round_, state),
+            )
+        )
     return Replay(round_, tuple(records), pooled)
 
 
@@ -174,8 +188,9 @@ def record_json(round_: Round, record: TurnRecord) -> dict[str, Any]:
         "card": turn.card,
         "action": describe_action(temple, turn.card, turn.action),
         "steps": steps,
-        "swap": None if turn.swap is None else {"with": turn.swap.other + 1, "gave": turn.swap.gave,
-                                                "got": turn.swap.got},
+        "swap": None
+        if turn.swap is None
+        else {"with": turn.swap.other + 1, "gave": turn.swap.gave, "got": turn.swap.got},
         "path": path,
         "falls": [dropped.length for dropped in record.falls],
         "may_bounce": record.may_bounce,

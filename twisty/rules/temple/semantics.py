@@ -256,16 +256,20 @@ def card_outcomes(round_: Round, position: Position, card: str) -> list[Outcome]
     if card == "wall2":
         if supply >= 2:
             for index, first_slot in enumerate(empty):
-                for second_slot in empty[index + 1:]:
-                    finish((("build", first_slot), ("build", second_slot)), down, die,
-                           walls | 1 << first_slot | 1 << second_slot, ())
+                for second_slot in empty[index + 1 :]:
+                    finish(
+                        (("build", first_slot), ("build", second_slot)),
+                        down,
+                        die,
+                        walls | 1 << first_slot | 1 << second_slot,
+                        (),
+                    )
         for first_slot, (after, dropped) in removed.items():
             for second_slot in standing:
                 if second_slot != first_slot:
                     last = after & ~(1 << second_slot)
                     second = fall(temple, last, down, dropped.end)
-                    finish((("remove", first_slot), ("remove", second_slot)), down, second.end, last,
-                           (dropped, second))
+                    finish((("remove", first_slot), ("remove", second_slot)), down, second.end, last, (dropped, second))
     if card == "move":
         for slot, (after, dropped) in removed.items():
             for target in sorted(empty + [slot]):

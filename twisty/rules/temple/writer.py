@@ -60,8 +60,13 @@ def _bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-def round_text(round_: Round, *, standard: Temple | None = None, header: list[str] | None = None,
-               expect: Expectations | None = None) -> str:
+def round_text(
+    round_: Round,
+    *,
+    standard: Temple | None = None,
+    header: list[str] | None = None,
+    expect: Expectations | None = None,
+) -> str:
     """The round as a level file. When its temple is `standard`, the file says temple = "standard"; else the
     temple is written out in full. `expect` replaces the round's own claims."""
     temple = round_.temple
@@ -95,8 +100,10 @@ def round_text(round_: Round, *, standard: Temple | None = None, header: list[st
         lines += map_lines(temple, temple.default_walls)
         lines.append('"""')
         if temple.doors:
-            doors = ", ".join(f"{letter} = {toml_string(door.name)}"
-                              for door, letter in zip(temple.doors, temple.door_letters, strict=True))
+            doors = ", ".join(
+                f"{letter} = {toml_string(door.name)}"
+                for door, letter in zip(temple.doors, temple.door_letters, strict=True)
+            )
             lines.append(f"doors = {{ {doors} }}")
         plain = [room for room in range(temple.room_count) if room not in temple.card_rooms]
         lines.append(f"plain = {_names(temple, plain)}")
@@ -120,6 +127,7 @@ def round_text(round_: Round, *, standard: Temple | None = None, header: list[st
     claims = expect if expect is not None else round_.expect
     written = [(key, value) for key, value in vars(claims).items() if value is not None]
     if written:
-        lines += ["", "[expect]"] + [f"{key} = {_bool(value) if isinstance(value, bool) else value}"
-                                     for key, value in written]
+        lines += ["", "[expect]"] + [
+            f"{key} = {_bool(value) if isinstance(value, bool) else value}" for key, value in written
+        ]
     return "\n".join(lines) + "\n"
