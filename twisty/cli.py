@@ -6,11 +6,28 @@ print. Errors become exit codes in one place (twisty.commands.common.TwistyGroup
 
 from __future__ import annotations
 
-import click
+import os
+import signal
+import sys
 
-from twisty import __version__
-from twisty.commands import bench_passages, book, check, generate_passages, odds, render, serve, temple
-from twisty.commands.common import EXIT_CODES_HELP, TwistyGroup
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """Ctrl-C while the modules below are still being imported (a second or more on a loaded machine): the
+    same one line and exit code as an interrupt later on, not a traceback from the middle of an import."""
+    sys.stderr.write("twisty: interrupted\n")
+    os._exit(130)
+
+
+signal.signal(signal.SIGINT, _interrupted_while_starting)
+
+import click  # noqa: E402  (imported after the handler above, on purpose)
+
+from twisty import __version__  # noqa: E402
+from twisty.commands import bench_passages, book, check, generate_passages, odds, render, serve, temple  # noqa: E402
+from twisty.commands.common import EXIT_CODES_HELP, TwistyGroup  # noqa: E402
+
+# From here on Ctrl-C raises KeyboardInterrupt, which TwistyGroup turns into the same line and exit 130.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @click.group(cls=TwistyGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
@@ -18,7 +35,7 @@ from twisty.commands.common import EXIT_CODES_HELP, TwistyGroup
 def main() -> None:
     """Verify, solve and generate dungeon puzzle levels with constraint solvers.
 
-    Levels are TOML files; the `game` key picks the rules (passages, book). Every level is read within
+    Levels are TOML files; the `game` key picks the rules (passages, book, temple). Every level is read within
     input limits and checked within one --timeout covering all its work.
     """
 
