@@ -14,8 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from twisty.errors import LevelError
-from twisty.limits import Deadline
-from twisty.rules.source import LevelSource, expect_int, parse_level_bytes, unknown_key_error
+from twisty.rules.source import LevelSource, Position, expect_int, parse_level_bytes, unknown_key_error
 from twisty.rules.temple.model import (
     CARDS,
     MAX_HAND,
@@ -83,11 +82,10 @@ ROOM_LETTER = re.compile(r"[A-Za-z0-9]\Z")
 CORNERS = " +.-|#"
 
 
-def load_round(source: LevelSource, deadline: Deadline | None = None) -> Round:
-    """The round a level file describes. Loading is quick (a page of text), so the deadline is only
-    looked at once, before the work."""
-    if deadline is not None:
-        deadline.check()
+def load_round(source: LevelSource) -> Round:
+    """The round a level file describes. Loading takes no deadline: the input limits bound it to a page of
+    text and milliseconds, and every question after it polls the level's deadline, so a deadline that has
+    passed by then makes each answer unknown (rather than leaving the check without a round to name)."""
     data = source.data
     for key in data:
         if key not in TOP_KEYS:
@@ -224,7 +222,7 @@ def _letter_table(source: LevelSource, value: Any, key: str, what: str) -> dict[
     return dict(value)
 
 
-def _nested(source: LevelSource, table: str, key: str) -> dict[str, int | None]:
+def _nested(source: LevelSource, table: str, key: str) -> Position:
     """The position of `key` in [temple.TABLE] or in `TABLE = { ... }` inside [temple]."""
     line, column = source.locate_key(key, f"temple.{table}")
     if line is None:
