@@ -17,8 +17,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
+from typing import Any, TypeVar
 
 from twisty.rules import tunnels
+
+Result = TypeVar("Result")
 
 CASES = [(1, 1), (3, 2), (5, 5), (8, 6), (10, 10), (15, 15), (20, 20), (20, 21), (24, 24)]
 
@@ -74,14 +78,14 @@ def as_fractions(die) -> dict:
     return {outcome: Fraction(quantity, denominator) for outcome, quantity in die.items()}
 
 
-def best_time(run: Callable[[], object], repeat: int, reset: Callable[[], None]) -> tuple[float, object]:
-    fastest, result = float("inf"), None
+def best_time(run: Callable[[], Result], repeat: int, reset: Callable[[], None]) -> tuple[float, Result]:
+    fastest = float("inf")
     for _ in range(repeat):
         reset()
         start = time.perf_counter()
         result = run()
         fastest = min(fastest, time.perf_counter() - start)
-    return fastest, result
+    return fastest, result  # repeat >= 1
 
 
 def reset_twisty() -> None:
@@ -89,7 +93,7 @@ def reset_twisty() -> None:
         cache.cache_clear()
 
 
-def run(repeat: int) -> list[dict[str, object]]:
+def run(repeat: int) -> list[dict[str, Any]]:
     icepool_pool, icepool_clash = icepool_functions()
     for dice in sorted({n for case in CASES for n in case}):
         if tunnels.pool_outcomes(dice).distribution() != as_fractions(icepool_pool(dice)):
@@ -99,8 +103,8 @@ def run(repeat: int) -> list[dict[str, object]]:
     icepool_clash(2, 2)
     rows = []
     for a_dice, b_dice in CASES:
-        twisty_seconds, ours = best_time(lambda a=a_dice, b=b_dice: twisty_clash(a, b), repeat, reset_twisty)
-        icepool_seconds, theirs = best_time(lambda a=a_dice, b=b_dice: icepool_clash(a, b), repeat, lambda: None)
+        twisty_seconds, ours = best_time(partial(twisty_clash, a_dice, b_dice), repeat, reset_twisty)
+        icepool_seconds, theirs = best_time(partial(icepool_clash, a_dice, b_dice), repeat, lambda: None)
         if ours != theirs:
             raise AssertionError(f"{a_dice}v{b_dice}: twisty and icepool disagree")
         a_wins = sum((p for (side, _), p in ours.items() if side == "a"), Fraction(0))
@@ -119,7 +123,7 @@ def run(repeat: int) -> list[dict[str, object]]:
     return rows
 
 
-def table(rows: list[dict[str, object]]) -> str:
+def table(rows: list[dict[str, Any]]) -> str:
     header = ("clash", "outcomes", "P(a wins)", "twisty ms", "icepool ms", "icepool/twisty", "exact match")
     lines = [header] + [
         (

@@ -66,6 +66,7 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
             continue
         if (
             when != "before the walk"
+            and verdict.initial is not None
             and evaluation.status[index] == verdict.initial.status[index]
             and evaluation.chain(index) == verdict.initial.chain(index)
         ):

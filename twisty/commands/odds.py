@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 import sys
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import click
 
 from twisty.bench import tunnels as tunnels_bench
 from twisty.errors import UsageError
-from twisty.generator.tunnels import EncounterChoice, MonsterCandidate, find_monster
+from twisty.generator.tunnels import EncounterChoice, Goal, MonsterCandidate, find_monster
 from twisty.report.tunnels import (
     MAX_ARMOUR,
     MAX_CONSTITUTION,
@@ -33,11 +33,13 @@ from twisty.report.tunnels import (
 )
 from twisty.rules.tunnels import (
     MAX_POOL_DICE,
+    ArmourUse,
     ClashSide,
     Delver,
     FightChain,
     FightRules,
     Monster,
+    Side,
     clash,
     saving_roll_success,
 )
@@ -182,11 +184,11 @@ def _plot(plot: str | None, kind: str, result: Any, data: dict[str, Any]) -> Non
     """Draw the odds with the tunnels renderer of the registry; the note goes to stderr (stdout may be JSON)."""
     if plot is None:
         return
-    from twisty.games import GAMES, resolve
+    from twisty.commands.render import renderer_for
     from twisty.render.pictures import save_picture
     from twisty.report.tunnels import Odds
 
-    save_picture(resolve(GAMES["tunnels"].renderer).draw_odds(Odds(kind, result, data)), plot)
+    save_picture(renderer_for("tunnels").draw_odds(Odds(kind, result, data)), plot)
     click.echo(f"wrote {plot}", err=True)
 
 
@@ -387,11 +389,12 @@ def _with_fight_options(command):
 def _fight_rules(
     level: int | None, difficulty: int | None, upper_hand: str | None, flat_footed: str | None, armour_use: str
 ) -> FightRules:
+    # click.Choice has already limited each text to the values these Literal types name.
     return FightRules(
         difficulty=_difficulty(level, difficulty, default_level=1),
-        upper_hand=upper_hand,
-        flat_footed=flat_footed,
-        armour_use=armour_use,
+        upper_hand=cast(Side | None, upper_hand),
+        flat_footed=cast(Side | None, flat_footed),
+        armour_use=cast(ArmourUse, armour_use),
     )
 
 
@@ -531,11 +534,12 @@ def generate_tunnels(
     """Twisted Tunnels: the monster (rating, dice) whose exact odds against a delver are closest to a goal."""
     if (target is None) == (survival is None):
         raise click.UsageError("give exactly one of --target (win chance) or --survival (least survival chance)")
-    goal, wanted = (
-        ("win", _probability(target, "--target"))
-        if target is not None
-        else ("survival", _probability(survival, "--survival"))
-    )
+    goal: Goal
+    if target is not None:
+        goal, wanted = "win", _probability(target, "--target")
+    else:
+        assert survival is not None  # exactly one of the two, checked above
+        goal, wanted = "survival", _probability(survival, "--survival")
     rules = _fight_rules(level, difficulty, upper_hand, flat_footed, armour_use)
     delver = _delver(delver_spec)
     work = sum(

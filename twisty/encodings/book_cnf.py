@@ -224,7 +224,7 @@ class BookEncoding:
                 deadly[rat].append(c.and_([present[rat], ten]))
 
         # Rule 16 and 12: Walls, and the Titan's band (rows clipped to the page).
-        band = {cell: [] for cell in cells}
+        band: dict[Cell, list[int]] = {cell: [] for cell in cells}
         for titan in [cell for cell in cells if ident[cell] == "Titan"]:
             spread = spread_of(titan[0])
             for cell in cells:
@@ -281,12 +281,12 @@ class BookEncoding:
         chuck_page = {page: c.or_([has[cell]("Chuck") for cell in cells if cell[0] == page]) for page in shape.pages}
         safe = {cell: [chuck_page[cell[0]], has[cell]("Oracle")] for cell in cells}
         for oracle in [cell for cell in cells if ident[cell] == "Oracle"]:
-            around = shape.neighbours8(oracle)
-            threats = [c.and_([present[n], deadly5[n], -wall[n]]) for n in around]
+            watched = shape.neighbours8(oracle)
+            threats = [c.and_([present[n], deadly5[n], -wall[n]]) for n in watched]
             four = c.at_least(threats, 4)[4]
-            for n in around:
+            for n in watched:
                 safe[n].append(c.and_([present[oracle], four, -wall[n]]))
-        petrified = {cell: [] for cell in cells}
+        petrified: dict[Cell, list[int]] = {cell: [] for cell in cells}
         for medusa in [cell for cell in cells if ident[cell] == "Medusa"]:
             if spread_of(medusa[0]) not in self.book.medusa_spreads:
                 continue

@@ -18,13 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
 from twisty.rules.passages import Enemy, PassagesLevel, Signature, fight_damage, stat_sums
 from twisty.rules.passages_graph import LevelGraph, build_graph
 
 # A literal of the model, or a Python bool when the rule fixes it for every route.
-Literal = cp_model.IntVar | bool
+Literal = cp_model_helper.Literal | bool
+# A linear expression of the model or a plain int (cp_model.LinearExprT also admits numpy integers, which
+# the model never holds and which LinearExpr's operators are not typed for).
+LinearTerm = cp_model.LinearExpr | int
 
 
 class Clock(Protocol):
@@ -58,7 +61,7 @@ class PassagesModel:
     graph: LevelGraph
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     steps: int = 0
-    start_hp: cp_model.LinearExprT = 0
+    start_hp: LinearTerm = 0
     # consume[b][t-1]: blocker b is consumed at step t (t = 1..steps).
     consume: list[list[cp_model.IntVar]] = field(default_factory=list)
     # stop[t-1]: nothing happens at step t.
@@ -73,7 +76,7 @@ class PassagesModel:
     table_index: list[cp_model.IntVar] = field(default_factory=list)  # combat table cell of step t
     damage: list[cp_model.IntVar] = field(default_factory=list)  # life lost at step t
     goal_reached: list[Literal] = field(default_factory=list)
-    final_hp: cp_model.IntVar | None = None
+    final_hp: cp_model.IntVar = field(init=False)  # made by add_final_hp
     # fight_code[b]: 0 when enemy b is not fought or costs 0 hp, else 1 + the (atk, def) cell of the fight.
     fight_code: dict[int, cp_model.IntVar] = field(default_factory=dict)
     has_signature: bool = False
@@ -84,7 +87,7 @@ class PassagesModel:
     # Position of a stat value in its list, and the position expressions of each state (made once).
     atk_position_of: dict[int, int] = field(default_factory=dict)
     def_position_of: dict[int, int] = field(default_factory=dict)
-    positions: dict[tuple[str, int], cp_model.LinearExprT] = field(default_factory=dict)
+    positions: dict[tuple[str, int], LinearTerm] = field(default_factory=dict)
     # Largest life the player can ever have: a fight costing this much or more is never survivable, so its
     # entries are left out of the combat table (which keeps every sum of the model within 64 bits).
     life_cap: int = 0
@@ -111,20 +114,20 @@ class PassagesModel:
     def def_count(self) -> int:
         return len(self.def_values)
 
-    def area_sum(self, attribute: str, state: int) -> cp_model.LinearExprT:
+    def area_sum(self, attribute: str, state: int) -> LinearTerm:
         """The total of an item attribute (hp, atk, defense, keys) over the areas reached in `state`."""
         return sum_of((getattr(area, attribute), self.reached[a][state]) for a, area in enumerate(self.graph.areas))
 
-    def atk(self, state: int) -> cp_model.LinearExprT:
+    def atk(self, state: int) -> LinearTerm:
         return self.level.player.atk + self.area_sum("atk", state)
 
-    def defense(self, state: int) -> cp_model.LinearExprT:
+    def defense(self, state: int) -> LinearTerm:
         return self.level.player.defense + self.area_sum("defense", state)
 
-    def doors_opened(self, state: int) -> cp_model.LinearExprT:
+    def doors_opened(self, state: int) -> LinearTerm:
         return sum_of((1, self.consumed[b][state]) for b in self.doors())
 
-    def damage_through(self, step: int) -> cp_model.LinearExprT:
+    def damage_through(self, step: int) -> LinearTerm:
         return sum(self.damage[:step])
 
     def doors(self) -> list[int]:
@@ -140,7 +143,7 @@ class PassagesModel:
     def stats_of_code(self, code: int) -> tuple[int, int]:
         return self.atk_values[(code - 1) // self.def_count], self.def_values[(code - 1) % self.def_count]
 
-    def position(self, stat: str, state: int) -> cp_model.LinearExprT:
+    def position(self, stat: str, state: int) -> LinearTerm:
         """The position of the player's atk (or def) of `state` in atk_values (def_values). Where the
         values are consecutive it is the stat less the smallest; else an element constraint links a
         position variable to the stat."""
@@ -160,14 +163,19 @@ class PassagesModel:
         return self.positions[key]
 
 
-def sum_of(terms) -> cp_model.LinearExprT:
+def sum_of(terms) -> LinearTerm:
     """A linear sum of coefficient x literal, folding literals that are Python bools into the constant."""
-    total: cp_model.LinearExprT = 0
+    total: LinearTerm = 0
     for coefficient, literal in terms:
         if coefficient == 0 or literal is False:
             continue
         total = total + coefficient * (1 if literal is True else literal)
     return total
+
+
+def negated(literal: Literal) -> Literal:
+    """The negation of a literal; a Python bool stays a bool (~ on a bool would give the int -1 or -2)."""
+    return not literal if isinstance(literal, bool) else ~literal
 
 
 def literal_or(model: cp_model.CpModel, literals: list[Literal], name: str) -> Literal:
@@ -321,13 +329,16 @@ def combat_table(pm: PassagesModel) -> tuple[list[int], list[int], list[int]]:
     pm.life_cap, more life than the player can ever have ("If your life points drop to zero or below, you
     lose"), so no damage in the model reaches the life cap."""
     level, graph = pm.level, pm.graph
-    allowed, damage, codes = [], [], []
+    allowed: list[int] = []
+    damage: list[int] = []
+    codes: list[int] = []
     cells = [(a, d) for a in pm.atk_values for d in pm.def_values]
     cell_codes = [pm.cell_code(a, d) for a, d in cells]
     losses_of: dict[Enemy, list[int | None]] = {}
     for b in range(pm.steps + 1):
         pm.check_time()
         thing = level.things[graph.blockers[b]] if b < len(graph.blockers) else None
+        losses: list[int | None]
         if thing is None or thing.enemy is None:
             losses = [0] * len(cells)
         else:
@@ -395,7 +406,7 @@ def add_signature(pm: PassagesModel) -> None:
             # The enemy's entry is the code of the step that fights it ...
             model.add(fight == codes[t]).only_enforce_if(pm.consume[b][t])
         # ... and nothing when it is never fought.
-        model.add(fight == 0).only_enforce_if(~pm.consumed[b][pm.steps])
+        model.add(fight == 0).only_enforce_if(negated(pm.consumed[b][pm.steps]))
         pm.fight_code[b] = fight
     pm.has_signature = True
 
@@ -464,7 +475,7 @@ def add_symmetry_breaking(pm: PassagesModel) -> None:
             near = pm.frontier[q][t - 1]
             if near is False:
                 continue
-            condition = [pm.consume[q][t], same_stats, keys_cover, life_covers]
+            condition: list[Literal] = [pm.consume[q][t], same_stats, keys_cover, life_covers]
             if near is not True:
                 condition.append(near)
             # An in-order swap exists: the step before q takes a smaller blocker than q.
@@ -492,6 +503,7 @@ def add_free_fights_first(pm: PassagesModel) -> None:
             if near is False:
                 continue
             enemy = pm.level.things[pm.graph.blockers[z]].enemy
+            assert enemy is not None  # z runs over the enemies
             harmable = at_least(pm, "atk", enemy.defense + 1, t - 1)
             unhurt = [at_least(pm, "def", enemy.atk, t - 1)]
             if not enemy.first_strike:
@@ -499,9 +511,9 @@ def add_free_fights_first(pm: PassagesModel) -> None:
             free = literal_and(model, [harmable, literal_or(model, unhurt, f"unhurt_b{z}_t{t}")], f"free_b{z}_t{t}")
             if free is False:
                 continue
-            condition = [lit for lit in (near, free) if lit is not True]
+            condition: list[Literal] = [lit for lit in (near, free) if lit is not True]
             if pm.consumed[z][t - 1] is not False:
-                condition.append(~pm.consumed[z][t - 1])
+                condition.append(negated(pm.consumed[z][t - 1]))
             # A free fight on offer: this step fights some enemy at no cost.
             model.add(pm.damage[t - 1] == 0).only_enforce_if(condition)
             model.add(sum(fights) == 1).only_enforce_if(condition)
@@ -620,7 +632,7 @@ def block_signature(pm: PassagesModel, signature: Signature) -> None:
     for b in pm.doors():
         opened = pm.consumed[b][pm.steps]
         # A door opened by the signature left shut, or the other way round.
-        differs.append(~opened if pm.graph.blockers[b] in doors else opened)
+        differs.append(negated(opened) if pm.graph.blockers[b] in doors else opened)
     entry_of = {number_of[obj]: pm.cell_code(atk, defense) for obj, atk, defense in fights}
     for b, code in pm.fight_code.items():
         other = model.new_bool_var(f"differs_b{b}")

@@ -346,7 +346,7 @@ class TempleCnf:
                 self.clause([previous, -step])
         turned_any = (
             self.FALSE
-            if chosen.any_stops is None
+            if chosen.any_stops is None or chosen.any_open is None
             else self.or_of(("any-turned", t), chosen.any_stops + [chosen.any_open])
         )
 
@@ -576,7 +576,8 @@ class TempleCnf:
 
                     goal = seen(chosen.any_orbit[stopped[0] - 1])
                     fewest = next(k for k in range(1, stopped[0] + 1) if seen(chosen.any_orbit[k - 1]) == goal)
-                    action += [("right",) if holds(chosen.any_right) else ("left",)] * fewest
+                    right = chosen.any_right is not None and holds(chosen.any_right)
+                    action += [("right",) if right else ("left",)] * fewest
             player = None if self.pooled else self.round.player_of_turn(t - 1)
             plan.append(PlanTurn(player, CARDS[card], tuple(action), swap))
             end = self.ends[t]

@@ -74,7 +74,7 @@ def route_map(level: PassagesLevel, route: Replay) -> list[str]:
 
 
 def legend_lines(level: PassagesLevel) -> list[str]:
-    seen = {}
+    seen: dict[str, str] = {}
     for thing in level.things:
         seen.setdefault(thing.symbol, thing.describe())
     return [f"  {symbol}  {text}" for symbol, text in sorted(seen.items())]

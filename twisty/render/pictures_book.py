@@ -131,7 +131,7 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
     from matplotlib.patches import Patch, Rectangle
 
     book: Book | None = verdict.book if verdict is not None else None
-    if book is None:
+    if verdict is None or book is None:
         raise UsageError(
             f"{level.path}: the book could not be evaluated within the time limit, so there is "
             "nothing to colour (raise --timeout)"
@@ -171,8 +171,8 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
             for col in range(width):
                 cell = (page, row, col)
                 index = shape.index(cell)
-                status = evaluation.status[index] if evaluation is not None else None
-                fill, hatch, ink, _ = STATUS_STYLE.get(status, (PALE, "", BLACK, ""))
+                style = STATUS_STYLE.get(evaluation.status[index]) if evaluation is not None else None
+                fill, hatch, ink, _ = style or (PALE, "", BLACK, "")
                 patch = axes.add_patch(
                     Rectangle((left + col, row), 1, 1, facecolor=fill, hatch=hatch, edgecolor="#8c8c8c", linewidth=0.4)
                 )

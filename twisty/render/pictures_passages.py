@@ -149,6 +149,7 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
         colour, marker = KIND_STYLE[thing.kind]
         colour = getattr(thing, "colour", None) or colour
         describe = thing.describe()
+        artist: Any  # a door's Rectangle or a thing's marker line
         if thing.kind == "door":
             artist = axes.add_patch(
                 Rectangle(

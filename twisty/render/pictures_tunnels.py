@@ -24,8 +24,8 @@ from twisty.render.pictures import (
 )
 from twisty.report.tunnels import Odds, fraction_text
 
-# (label, colour, hatch) per outcome; hatches keep the bars apart in grey.
-_OUTCOMES = {
+# (label, attribute, colour, hatch) per outcome; hatches keep the bars apart in grey.
+_OUTCOMES: dict[str, list[tuple[str, str | None, str, str]]] = {
     "save": [("success", "success", GREEN, ""), ("failure", None, VERMILLION, "///")],
     "clash": [
         ("a wins", "a_wins", BLUE, ""),
@@ -44,8 +44,10 @@ def outcomes(odds: Odds) -> list[tuple[str, Fraction, str, str]]:
     """The outcomes drawn as bars: (label, exact probability, colour, hatch); they add up to 1."""
     found = []
     for label, attribute, colour, hatch in _OUTCOMES[odds.kind]:
-        if odds.kind == "save":
-            value = odds.result if attribute else 1 - odds.result
+        if attribute is None:  # a save's failure
+            value = 1 - odds.result
+        elif odds.kind == "save":
+            value = odds.result
         else:
             value = getattr(odds.result, attribute)
         found.append((label, Fraction(value), colour, hatch))

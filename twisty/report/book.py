@@ -341,7 +341,7 @@ class BookVerdict:
 
     @property
     def walk(self) -> list[Cell]:
-        return [tuple(cell) for cell in self.data["walk"]]  # type: ignore[misc]
+        return [(page, row, col) for page, row, col in self.data["walk"]]
 
     @property
     def moves(self) -> int | None:

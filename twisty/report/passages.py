@@ -92,7 +92,7 @@ class PassagesVerdict:
 def verdict_of(level: PassagesLevel, path: str, analysis: PassagesAnalysis) -> PassagesVerdict:
     """The public verdict of an analysis (twisty.solver.passages.analyse), its claims compared."""
     count = analysis.count
-    exact_count = count is not None and count.complete
+    exact = count if count is not None and count.complete else None
     solvable = analysis.solvable
     second = analysis.second_solution
     fields: dict[str, Any] = dict(
@@ -103,9 +103,9 @@ def verdict_of(level: PassagesLevel, path: str, analysis: PassagesAnalysis) -> P
         proved=analysis.best.proved,
         min_start_hp=analysis.min_start.value if analysis.min_start.status == "proved" else None,
         min_start_hp_status=analysis.min_start.status if "min-hp" in analysis.questions else "not asked",
-        solutions=(count.solutions if exact_count else None) if solvable else (0 if solvable is False else None),
-        solutions_capped=bool(count.capped) if exact_count else False,
-        optimal_solutions=(count.optimal if exact_count else None) if solvable else (0 if solvable is False else None),
+        solutions=(exact.solutions if exact else None) if solvable else (0 if solvable is False else None),
+        solutions_capped=bool(exact.capped) if exact else False,
+        optimal_solutions=(exact.optimal if exact else None) if solvable else (0 if solvable is False else None),
         solutions_at_least=count.solutions if solvable and count is not None and not count.complete else None,
         unique=analysis.unique,
         route=analysis.route,

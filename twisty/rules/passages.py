@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 from collections import deque
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 
 WALL, FLOOR, START, GOAL, OUTSIDE = "#", ".", "S", "G", " "
@@ -270,7 +271,7 @@ def _flood(level: PassagesLevel, origin: Cell, seen: set[Cell], consumed: frozen
     return seen
 
 
-def touches(cells: set[Cell], target: Cell) -> bool:
+def touches(cells: AbstractSet[Cell], target: Cell) -> bool:
     return any(nxt in cells for nxt in neighbours(target))
 
 

@@ -27,7 +27,7 @@ from twisty.rules.passages import (
     table_mismatch,
 )
 from twisty.rules.passages_tables import Entry, infer_enemy_stats
-from twisty.rules.source import LevelError, LevelSource, expect_int, unknown_key_error
+from twisty.rules.source import LevelError, LevelSource, Position, expect_int, unknown_key_error
 
 TOP_KEYS = {"game", "name", "description", "map", "player", "legend", "expect"}
 PLAYER_KEYS = {"hp", "atk", "def", "keys"}
@@ -89,7 +89,7 @@ def _positioned(source: LevelSource, error: LevelError, key: str, table: str | N
     key such as `player.atck = 2`, a misspelt `[plyer]` header): the first `key =` after a dot, brace or
     comma, else at the start of a line, else a `[key]` header."""
     if error.line is None or (table is not None and (error.line, error.column) == source.locate_table(table)):
-        found = _find_key_line(source, key, after=table)
+        found: tuple[int | None, int | None] | None = _find_key_line(source, key, after=table)
         if found is None and table is None and source.locate_table(key)[0] is not None:
             found = source.locate_table(key)  # a misspelt [table] header
         if found is not None:
@@ -410,7 +410,7 @@ def _load_map(source: LevelSource, value: Any, legend: dict[str, dict]):
     blockers = 0
     for r, row in enumerate(rows):
         for c, char in enumerate(row):
-            position = {"line": first_line + r, "column": c + 1}
+            position = Position(line=first_line + r, column=c + 1)
             if char == START:
                 if start is not None:
                     raise source.error(

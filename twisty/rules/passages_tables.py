@@ -59,8 +59,10 @@ class _Known:
                 self.hits[i] = hits[i]
             elif life_lost[i][j] > 0:
                 positive[i].add((defs[j], life_lost[i][j]))
-            elif self.lowest_zero[i] is None or defs[j] < self.lowest_zero[i]:
-                self.lowest_zero[i] = defs[j]
+            else:
+                zero = self.lowest_zero[i]
+                if zero is None or defs[j] < zero:
+                    self.lowest_zero[i] = defs[j]
         self.positive = [sorted(pairs) for pairs in positive]
 
 
@@ -153,9 +155,10 @@ def _candidate_atks(known: _Known, largest: int) -> list[int]:
             return [atk] if atk <= largest else []
     # Otherwise a row with printed hits fixes the per-hit damage of its positive entry ...
     for i, d, v in positive:
-        if known.hits[i]:
-            atk = d + v // known.hits[i]
-            return [atk] if v % known.hits[i] == 0 and atk <= largest else []
+        printed_hits = known.hits[i]
+        if printed_hits:
+            atk = d + v // printed_hits
+            return [atk] if v % printed_hits == 0 and atk <= largest else []
     # ... else it divides every positive entry at that DEF. Largest first: fewer hits, less hp.
     _, d, _ = positive[0]
     common = 0

@@ -15,7 +15,7 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from twisty.errors import LevelError
 from twisty.limits import MAX_KEY_LENGTH, MAX_KEY_PARTS, MAX_LEVEL_BYTES, MAX_NESTING, MAX_NUMBER
@@ -32,6 +32,13 @@ __all__ = [
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _TOML_END_OF_DOCUMENT = re.compile(r"\s*\(at end of document\)\s*$")
+
+
+class Position(TypedDict):
+    """A place in a level file, as keyword arguments of `LevelSource.error`."""
+
+    line: int | None
+    column: int | None
 
 
 @dataclass

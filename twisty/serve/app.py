@@ -63,12 +63,14 @@ def create_app(folder: str | Path, *, timeout: float = 3.0, allowed_hosts: set[s
     """The Flask application serving `folder`. `allowed_hosts`: the Host headers accepted ("host:port";
     None accepts any, for a server bound to a chosen --host)."""
     from flask import Flask, jsonify, request, send_from_directory
+    from flask.json.provider import DefaultJSONProvider
     from werkzeug.exceptions import HTTPException
 
     levels = LevelFolder.at(folder)
     app = Flask("twisty.serve", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_LEVEL_BYTES + 64 * 1024
-    app.json.sort_keys = False
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.sort_keys = False  # keep the order the verdicts are written in
     cache = ViewCache()
     turns = threading.BoundedSemaphore(CONCURRENT_VERDICTS)
 
@@ -184,7 +186,8 @@ def create_app(folder: str | Path, *, timeout: float = 3.0, allowed_hosts: set[s
         spread = data.get("spread")
         if spread is not None and (isinstance(spread, bool) or not isinstance(spread, int) or spread < 0):
             raise FolderError("spread must be a whole number")
-        name = data.get("path") if isinstance(data.get("path"), str) else "<text>"
+        given = data.get("path")
+        name = given if isinstance(given, str) else "<text>"
         key = (text, spread)
         found = cache.get(key)
         if found is None:

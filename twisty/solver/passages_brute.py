@@ -12,6 +12,7 @@ from __future__ import annotations
 from twisty.rules.passages import (
     Decision,
     PassagesLevel,
+    RouteState,
     Signature,
     blocker_cost,
     consume,
@@ -35,7 +36,9 @@ def winning_signatures(level: PassagesLevel, deadline: Deadline) -> dict[Signatu
     state, _ = initial_state(level)
     wins: dict[Signature, tuple[int, tuple[Decision, ...]]] = {}
     seen = set()
-    stack = [(state, frozenset(), frozenset(), ())]
+    stack: list[tuple[RouteState, frozenset[int], frozenset[tuple[int, int, int]], tuple[Decision, ...]]] = [
+        (state, frozenset(), frozenset(), ())
+    ]
     while stack:
         if deadline.expired():
             raise _OutOfTime

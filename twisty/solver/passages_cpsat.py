@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import signal
 import threading
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -29,7 +30,7 @@ WORKERS = 2
 # best_route and min_start_hp only need the best hp and solvability, so they trade the signature-keeping
 # symmetry breaking for the stronger free-fights-first dominance (measured: about a quarter less solver
 # work on random levels of 20-25 blockers).
-BEST_HP_ONLY = {"signature": False, "symmetry_breaking": False, "free_fights_first": True}
+BEST_HP_ONLY: dict[str, Any] = {"signature": False, "symmetry_breaking": False, "free_fights_first": True}
 # CP-SAT's time limit does not interrupt its setup: it expands every step's combat table lookup into one
 # literal per table value and presolves the result in steps too long to stop at the limit. On the development
 # machine presolve alone took at least 25 microseconds per value (b090-00: 1.3 million values, still in
@@ -47,7 +48,7 @@ class ModelError(AssertionError):
     """The model produced a route the rules reject: an encoding bug, never a property of the level."""
 
 
-def _solve(pm: PassagesModel, deadline: Deadline) -> tuple[int, cp_model.CpSolver]:
+def _solve(pm: PassagesModel, deadline: Deadline) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
     """Solve within the level's one deadline: CP-SAT's time limit is the time left now, and a waiting
     thread stops the search the moment the deadline passes (time or memory) or Ctrl-C is pressed.
 

@@ -47,7 +47,7 @@ from twisty.solver.passages_search_graph import SearchGraph, bits
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 try:
-    from twisty.solver import _passages_core
+    from twisty.solver import _passages_core  # type: ignore[attr-defined]  # a C extension, no stubs
 except ImportError:  # built without a C compiler: the reference engine answers instead
     _passages_core = None
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterator
 
-from twisty.rules.passages import PassagesLevel, Stats, fight_damage, take_items
+from twisty.rules.passages import Enemy, PassagesLevel, Stats, fight_damage, take_items
 from twisty.rules.passages_graph import build_graph
 from twisty.solver.passages_reference import Position, RegionWalk
 
@@ -53,7 +53,7 @@ class SearchGraph:
         self.blocker_count = len(graph.blockers)
         self.objects = graph.blockers
         self.is_door = [level.things[obj].kind == "door" for obj in graph.blockers]
-        self.enemies = [level.things[obj].enemy for obj in graph.blockers]
+        self.enemies: list[Enemy | None] = [level.things[obj].enemy for obj in graph.blockers]  # None: a door
         self.door_mask = sum(1 << b for b in range(self.blocker_count) if self.is_door[b])
         gains = [take_items(Stats(0), items) for items in self.walk.area_items]
         self.area_atk = [gain.atk for gain in gains]
@@ -69,7 +69,7 @@ class SearchGraph:
 
         # The most attack and defence the player can ever have; enemies it cannot harm even then are walls.
         all_atk = level.player.atk + sum(self.area_atk)
-        self.defeatable = [self.is_door[b] or self.enemies[b].defense < all_atk for b in range(self.blocker_count)]
+        self.defeatable = [self.is_door[b] or self.enemy(b).defense < all_atk for b in range(self.blocker_count)]
         # With a starting hp, enemies that no route survives reaching (the relaxation of the bound says the
         # life left after fighting them is below 1) are walls too; walls shrink the best stats, so repeat.
         while True:
@@ -98,6 +98,12 @@ class SearchGraph:
         )
         self._compiled: dict[int, tuple] = {}
 
+    def enemy(self, b: int) -> Enemy:
+        """The enemy that blocker b is (asked only of blockers that are not doors)."""
+        enemy = self.enemies[b]
+        assert enemy is not None, f"blocker {b} is a door"
+        return enemy
+
     def fits_compiled(self, start_hp: int) -> bool:
         """Whether the compiled core can hold this level searched from `start_hp`: its sets, and its numbers
         (module docstring: every least damage below MAX_COST, so that the core's sums over at most 128 of
@@ -119,7 +125,7 @@ class SearchGraph:
             if self.is_door[b]:
                 out.append(0)
             else:
-                damage = fight_damage(self.enemies[b], atk, defense)
+                damage = fight_damage(self.enemy(b), atk, defense)
                 out.append(-1 if damage is None or damage >= MAX_COST else damage)
         return out
 
@@ -197,23 +203,19 @@ class SearchGraph:
         When the bound is below 1, no route survives fighting b."""
         areas = self.areas_count
         value = self.node_value
-        best_with = [None] * self.node_count  # the relaxation's best set containing the node
+        best_with: list[int | None] = [None] * self.node_count  # the relaxation's best set containing the node
         root = self.graph.start_area
         best_with[root] = value[root]
         for node in self.node_order[1:]:
             parent = self.idom[node]
-            if parent is None or best_with[parent] is None:
+            best_of_parent = None if parent is None else best_with[parent]
+            if best_of_parent is None:
                 continue
-            best_with[node] = best_with[parent] - max(0, value[node]) + value[node]
+            best_with[node] = best_of_parent - max(0, value[node]) + value[node]
         walls = []
         for b in range(self.blocker_count):
-            node = areas + b
-            if (
-                self.defeatable[b]
-                and not self.is_door[b]
-                and best_with[node] is not None
-                and start_hp + best_with[node] < 1
-            ):
+            best = best_with[areas + b]
+            if self.defeatable[b] and not self.is_door[b] and best is not None and start_hp + best < 1:
                 walls.append(b)
         return walls
 
@@ -239,7 +241,6 @@ class SearchGraph:
         return areas, blockers
 
     # Nodes of the dominator tree: areas 0..A-1, blockers A..A+B-1, goals A+B.. (goals are dead ends).
-    # Nodes of the dominator tree: areas 0..A-1, blockers A..A+B-1, goals A+B.. (goals are dead ends).
     def _build_dominator_tree(self) -> None:
         """Immediate dominators from the start area: node d dominates x when every way from the start to
         x passes d. A route reaches x only after consuming every blocker that dominates it, whatever it
@@ -262,7 +263,7 @@ class SearchGraph:
         root = graph.start_area
         rank = [-1] * total  # depth-first discovery rank
         low = [0] * total  # the least rank reachable from the node's subtree by one back step
-        idom: list[int | None] = [None] * total
+        idom = [-1] * total  # -1: not reached
         idom[root] = root
         rank[root] = 0
         order = [root]  # discovery order: every node after the nodes that dominate it
@@ -316,7 +317,7 @@ class SearchGraph:
             order.append(node)
         self.node_count = total
         self.node_order = order  # every node before the nodes it dominates
-        self.idom = idom
+        self.idom: list[int | None] = [d if d >= 0 else None for d in idom]
         self.children_mask = [0] * total
         for node in order[1:]:
             self.children_mask[idom[node]] |= 1 << node
@@ -334,6 +335,7 @@ class SearchGraph:
                 behind_def[node] += self.area_def[node]
             if node != self.graph.start_area:
                 parent = self.idom[node]
+                assert parent is not None  # every node of the order but the start has a dominator
                 behind_atk[parent] += behind_atk[node]
                 behind_def[parent] += behind_def[node]
         least: list[int | None] = []
@@ -345,7 +347,7 @@ class SearchGraph:
             else:
                 node = areas + b
                 least.append(
-                    fight_damage(self.enemies[b], self.max_atk - behind_atk[node], self.max_def - behind_def[node])
+                    fight_damage(self.enemy(b), self.max_atk - behind_atk[node], self.max_def - behind_def[node])
                 )
         return least
 
@@ -369,8 +371,9 @@ class SearchGraph:
             for child in bits(self.children_mask[node]):
                 positive = max(0, value[child])
                 gain += positive
-                if goal_value[child] is not None:
-                    extra = goal_value[child] - positive
+                child_goal = goal_value[child]
+                if child_goal is not None:
+                    extra = child_goal - positive
                     goal_extra = extra if goal_extra is None else max(goal_extra, extra)
             value[node] = weight + gain
             if goal_value[node] is None and goal_extra is not None:
@@ -387,17 +390,18 @@ class SearchGraph:
         """Least total damage, at the best stats ever possible, of a chain of blockers from blocker b
         (b included) to a goal. None when no goal lies beyond b."""
         infinity = float("inf")
-        blocker_dist = [infinity] * self.blocker_count
-        area_dist = [infinity] * len(self.graph.areas)
-        heap: list[tuple[int, int, int]] = []  # (distance, 0 = area / 1 = blocker, index)
+        blocker_dist: list[float] = [infinity] * self.blocker_count
+        area_dist: list[float] = [infinity] * len(self.graph.areas)
+        heap: list[tuple[float, int, int]] = []  # (distance, 0 = area / 1 = blocker, index)
         for a, goal in enumerate(self.area_goal):
             if goal >= 0:
                 area_dist[a] = 0
                 heap.append((0, 0, a))
         for b, goal in enumerate(self.blocker_goal):
-            if goal >= 0 and self.least_damage[b] is not None:
-                blocker_dist[b] = self.least_damage[b]
-                heap.append((blocker_dist[b], 1, b))
+            least = self.least_damage[b]
+            if goal >= 0 and least is not None:
+                blocker_dist[b] = least
+                heap.append((least, 1, b))
         heapq.heapify(heap)
         while heap:
             dist, kind, index = heapq.heappop(heap)

@@ -133,7 +133,7 @@ def analyse_with(
             other = module.second_plan(round_, deadline, first)
             if other.status == FOUND:
                 second = checked(round_, other.plan, other.states, name, "second plan")
-                if len(second.records) != len(plan.records) or second.states == plan.states:
+                if plan is None or len(second.records) != len(plan.records) or second.states == plan.states:
                     raise EngineBug(f"engine {name} reported a second plan that is not another shortest plan")
                 unique = False
             elif other.status == NONE:

@@ -24,6 +24,7 @@ a winning state reached with the bit set is a second plan.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
+from typing import Any
 
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
@@ -229,7 +230,7 @@ def _shortest(round_: Round, deadline: Deadline, start: State, expand: Expand, m
     return PlanAnswer(UNSOLVABLE)
 
 
-def _path(parents: dict, node: Hashable) -> tuple[tuple[PlanTurn, ...], tuple[Hashable, ...]]:
+def _path(parents: dict, node: Any) -> tuple[tuple[PlanTurn, ...], tuple[Any, ...]]:
     """The turns and the nodes (start left out) on the way to `node`."""
     plan, nodes = [], []
     while parents[node] is not None:

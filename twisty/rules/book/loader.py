@@ -108,7 +108,7 @@ def load_book(source: LevelSource, deadline: Deadline | None = None) -> Book:
     shape = BookShape(height, width, numbers[0], numbers[-1])
 
     contents = [""] * shape.cell_count
-    positions: dict[int, tuple[int, int]] = {}
+    positions: dict[int, tuple[int, int | None]] = {}
     key_lines = _page_key_lines(source)
     for page in numbers:
         if deadline is not None:

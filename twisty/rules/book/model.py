@@ -26,7 +26,7 @@ class Book:
     bosses: tuple[BossRule, ...] = ()
     title: str = ""
     # Where each cell's token sits in the level file (line, column), for positioned messages.
-    positions: dict[int, tuple[int, int]] = field(default_factory=dict, compare=False, hash=False)
+    positions: dict[int, tuple[int, int | None]] = field(default_factory=dict, compare=False, hash=False)
     # The evaluation before any walk, kept by the loader (which needs it to reject packs over six).
     cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 

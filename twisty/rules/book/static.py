@@ -60,7 +60,7 @@ READINGS = (CONVERSION_BEFORE_CRUSH, CHUCK_KEEPS_WALLS, REMOVED_MAGE_CALMS)
 class Decision(NamedTuple):
     """One rule's word on one cell: the status it gives (None: only changes what the cell is) and why."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the cell's index; it shadows tuple.index, never called here
     verdict: int | None
     why: str
 

@@ -120,9 +120,8 @@ def replay(round_: Round, plan: tuple[PlanTurn, ...] | list[PlanTurn], *, pooled
                 _swap(round_, hands, expected, turn.swap, swapped, where)
                 swapped = True
         if turn.card not in held:
-            raise PlanError(
-                f"{where}: {'the pool' if pooled else f'player {turn.player + 1}'} holds no {turn.card} card"
-            )
+            holder = "the pool" if pooled or turn.player is None else f"player {turn.player + 1}"
+            raise PlanError(f"{where}: {holder} holds no {turn.card} card")
         held.remove(turn.card)
         try:
             position, falls = play_action(round_, position, turn.card, turn.action)
@@ -131,11 +130,9 @@ def replay(round_: Round, plan: tuple[PlanTurn, ...] | list[PlanTurn], *, pooled
             raise PlanError(f"{where}: {error}") from None
         if extra is not None:
             falls += (extra,)
-        if enters(falls, round_.challenges.no_entry):
-            raise PlanError(
-                f"{where}: the die enters the No entry room "
-                f"{temple.names[round_.challenges.no_entry]}: the round is lost"
-            )
+        no_entry = round_.challenges.no_entry
+        if no_entry is not None and enters(falls, no_entry):
+            raise PlanError(f"{where}: the die enters the No entry room {temple.names[no_entry]}: the round is lost")
         before = explored
         explored = explore(round_, explored, position.die)
         state = TempleState(position.down, position.die, position.walls, explored)

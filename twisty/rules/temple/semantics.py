@@ -52,7 +52,7 @@ def fall(temple: Temple, walls: int, down: int, die: int) -> Fall:
     down side, room by room, until a wall in the slot below it or the frame stops it." The frame stops it on
     every side, doors included."""
     blocked = walls | temple.fixed
-    path = []
+    path: list[int] = []
     room = die
     while True:
         below = temple.next_room[down][room]
@@ -228,7 +228,8 @@ def card_outcomes(round_: Round, position: Position, card: str) -> list[Outcome]
                     finish(((direction,), (second_direction,)), second_down, second.end, walls, (first, second))
             elif card == "turnAny":
                 seen = {(first_down, first.end)}
-                falls, now_down, now_die = (first,), first_down, first.end
+                falls: tuple[Fall, ...] = (first,)
+                now_down, now_die = first_down, first.end
                 while True:
                     now_down = turned(now_down, direction)
                     dropped = fall(temple, walls, now_down, now_die)
