@@ -1,6 +1,6 @@
 """The package's shape: data flows one way through the layers, and no two modules import each other.
 
-    base (errors, limits, checking, the registry) -> rules -> importers -> encodings -> solver -> generator
+    base (errors, limits, checking, the registry, batch) -> rules -> importers -> encodings -> solver -> generator
     -> report / render / bench -> api -> serve -> commands -> cli
 
 Every import of every module is read from its source (function-level imports included; imports under
@@ -17,7 +17,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "twisty"
 
 LAYERS = [
-    ("twisty", "twisty.errors", "twisty.limits", "twisty.checking", "twisty.games"),
+    ("twisty", "twisty.errors", "twisty.limits", "twisty.checking", "twisty.games", "twisty.batch"),
     ("twisty.rules",),
     ("twisty.importers",),
     ("twisty.encodings",),

@@ -28,7 +28,7 @@ from twisty.games import GAMES, game_named, level_games, resolve
 from twisty.limits import Deadline
 from twisty.report import tunnels
 from twisty.rules.level import Level, level_within, load_level
-from twisty.rules.source import LevelSource, read_level
+from twisty.rules.source import LevelSource, parse_level_bytes, read_level, read_level_bytes
 from twisty.rules.tunnels import ClashSide, Delver, FightRules, Monster
 
 
@@ -88,13 +88,39 @@ def invalid_outcome(path: str, error: LevelError, game: str | None = None) -> Ch
     return CheckOutcome(data, f"{'INVALID':<11}{error}")
 
 
-def check_file(path: str, options: CheckOptions) -> CheckOutcome:
-    """Read and check one level within one deadline (made here, before the file is read)."""
+@dataclass(frozen=True)
+class LevelContents:
+    """A level file as its check receives it: the path as given (for messages and the JSON record) and
+    the file's bytes, or the error that reading it gave. A check task gets contents, never a path to open,
+    so that workers on other machines need no shared disk."""
+
+    path: str
+    raw: bytes | None = None
+    error: LevelError | None = None
+
+
+def read_contents(entry: LevelFile) -> LevelContents:
+    """The contents of a level file, read here (at most MAX_LEVEL_BYTES, regular files only)."""
+    if entry.error is not None:
+        return LevelContents(entry.path, error=entry.error)
+    try:
+        return LevelContents(entry.path, read_level_bytes(entry.path))
+    except LevelError as error:
+        return LevelContents(entry.path, error=error)
+
+
+def check_contents(contents: LevelContents, options: CheckOptions) -> CheckOutcome:
+    """Check one level within one deadline, made here as the check starts: parsing, loading and every
+    question share it (the file was read before, at most MAX_LEVEL_BYTES of it). A pure function of its
+    arguments, so that it runs the same in this process or on a worker."""
     started = time.perf_counter()
     options = replace(options, deadline=Deadline(options.timeout))
+    path = contents.path
     game = None
     try:
-        source = read_level(path)
+        if contents.raw is None:
+            raise contents.error or LevelError("nothing was read", path=path)
+        source = parse_level_bytes(contents.raw, path)
         game = source.game
         _, verdict = _run_checker(source, options)
         outcome = CheckOutcome(verdict.to_json(), verdict.summary(), verdict.details())
@@ -108,10 +134,26 @@ def check_file(path: str, options: CheckOptions) -> CheckOutcome:
     return outcome
 
 
+def lost_outcome(path: str, reason: str) -> CheckOutcome:
+    """The record of a level that was never checked (the cluster lost it): unknown, with the reason."""
+    data: dict[str, Any] = {
+        "level": path,
+        "game": None,
+        "valid": None,
+        "not_checked": reason,
+        "errors": [],
+        "expect_failures": [],
+    }
+    return CheckOutcome(data, f"{'UNKNOWN':<11}{path}: not checked: {reason}")
+
+
+def check_file(path: str, options: CheckOptions) -> CheckOutcome:
+    """Read and check one level file."""
+    return check_entry(LevelFile(path), options)
+
+
 def check_entry(entry: LevelFile, options: CheckOptions) -> CheckOutcome:
-    if entry.error is not None:
-        return invalid_outcome(entry.path, entry.error)
-    return check_file(entry.path, options)
+    return check_contents(read_contents(entry), options)
 
 
 def solve_file(path: str, options: CheckOptions) -> SolveOutcome:

@@ -82,7 +82,9 @@ class CheckOutcome:
 
 def level_status(data: dict[str, Any]) -> str:
     """What a check's record comes to: ok; failed (an [expect] claim fails); unsolvable or unknown when
-    whether it can be won was asked and no claim says so; or invalid."""
+    whether it can be won was asked and no claim says so (or the level was never checked); or invalid."""
+    if data.get("not_checked"):
+        return UNKNOWN
     if not data.get("valid"):
         return INVALID
     if data.get("expect_failures"):

@@ -6,12 +6,15 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import click
 
-from twisty.api import check_entry, level_files, solve_file
+from twisty.api import check_contents, level_files, lost_outcome, read_contents, solve_file
+from twisty.batch import Lost, Tasks, map_tasks
 from twisty.checking import FAILED, INVALID, OK, UNKNOWN, UNSOLVABLE, CheckOptions
+from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_CODES_HELP, EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, timeout_option
 from twisty.errors import TwistyError, UsageError
 from twisty.games import level_games
@@ -71,32 +74,50 @@ def _options(engine: str, timeout: float | None, max_solutions: int, questions: 
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level, one per line.")
 @_engine_options
+@cluster_options
 def check(
-    paths: tuple[str, ...], as_json: bool, engine: str, timeout: float | None, questions: str | None, max_solutions: int
+    paths: tuple[str, ...],
+    as_json: bool,
+    engine: str,
+    timeout: float | None,
+    questions: str | None,
+    max_solutions: int,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """Check level files (or folders, searched for *.toml): validity, verdict, and every [expect] claim.
 
     Every level is read within input limits (docs/limits.md): a file is at most 1 MiB, numbers lie
     within +-10^9, and anything else wrong is one message with its file, line and column.
+
+    With --scheduler or --workers the levels are checked on a Dask cluster, each with its own --timeout;
+    the lines printed are the same, in the same order (docs/cluster.md).
     """
     run_options = _options(engine, timeout, max_solutions, questions)
+    place = where(scheduler, workers)
     counts = {status: 0 for status in (OK, FAILED, UNSOLVABLE, UNKNOWN, INVALID)}
     entries = list(level_files(paths))
     if not entries:
         fail(UsageError(f"no level files (*.toml) under {' '.join(paths)}"))
-    for entry in entries:
-        status = _status_line(entry.path)
-        try:
-            outcome = check_entry(entry, replace(run_options, progress=status))
-        finally:
-            _clear_status_line(status)
-        counts[outcome.status] += 1
-        if as_json:
-            click.echo(json.dumps(outcome.data, sort_keys=True))
-        else:
-            click.echo(outcome.summary)
-            for line in outcome.details:
-                click.echo(f"    {line}")
+    progress = BatchProgress("levels", len(entries), label=lambda index: entries[index].path)
+    if place.local and progress.terminal:
+        run_options = replace(run_options, progress=progress.phase)
+    batch = Tasks(
+        partial(check_contents, options=run_options), map(read_contents, entries), "check", total=len(entries)
+    )
+    results = map_tasks(batch, place, progress)
+    try:
+        for entry, result in zip(entries, results, strict=True):
+            outcome = lost_outcome(entry.path, result.reason) if isinstance(result, Lost) else result
+            counts[outcome.status] += 1
+            if as_json:
+                progress.echo(json.dumps(outcome.data, sort_keys=True))
+            else:
+                progress.echo(outcome.summary)
+                for line in outcome.details:
+                    progress.echo(f"    {line}")
+    finally:
+        progress.finish()
     if not as_json:
         click.echo(
             f"{len(entries)} levels: {counts[OK]} ok, {counts[FAILED]} failed expectations, "

@@ -24,6 +24,7 @@ __all__ = [
     "LevelError",
     "LevelSource",
     "read_level",
+    "read_level_bytes",
     "parse_level_bytes",
     "expect_int",
     "unknown_key_error",
@@ -143,7 +144,12 @@ _FILE_KINDS = (
 
 
 def read_level(path: str | Path) -> LevelSource:
-    """Read and parse a level file; raise LevelError for anything that is not a readable TOML level.
+    """Read and parse a level file; raise LevelError for anything that is not a readable TOML level."""
+    return parse_level_bytes(read_level_bytes(path), str(path))
+
+
+def read_level_bytes(path: str | Path) -> bytes:
+    """The bytes of a level file (parse them with parse_level_bytes); LevelError when it cannot be read.
 
     Only regular files are levels: a FIFO would block for ever and a device would never end, so the file
     is opened without blocking and its kind is checked on the open file before a byte is read; at most
@@ -176,7 +182,7 @@ def read_level(path: str | Path) -> LevelSource:
             f"{MAX_LEVEL_BYTES} (a level is a page of text: is this the right file?)",
             path=shown,
         )
-    return parse_level_bytes(b"".join(chunks), shown)
+    return b"".join(chunks)
 
 
 def parse_level_bytes(raw: bytes, shown: str) -> LevelSource:
