@@ -22,6 +22,8 @@ import importlib
 import importlib.util
 import logging
 import queue
+import signal
+import threading
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -206,6 +208,19 @@ def _result_of(distributed: Any, future: Any) -> Any:
 
 
 @contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C waits while a moment that must not be cut passes (a file written and counted), then strikes."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextmanager
 def _client(distributed: Any, where: Where) -> Iterator[tuple[Any, Cluster]]:
     """A client of the scheduler named, or of a local cluster of `where.workers` processes started for the
     run and shut down after it."""
@@ -219,6 +234,7 @@ def _client(distributed: Any, where: Where) -> Iterator[tuple[Any, Cluster]]:
                 dashboard_address=":0" if importlib.util.find_spec("bokeh") else None,
                 silence_logs=logging.ERROR,
                 scheduler_kwargs={"allowed_failures": ALLOWED_FAILURES},
+                preload=[__name__],  # dask_setup below
             )
             address = local_cluster.scheduler_address
         else:
@@ -276,6 +292,14 @@ def _check_workers(client: Any, address: str) -> None:
     if others:
         worker, version = sorted(others.items())[0]
         raise UsageError(f"the worker {worker} runs twisty {version}, this is twisty {mine}: install the same one")
+
+
+def dask_setup(worker: Any) -> None:
+    """Run by each worker of a local cluster as it starts (Dask's preload): Ctrl-C reaches the whole
+    process group, but only the process that started the cluster acts on it (it cancels the run and stops
+    the workers), so that no worker dies half-way with a traceback of its own."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def twisty_version() -> str:

@@ -102,11 +102,11 @@ class BatchProgress(Progress):
         if self.current is not None and self.label is not None:
             self._draw(f"{self.label(self.current)}: {text}...")
 
-    def echo(self, line: str, *, err: bool = False) -> None:
+    def echo(self, line: str, *, err: bool = False, nl: bool = True) -> None:
         """An output line, printed above the status line."""
         shown = self.shown
         self._draw("")
-        click.echo(line, err=err)
+        click.echo(line, err=err, nl=nl)
         self._draw(shown)
 
     def finish(self) -> None:

@@ -9,20 +9,18 @@ place, so that an interrupted run leaves only complete levels.
 from __future__ import annotations
 
 import errno
-import multiprocessing
 import os
 import re
-import signal
 import sys
 import tempfile
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext, suppress
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+from twisty.batch import Lost, Tasks, Where, interrupts_held, map_tasks
+from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, timeout_option
 from twisty.errors import GenerationError, UsageError
 from twisty.games import GAMES
@@ -130,48 +128,6 @@ def write_atomically(path: Path, text: str, *, replace: bool, mode: int) -> None
         raise
 
 
-@contextmanager
-def interrupts_held() -> Iterator[None]:
-    """Ctrl-C waits while a file is written and counted (a moment), then strikes: so no temporary file is
-    left between its creation and the `try` that removes it, and the count of files written is exact."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-# ------------------------------------------------------------------------------------------- workers
-
-
-def ignore_interrupts() -> None:
-    """In a worker: Ctrl-C reaches the whole process group, but only the main process acts on it (it
-    terminates the workers), so that no worker dies half-way through reporting."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextmanager
-def level_results(jobs: list[Job], workers: int) -> Iterator[Iterator[Result]]:
-    """Results in seed order, made in this process or by a pool of `workers` processes. However the
-    caller leaves (an error, Ctrl-C), pending jobs are dropped and running workers terminated."""
-    if workers <= 1 or len(jobs) <= 1:
-        yield map(generate_one, jobs)
-        return
-    pool = multiprocessing.Pool(min(workers, len(jobs)), initializer=ignore_interrupts)
-    try:
-        # imap yields in submission order, so files and messages come in seed order whatever finishes first.
-        yield pool.imap(generate_one, jobs)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
-
-
 # ------------------------------------------------------------------------------------------- command
 
 
@@ -217,13 +173,6 @@ class Tally:
 )
 @click.option("--force", is_flag=True, help="Replace level files that already exist (never through a symbolic link).")
 @click.option(
-    "--workers",
-    type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Processes generating in parallel; the files do not depend on it.",
-)
-@click.option(
     "--engine",
     type=click.Choice(("auto", *GAME.engine_names())),
     default="auto",
@@ -234,6 +183,7 @@ class Tally:
     "Seconds allowed per level (drafts and verification); a seed that runs out fails, and nothing "
     "unverified is written."
 )
+@cluster_options
 def generate_passages(
     size: str,
     blockers: int,
@@ -242,15 +192,17 @@ def generate_passages(
     count: int,
     out_dir: str | None,
     force: bool,
-    workers: int,
     engine: str,
     timeout: float | None,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """Generate verified Twisty Little Passages levels: the best route ends with exactly 1 life, the
     starting life is the smallest that wins, and exactly one solution exists.
 
-    The same options give byte-identical files, whatever --workers is. An existing file is replaced only
-    with --force, a symbolic link never; each file appears complete or not at all.
+    The same options give byte-identical files, here or on a Dask cluster (--workers, --scheduler). An
+    existing file is replaced only with --force, a symbolic link never; each file appears complete or not
+    at all.
 
     Exit 0 when every level was written, 1 when some seed gave no level (or a file could not be
     written), 2 for bad options or files that exist without --force, 130 when interrupted.
@@ -265,12 +217,13 @@ def generate_passages(
         raise click.BadParameter("must be 0 or more", param_hint="'--seed'")
     if out_dir is None and count > 1:
         raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
+    place = where(scheduler, workers)
     verifying_engine(engine)  # an engine that is not available here is a usage error, before any work
     jobs: list[Job] = [(params, seed + offset, engine, timeout) for offset in range(count)]
     folder = None if out_dir is None else prepare_folder(Path(out_dir), params, jobs, force)
     tally = Tally()
     try:
-        run_jobs(jobs, workers, params, folder, force, tally)
+        run_jobs(jobs, place, params, folder, force, tally)
     except KeyboardInterrupt:
         done = f"; the {tally.written} level files written before it are complete" if folder is not None else ""
         # On a terminal the ^C (or the progress bar) has the line: the message takes the next one.
@@ -303,32 +256,34 @@ def prepare_folder(folder: Path, params: PassagesParams, jobs: list[Job], force:
 
 
 def run_jobs(
-    jobs: list[Job], workers: int, params: PassagesParams, folder: Path | None, force: bool, tally: Tally
+    jobs: list[Job], place: Where, params: PassagesParams, folder: Path | None, force: bool, tally: Tally
 ) -> None:
-    """Make the levels and write (or print) each as it comes, in seed order, counting in `tally`. A file
-    that cannot be written stops the run with exit 1."""
+    """Make the levels (here or on a cluster) and write (or print) each as it comes, in seed order, counting
+    in `tally`. A file that cannot be written stops the run with exit 1."""
     mode = file_mode()
-    with level_results(jobs, workers) as results:
-        bar = (
-            click.progressbar(results, length=len(jobs), label="generating", file=sys.stderr, show_pos=True)
-            if len(jobs) > 1
-            else nullcontext(results)
-        )
-        with bar as items:
-            for level_seed, text, summary in items:
-                if text is None:
-                    tally.failures += 1
-                    click.echo(f"twisty: {summary}", err=True)
-                    continue
-                if folder is None:
-                    click.echo(text, nl=False)
-                    continue
-                path = folder / level_file_name(params, level_seed)
-                try:
-                    with interrupts_held():
-                        write_atomically(path, text, replace=force, mode=mode)
-                        tally.written += 1
-                except OSError as error:
-                    click.echo(f"twisty: cannot write {path}: {error.strerror or error}", err=True)
-                    sys.exit(EXIT_FAILED)
-                click.echo(f"{path}: {summary}")
+    progress = BatchProgress("levels", len(jobs))
+    results = map_tasks(Tasks(generate_one, jobs, "generate-passages", total=len(jobs)), place, progress)
+    try:
+        for job, result in zip(jobs, results, strict=True):
+            if isinstance(result, Lost):
+                level_seed, text, summary = job[1], None, f"seed {job[1]}: not generated: {result.reason}"
+            else:
+                level_seed, text, summary = result
+            if text is None:
+                tally.failures += 1
+                progress.echo(f"twisty: {summary}", err=True)
+                continue
+            if folder is None:
+                progress.echo(text, nl=False)
+                continue
+            path = folder / level_file_name(params, level_seed)
+            try:
+                with interrupts_held():
+                    write_atomically(path, text, replace=force, mode=mode)
+                    tally.written += 1
+            except OSError as error:
+                progress.echo(f"twisty: cannot write {path}: {error.strerror or error}", err=True)
+                sys.exit(EXIT_FAILED)
+            progress.echo(f"{path}: {summary}")
+    finally:
+        progress.finish()
