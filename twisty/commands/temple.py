@@ -11,11 +11,14 @@ import json
 import os
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+from twisty.batch import Lost, Tasks, map_tasks
 from twisty.bench import temple as temple_bench
+from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, SECONDS, timeout_option
 from twisty.errors import GenerationError, UsageError
 from twisty.games import GAMES
@@ -142,6 +145,7 @@ def _folder(out_dir: str) -> Path:
 )
 @timeout_option("Seconds per round (each seed); a seed that runs out of time gives no round (exit 1).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
+@cluster_options
 def generate_temple(
     seed: int,
     count: int,
@@ -155,11 +159,14 @@ def generate_temple(
     engine: str,
     timeout: float | None,
     force: bool,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """Generate Temple Twist rounds whose shortest plan is unique and exactly --turns turns long, with the hands
     dealt so that every card matters; each is written with its [expect] claims.
 
-    The same options give the same files (a seed that runs out of --timeout gives none).
+    The same options give the same files (a seed that runs out of --timeout gives none), here or on a Dask
+    cluster (--workers, --scheduler).
     """
     params = TempleParams(
         players=players,
@@ -173,7 +180,8 @@ def generate_temple(
         params.validate()
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    module = GAME.chosen_engine(engine).load()
+    GAME.chosen_engine(engine).load()  # an engine that is not available here is a usage error, before any work
+    place = where(scheduler, workers)
     if out_dir is None and count > 1:
         raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
     folder = _folder(out_dir) if out_dir is not None else None
@@ -184,26 +192,54 @@ def generate_temple(
             if path.is_symlink() or (path.exists() and not force):
                 write_safely(path, "", force)
     failures = 0
-    for number in seeds:
-        try:
-            made = generate_round(params, number, module, timeout=timeout)
-        except GenerationError as error:
-            failures += 1
-            click.echo(f"twisty: {error}", err=True)
-            continue
-        if folder is None:
-            click.echo(made.text, nl=False)
-            continue
-        path = folder / round_file_name(params, number)
-        write_safely(path, made.text, force)
-        analysis = made.analysis
-        bounce = f"bounce-safe in {analysis.bounce_safe_turns}" if analysis.bounce_safe else "no bounce-safe plan"
-        click.echo(
-            f"{path}: {analysis.turns} turns, unique, every card matters; {bounce}; pooled "
-            f"{analysis.pooled_turns}; {made.attempts} attempts"
-        )
+    progress = BatchProgress("rounds", count)
+    jobs = [RoundJob(params, number, engine, timeout) for number in seeds]
+    results = map_tasks(Tasks(make_round, jobs, "generate-temple", total=count), place, progress)
+    try:
+        for job, result in zip(jobs, results, strict=True):
+            if isinstance(result, Lost):
+                result = job.seed, None, f"seed {job.seed}: not generated: {result.reason}"
+            number, text, summary = result
+            if text is None:
+                failures += 1
+                progress.echo(f"twisty: {summary}", err=True)
+            elif folder is None:
+                progress.echo(text, nl=False)
+            else:
+                path = folder / round_file_name(params, number)
+                write_safely(path, text, force)
+                progress.echo(f"{path}: {summary}")
+    finally:
+        progress.finish()
     if failures:
         sys.exit(EXIT_FAILED)
+
+
+@dataclass(frozen=True)
+class RoundJob:
+    """One seed's work, here or on a worker: the parameters (the temple's contents among them), the seed,
+    the engine's name and the seconds it may take."""
+
+    params: TempleParams
+    seed: int
+    engine: str
+    timeout: float | None
+
+
+def make_round(job: RoundJob) -> tuple[int, str | None, str]:
+    """The seed, the round file's text (None when no round was made) and a summary line (or the reason no
+    round was made); its deadline starts with its own work."""
+    try:
+        made = generate_round(job.params, job.seed, GAME.chosen_engine(job.engine).load(), timeout=job.timeout)
+    except GenerationError as error:
+        return job.seed, None, str(error)
+    analysis = made.analysis
+    bounce = f"bounce-safe in {analysis.bounce_safe_turns}" if analysis.bounce_safe else "no bounce-safe plan"
+    summary = (
+        f"{analysis.turns} turns, unique, every card matters; {bounce}; pooled {analysis.pooled_turns}; "
+        f"{made.attempts} attempts"
+    )
+    return job.seed, made.text, summary
 
 
 @click.command("temple")
