@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
+from twisty.batch import HERE, Lost, Progress, Tasks, Where, map_tasks
 from twisty.games import GAMES
 from twisty.rules.passages import PassagesLevel, RouteError, replay
 from twisty.rules.passages_format import load_passages
@@ -73,6 +74,7 @@ class BenchResult:
     engines: list[str]
     levels: list[LevelResult]
     disagreements: list[str]
+    lost: list[str] = field(default_factory=list)  # levels a cluster could not run, with the reason
 
     def summaries(self) -> list[BucketSummary]:
         """One summary per size bucket, then one over the whole suite (bucket 0)."""
@@ -127,7 +129,7 @@ class BenchResult:
             )
             for item in data["levels"]
         ]
-        return cls(data["limit"], data["engines"], levels, data["disagreements"])
+        return cls(data["limit"], data["engines"], levels, data["disagreements"], data.get("lost", []))
 
     def as_json(self) -> dict:
         return {
@@ -144,6 +146,7 @@ class BenchResult:
             ],
             "buckets": [{"bucket": s.bucket, "levels": s.levels, "engines": s.engines} for s in self.summaries()],
             "disagreements": self.disagreements,
+            "lost": self.lost,
         }
 
 
@@ -216,24 +219,56 @@ def disagreements_of(name: str, level: PassagesLevel, runs: dict[str, EngineRun]
     return found
 
 
+@dataclass(frozen=True)
+class BenchCase:
+    """One level's part of the bench, here or on a worker: the level itself (not its path), the names of
+    the engines to run on it (each loaded from the registry where it runs) and the limit per run."""
+
+    name: str
+    level: PassagesLevel
+    engines: tuple[str, ...]
+    limit: float
+
+
+def bench_level(case: BenchCase) -> LevelResult:
+    """Every engine named on one level, one after the other in one process (so that their ratio is fair)."""
+    blockers = len(case.level.blockers())
+    result = LevelResult(case.name, blockers, bucket_of(blockers))
+    modules = {engine.name: engine for engine in GAME.engines}
+    for name in case.engines:
+        result.runs[name] = run_engine(modules[name].load(), case.level, case.limit)
+    return result
+
+
 def run_bench(
     levels: list[tuple[str, PassagesLevel]],
     engines: dict[str, ModuleType],
     limit: float,
     step: Callable[[str, str, EngineRun], None] = lambda level, engine, run: None,
+    where: Where = HERE,
+    progress: Progress | None = None,
 ) -> BenchResult:
-    """Every engine on every level; `step` hears of each run as it ends (level name, engine, run)."""
+    """Every engine on every level, a level per task (here or on a cluster: `where`); `step` hears of each
+    run as its level's results come back, in the suite's order (level name, engine, run). A level that the
+    cluster lost counts as unsolved by every engine, its reason in `lost`."""
+    names = tuple(engines)
+    cases = [BenchCase(name, level, names, limit) for name, level in levels]
     results = []
     disagreements = []
-    for name, level in levels:
-        blockers = len(level.blockers())
-        result = LevelResult(name, blockers, bucket_of(blockers))
-        for engine_name, engine in engines.items():
-            result.runs[engine_name] = run_engine(engine, level, limit)
-            step(name, engine_name, result.runs[engine_name])
-        disagreements += disagreements_of(name, level, result.runs)
+    lost = []
+    for case, result in zip(
+        cases, map_tasks(Tasks(bench_level, cases, "bench-passages", len(cases)), where, progress), strict=True
+    ):
+        if isinstance(result, Lost):
+            lost.append(f"{case.name}: not run: {result.reason}")
+            blockers = len(case.level.blockers())
+            result = LevelResult(case.name, blockers, bucket_of(blockers))
+            result.runs = {name: EngineRun(UNKNOWN, None, False, limit, error=None) for name in names}
+        for engine_name, run in result.runs.items():
+            step(case.name, engine_name, run)
+        disagreements += disagreements_of(case.name, case.level, result.runs)
         results.append(result)
-    return BenchResult(limit, list(engines), results, disagreements)
+    return BenchResult(limit, list(engines), results, disagreements, lost)
 
 
 def table_lines(result: BenchResult) -> list[str]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from twisty.bench import passages as passages_bench
+from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, SECONDS
 from twisty.rules.source import LevelError
 
@@ -45,14 +46,24 @@ from twisty.rules.source import LevelError
     help="Run only these size buckets (repeatable), by number of blockers.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the full results as one JSON object.")
+@cluster_options
 def bench_passages(
-    suite: Path, limit: float, engines: tuple[str, ...], buckets: tuple[str, ...], as_json: bool
+    suite: Path,
+    limit: float,
+    engines: tuple[str, ...],
+    buckets: tuple[str, ...],
+    as_json: bool,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """Run the passages engines and the genre's standard algorithm (the reference engine) on the seeded suite.
 
     Prints, per size bucket, how many levels each engine proves within the limit, the median and largest
     time (unsolved levels count at the limit), and the ratio of the reference engine's median time to the
     engine's on the levels both prove. Engines that disagree are reported as bugs (exit 1).
+
+    With --workers or --scheduler each level is a task on a Dask cluster: its engines run one after the
+    other on one worker, so each ratio compares runs on the same machine (docs/cluster.md).
     """
     available = passages_bench.available_engines()
     unknown = [name for name in engines if name not in available]
@@ -74,20 +85,21 @@ def bench_passages(
         click.echo(f"twisty: no suite levels in {suite}", err=True)
         sys.exit(EXIT_INVALID)
     total = len(levels) * len(chosen)
-    if sys.stderr.isatty():
-        with click.progressbar(length=total, label="passages bench", file=sys.stderr) as bar:
-            result = passages_bench.run_bench(levels, chosen, limit, step=lambda *_: bar.update(1))
-    else:
-        # A bar drawn into a log or a pipe shows nothing until the end: a line per run instead.
-        finished = itertools.count(1)
+    progress = BatchProgress("levels", len(levels))
+    finished = itertools.count(1)
 
-        def report(level: str, engine: str, run: passages_bench.EngineRun) -> None:
+    def report(level: str, engine: str, run: passages_bench.EngineRun) -> None:
+        # On a terminal the status line counts the levels; in a log or a pipe, a line per run.
+        if not progress.terminal:
             proof = "proved" if run.proved else "not proved"
-            click.echo(
+            progress.echo(
                 f"[{next(finished)}/{total}] {level} {engine}: {run.status}, {proof}, {run.seconds:.3f} s", err=True
             )
 
-        result = passages_bench.run_bench(levels, chosen, limit, step=report)
+    try:
+        result = passages_bench.run_bench(levels, chosen, limit, report, where(scheduler, workers), progress)
+    finally:
+        progress.finish()
     if as_json:
         click.echo(json.dumps(result.as_json(), sort_keys=True))
     else:
@@ -96,5 +108,7 @@ def bench_passages(
             click.echo(line)
     for line in result.disagreements:
         click.echo(f"BUG: {line}", err=True)
-    if result.disagreements:
+    for line in result.lost:
+        click.echo(f"twisty: {line}", err=True)
+    if result.disagreements or result.lost:
         sys.exit(EXIT_FAILED)
