@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from twisty.batch import HERE, Lost, Progress, Tasks, Where, map_tasks
 from twisty.games import GAMES
 from twisty.limits import Deadline
 from twisty.rules.source import parse_level_bytes
@@ -81,46 +82,67 @@ DECIDED_BY = {
 
 
 def run(
-    repeat: int = 3, timeout: float = 60.0, cases: tuple[tuple[str, str], ...] | None = None
-) -> list[dict[str, Any]]:
-    """One row per round (CASES unless given), engine and question set: the answers and the fastest time.
-    Raises AssertionError when two engines disagree on a round."""
+    repeat: int = 3,
+    timeout: float = 60.0,
+    cases: tuple[tuple[str, str], ...] | None = None,
+    where: Where = HERE,
+    progress: Progress | None = None,
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """One row per round (CASES unless given), engine and question set: the answers and the fastest time;
+    and the rounds a cluster lost, with the reason. A round is one task (here or on a cluster: `where`),
+    its engines timed one after the other in one process. Raises AssertionError when two engines disagree
+    on a round."""
+    chosen = [(case, text, repeat, timeout) for case, text in (CASES if cases is None else cases)]
+    rows: list[dict[str, Any]] = []
+    lost: list[str] = []
+    for (case, *_), result in zip(
+        chosen, map_tasks(Tasks(bench_case, chosen, "bench-temple", len(chosen)), where, progress), strict=True
+    ):
+        if isinstance(result, Lost):
+            lost.append(f"{case}: not run: {result.reason}")
+        else:
+            rows += result
+    return rows, lost
+
+
+def bench_case(case_job: tuple[str, str, int, float]) -> list[dict[str, Any]]:
+    """The rows of one round (its name and file text, the runs per engine, the seconds per run)."""
+    case, text, repeat, timeout = case_job
     game = GAMES["temple"]
     rows = []
-    for case, text in CASES if cases is None else cases:
-        round_ = bench_round(text)
-        found: dict[str, dict[str, Any]] = {}
-        for engine in game.engines:
-            module = engine.load()
-            for label, questions in QUESTION_SETS:
-                fastest = float("inf")
-                analysis = None
-                for _ in range(repeat):
-                    deadline = Deadline(timeout)
-                    started = time.perf_counter()
-                    analysis = analyse_with(round_, deadline, module, questions=questions)
-                    fastest = min(fastest, time.perf_counter() - started)
-                    if deadline.expired():
-                        break
-                assert analysis is not None
-                result = answers(analysis)
-                if label == "all":
-                    found[engine.name] = result
-                rows.append(
-                    {
-                        "round": case,
-                        "players": round_.players,
-                        "cards": round_.card_total(),
-                        "engine": engine.name,
-                        "questions": label,
-                        **result,
-                        "seconds": fastest,
-                    }
-                )
-        for key, decider in DECIDED_BY.items():
-            decided = {result[key] for result in found.values() if result[decider] is not None}
-            if len(decided) > 1:
-                raise AssertionError(f"{case}: the engines disagree on {key}: {found}")
+    round_ = bench_round(text)
+    found: dict[str, dict[str, Any]] = {}
+    for engine in game.engines:
+        module = engine.load()
+        for label, questions in QUESTION_SETS:
+            fastest = float("inf")
+            analysis = None
+            for _ in range(repeat):
+                deadline = Deadline(timeout)
+                started = time.perf_counter()
+                analysis = analyse_with(round_, deadline, module, questions=questions)
+                fastest = min(fastest, time.perf_counter() - started)
+                if deadline.expired():
+                    break
+            assert analysis is not None
+            result = answers(analysis)
+            if label == "all":
+                found[engine.name] = result
+            rows.append(
+                {
+                    "round": case,
+                    "players": round_.players,
+                    "cards": round_.card_total(),
+                    "engine": engine.name,
+                    "questions": label,
+                    **result,
+                    "seconds": fastest,
+                }
+            )
+    for key, decider in DECIDED_BY.items():
+        decided = {result[key] for result in found.values() if result[decider] is not None}
+        if len(decided) > 1:
+            raise AssertionError(f"{case}: the engines disagree on {key}: {found}")
     return rows
 
 

@@ -259,11 +259,23 @@ def make_round(job: RoundJob) -> tuple[int, str | None, str]:
     metavar="SECONDS",
     help="Seconds per run (an engine that runs out answers unknown).",
 )
-def bench_temple(as_json: bool, repeat: int, timeout: float) -> None:
-    """Temple Twist: the base game's rounds (4 players, 12 cards, the standard temple) by every engine."""
-    rows = temple_bench.run(repeat, timeout)
+@cluster_options
+def bench_temple(as_json: bool, repeat: int, timeout: float, scheduler: str | None, workers: int | None) -> None:
+    """Temple Twist: the base game's rounds (4 players, 12 cards, the standard temple) by every engine.
+
+    With --workers or --scheduler each round is a task on a Dask cluster, its engines timed on one worker.
+    """
+    progress = BatchProgress("rounds", len(temple_bench.CASES))
+    try:
+        rows, lost = temple_bench.run(repeat, timeout, where=where(scheduler, workers), progress=progress)
+    finally:
+        progress.finish()
+    for line in lost:
+        click.echo(f"twisty: {line}", err=True)
     if as_json:
         click.echo(json.dumps({"repeat": repeat, "timeout": timeout, "cases": rows}, indent=2))
-        return
-    click.echo(f"Temple Twist, the standard temple, 4 players, 12 cards; fastest of {repeat}; the engines agree")
-    click.echo(temple_bench.table(rows))
+    else:
+        click.echo(f"Temple Twist, the standard temple, 4 players, 12 cards; fastest of {repeat}; the engines agree")
+        click.echo(temple_bench.table(rows))
+    if lost:
+        sys.exit(EXIT_FAILED)
