@@ -231,7 +231,7 @@ def _client(distributed: Any, where: Where) -> Iterator[tuple[Any, Cluster]]:
                 n_workers=where.workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=":0" if importlib.util.find_spec("bokeh") else None,
+                dashboard_address=":0",  # any free port; its pages need bokeh (see _dashboard)
                 silence_logs=logging.ERROR,
                 scheduler_kwargs={"allowed_failures": ALLOWED_FAILURES},
                 preload=[__name__],  # dask_setup below
