@@ -26,7 +26,7 @@ import signal
 import threading
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -113,15 +113,17 @@ class Tasks(Generic[Item, Value]):
 
 def map_tasks(
     tasks: Tasks[Item, Value], where: Where = HERE, progress: Progress | None = None
-) -> Iterator[Value | Lost]:
-    """The task's result for every item, in the order of the items (Lost for an item the cluster lost)."""
+) -> Generator[Value | Lost, None, None]:
+    """The task's result for every item, in the order of the items (Lost for an item the cluster lost).
+    Use it as `with closing(map_tasks(...)) as results:` so that leaving early (Ctrl-C, an error) cancels
+    the run's tasks on the cluster at once, whatever holds on to the generator."""
     progress = progress or Progress()
     if where.local:
         return _here(tasks, progress)
     return _on_cluster(tasks, where, progress)
 
 
-def _here(tasks: Tasks[Item, Value], progress: Progress) -> Iterator[Value | Lost]:
+def _here(tasks: Tasks[Item, Value], progress: Progress) -> Generator[Value | Lost, None, None]:
     for index, item in enumerate(tasks.items):
         progress.starting(index)
         result = tasks.task(item)
@@ -137,14 +139,14 @@ def distributed_module() -> Any:
         raise UsageError(f"--scheduler and --workers run on a Dask cluster, which needs Dask: {INSTALL_HINT}") from None
 
 
-def _on_cluster(tasks: Tasks[Item, Value], where: Where, progress: Progress) -> Iterator[Value | Lost]:
+def _on_cluster(tasks: Tasks[Item, Value], where: Where, progress: Progress) -> Generator[Value | Lost, None, None]:
     distributed = distributed_module()  # before the generator starts, so a missing Dask is told at once
     return _cluster_results(distributed, tasks, where, progress)
 
 
 def _cluster_results(
     distributed: Any, tasks: Tasks[Item, Value], where: Where, progress: Progress
-) -> Iterator[Value | Lost]:
+) -> Generator[Value | Lost, None, None]:
     with _client(distributed, where) as (client, cluster):
         progress.connected(cluster)
         limit = max(MIN_IN_FLIGHT, IN_FLIGHT_PER_THREAD * cluster.threads)

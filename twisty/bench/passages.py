@@ -14,6 +14,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -256,18 +257,17 @@ def run_bench(
     results = []
     disagreements = []
     lost = []
-    for case, result in zip(
-        cases, map_tasks(Tasks(bench_level, cases, "bench-passages", len(cases)), where, progress), strict=True
-    ):
-        if isinstance(result, Lost):
-            lost.append(f"{case.name}: not run: {result.reason}")
-            blockers = len(case.level.blockers())
-            result = LevelResult(case.name, blockers, bucket_of(blockers))
-            result.runs = {name: EngineRun(UNKNOWN, None, False, limit, error=None) for name in names}
-        for engine_name, run in result.runs.items():
-            step(case.name, engine_name, run)
-        disagreements += disagreements_of(case.name, case.level, result.runs)
-        results.append(result)
+    with closing(map_tasks(Tasks(bench_level, cases, "bench-passages", len(cases)), where, progress)) as answers:
+        for case, result in zip(cases, answers, strict=True):
+            if isinstance(result, Lost):
+                lost.append(f"{case.name}: not run: {result.reason}")
+                blockers = len(case.level.blockers())
+                result = LevelResult(case.name, blockers, bucket_of(blockers))
+                result.runs = {name: EngineRun(UNKNOWN, None, False, limit, error=None) for name in names}
+            for engine_name, run in result.runs.items():
+                step(case.name, engine_name, run)
+            disagreements += disagreements_of(case.name, case.level, result.runs)
+            results.append(result)
     return BenchResult(limit, list(engines), results, disagreements, lost)
 
 

@@ -12,6 +12,7 @@ decide.
 from __future__ import annotations
 
 import time
+from contextlib import closing
 from typing import Any
 
 from twisty.batch import HERE, Lost, Progress, Tasks, Where, map_tasks
@@ -95,13 +96,12 @@ def run(
     chosen = [(case, text, repeat, timeout) for case, text in (CASES if cases is None else cases)]
     rows: list[dict[str, Any]] = []
     lost: list[str] = []
-    for (case, *_), result in zip(
-        chosen, map_tasks(Tasks(bench_case, chosen, "bench-temple", len(chosen)), where, progress), strict=True
-    ):
-        if isinstance(result, Lost):
-            lost.append(f"{case}: not run: {result.reason}")
-        else:
-            rows += result
+    with closing(map_tasks(Tasks(bench_case, chosen, "bench-temple", len(chosen)), where, progress)) as answers:
+        for (case, *_), result in zip(chosen, answers, strict=True):
+            if isinstance(result, Lost):
+                lost.append(f"{case}: not run: {result.reason}")
+            else:
+                rows += result
     return rows, lost
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -106,18 +107,19 @@ def check(
         partial(check_contents, options=run_options), map(read_contents, entries), "check", total=len(entries)
     )
     results = map_tasks(batch, place, progress)
-    try:
-        for entry, result in zip(entries, results, strict=True):
-            outcome = lost_outcome(entry.path, result.reason) if isinstance(result, Lost) else result
-            counts[outcome.status] += 1
-            if as_json:
-                progress.echo(json.dumps(outcome.data, sort_keys=True))
-            else:
-                progress.echo(outcome.summary)
-                for line in outcome.details:
-                    progress.echo(f"    {line}")
-    finally:
-        progress.finish()
+    with closing(results):
+        try:
+            for entry, result in zip(entries, results, strict=True):
+                outcome = lost_outcome(entry.path, result.reason) if isinstance(result, Lost) else result
+                counts[outcome.status] += 1
+                if as_json:
+                    progress.echo(json.dumps(outcome.data, sort_keys=True))
+                else:
+                    progress.echo(outcome.summary)
+                    for line in outcome.details:
+                        progress.echo(f"    {line}")
+        finally:
+            progress.finish()
     if not as_json:
         click.echo(
             f"{len(entries)} levels: {counts[OK]} ok, {counts[FAILED]} failed expectations, "

@@ -13,7 +13,7 @@ import os
 import re
 import sys
 import tempfile
-from contextlib import suppress
+from contextlib import closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -262,28 +262,30 @@ def run_jobs(
     in `tally`. A file that cannot be written stops the run with exit 1."""
     mode = file_mode()
     progress = BatchProgress("levels", len(jobs))
-    results = map_tasks(Tasks(generate_one, jobs, "generate-passages", total=len(jobs)), place, progress)
-    try:
-        for job, result in zip(jobs, results, strict=True):
-            if isinstance(result, Lost):
-                level_seed, text, summary = job[1], None, f"seed {job[1]}: not generated: {result.reason}"
-            else:
-                level_seed, text, summary = result
-            if text is None:
-                tally.failures += 1
-                progress.echo(f"twisty: {summary}", err=True)
-                continue
-            if folder is None:
-                progress.echo(text, nl=False)
-                continue
-            path = folder / level_file_name(params, level_seed)
-            try:
-                with interrupts_held():
-                    write_atomically(path, text, replace=force, mode=mode)
-                    tally.written += 1
-            except OSError as error:
-                progress.echo(f"twisty: cannot write {path}: {error.strerror or error}", err=True)
-                sys.exit(EXIT_FAILED)
-            progress.echo(f"{path}: {summary}")
-    finally:
-        progress.finish()
+    with closing(
+        map_tasks(Tasks(generate_one, jobs, "generate-passages", total=len(jobs)), place, progress)
+    ) as results:
+        try:
+            for job, result in zip(jobs, results, strict=True):
+                if isinstance(result, Lost):
+                    level_seed, text, summary = job[1], None, f"seed {job[1]}: not generated: {result.reason}"
+                else:
+                    level_seed, text, summary = result
+                if text is None:
+                    tally.failures += 1
+                    progress.echo(f"twisty: {summary}", err=True)
+                    continue
+                if folder is None:
+                    progress.echo(text, nl=False)
+                    continue
+                path = folder / level_file_name(params, level_seed)
+                try:
+                    with interrupts_held():
+                        write_atomically(path, text, replace=force, mode=mode)
+                        tally.written += 1
+                except OSError as error:
+                    progress.echo(f"twisty: cannot write {path}: {error.strerror or error}", err=True)
+                    sys.exit(EXIT_FAILED)
+                progress.echo(f"{path}: {summary}")
+        finally:
+            progress.finish()

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import tempfile
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -194,23 +195,23 @@ def generate_temple(
     failures = 0
     progress = BatchProgress("rounds", count)
     jobs = [RoundJob(params, number, engine, timeout) for number in seeds]
-    results = map_tasks(Tasks(make_round, jobs, "generate-temple", total=count), place, progress)
-    try:
-        for job, result in zip(jobs, results, strict=True):
-            if isinstance(result, Lost):
-                result = job.seed, None, f"seed {job.seed}: not generated: {result.reason}"
-            number, text, summary = result
-            if text is None:
-                failures += 1
-                progress.echo(f"twisty: {summary}", err=True)
-            elif folder is None:
-                progress.echo(text, nl=False)
-            else:
-                path = folder / round_file_name(params, number)
-                write_safely(path, text, force)
-                progress.echo(f"{path}: {summary}")
-    finally:
-        progress.finish()
+    with closing(map_tasks(Tasks(make_round, jobs, "generate-temple", total=count), place, progress)) as results:
+        try:
+            for job, result in zip(jobs, results, strict=True):
+                if isinstance(result, Lost):
+                    result = job.seed, None, f"seed {job.seed}: not generated: {result.reason}"
+                number, text, summary = result
+                if text is None:
+                    failures += 1
+                    progress.echo(f"twisty: {summary}", err=True)
+                elif folder is None:
+                    progress.echo(text, nl=False)
+                else:
+                    path = folder / round_file_name(params, number)
+                    write_safely(path, text, force)
+                    progress.echo(f"{path}: {summary}")
+        finally:
+            progress.finish()
     if failures:
         sys.exit(EXIT_FAILED)
 
