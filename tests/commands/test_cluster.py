@@ -28,8 +28,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
 SUITE = ROOT / "twisty" / "bench" / "suites" / "passages"
 # Suite levels that take the search a few tenths of a second to a second and a half each (measured with
-# `twisty check`): long enough for a worker to be killed under one.
-SLOW_LEVELS = [SUITE / f"{name}.toml" for name in ("b040-00", "b040-01", "b060-00", "b040-04", "b060-02", "b040-03")]
+# `twisty check`): long enough for a worker to be killed under one. Each has one optimal route or none: on a
+# level of many blockers with several, the search engine races two searches and prints the route of the
+# first to prove, which the timing decides (docs/cluster.md), here as on a worker.
+SLOW_LEVELS = [SUITE / f"{name}.toml" for name in ("b060-05", "b060-02", "b040-04", "b040-05", "b040-02", "b010-00")]
 
 
 @pytest.fixture(scope="module")
@@ -180,7 +182,7 @@ def test_a_worker_killed_mid_batch_has_its_level_retried_and_nothing_is_lost(clu
 
 def test_a_level_whose_worker_keeps_dying_is_unknown_with_the_reason(cluster, slow_levels_here):
     local = slow_levels_here
-    target = 3
+    target = 2  # b040-04, the slowest
     killer = WorkerKiller(cluster, target=target, kills=2)
     remote = check_while_killing(cluster, killer)
     assert len(killer.killed) == 2
