@@ -48,6 +48,10 @@ def where(scheduler: str | None, workers: int | None) -> Where:
     return Where(scheduler=scheduler, workers=workers)
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 class BatchProgress(Progress):
     """The progress of a batch on stderr, and its output lines on stdout.
 
@@ -76,7 +80,7 @@ class BatchProgress(Progress):
             if cluster.started_here
             else f"the Dask scheduler {cluster.scheduler}"
         )
-        workers = f"{cluster.workers} worker{'s' if cluster.workers != 1 else ''}, {cluster.threads} threads"
+        workers = f"{plural(cluster.workers, 'worker')}, {plural(cluster.threads, 'thread')}"
         if not cluster.workers:
             workers = "no workers yet: the tasks wait for one"
         dashboard = f"; dashboard {cluster.dashboard}" if cluster.dashboard else ""
