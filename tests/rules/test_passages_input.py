@@ -58,22 +58,23 @@ def test_the_base_level_loads():
             'name = "typos"',
             'nmae = "typos"',
             '2:1: unknown key "nmae" (did you mean "name"?); expected one of: '
-            "description, expect, game, legend, map, name, player",
+            "description, expect, floor, game, legend, map, name, player, shop, win",
         ),
         (
             "atk = 2\n",
             "atck = 2\n",
-            '10:1: unknown player stat "atck" in [player] (did you mean "atk"?); expected one of: atk, def, hp, keys',
+            '10:1: unknown player stat "atck" in [player] (did you mean "atk"?); expected one of: atk, blue_keys, '
+            "def, green_keys, hp, keys, mdef, money, red_keys, yellow_keys",
         ),
         (
             '{ kind = "key" }',
             '{ kind = "key", nmae = "brass" }',
-            '12:21: legend "k": unknown key field "nmae" (did you mean "name"?); expected one of: kind, name',
+            '12:21: legend "k": unknown key field "nmae" (did you mean "name"?); expected one of: colour, kind, name',
         ),
         (
             '{ kind = "door" }',
             '{ kind = "door", locked = true }',
-            '13:22: legend "D": unknown door field "locked"; expected one of: kind, name',
+            '13:22: legend "D": unknown door field "locked"; expected one of: colour, kind, name',
         ),
         (
             'kind = "elixir", hp = 4',
@@ -84,13 +85,14 @@ def test_the_base_level_loads():
             'name = "sword", atk = 1',
             'name = "sword", attack = 1',
             '15:43: legend "s": unknown equipment field '
-            '"attack" (did you mean "atk"?); expected one of: atk, def, kind, name',
+            '"attack" (did you mean "atk"?); expected one of: atk, def, kind, mdef, name',
         ),
         (
             "def = 0 }",
             "def = 0, firststrike = true }",
             '16:63: legend "e": unknown enemy field "firststrike" '
-            '(did you mean "first_strike"?); expected one of: atk, boss, def, first_strike, hp, kind, name, table',
+            '(did you mean "first_strike"?); expected one of: atk, boss, break_armour, counter, def, drain, '
+            "first_strike, fixed_damage, hits_per_round, hp, kind, money, name, purify, specials, table",
         ),
         (
             'name = "Rat", hp = 3, atk = 3, def = 0',
@@ -102,7 +104,7 @@ def test_the_base_level_loads():
             "[player]",
             "[plyer]",
             '8:1: unknown key "plyer" (did you mean "player"?); expected one of: description, '
-            "expect, game, legend, map, name, player",
+            "expect, floor, game, legend, map, name, player, shop, win",
         ),
         (
             "solvable = true",
@@ -114,7 +116,7 @@ def test_the_base_level_loads():
             'kind = "enemy"',
             'kind = "enmy"',
             '16:7: legend "e": unknown kind \'enmy\' (did you mean "enemy"?); '
-            "kinds: key, elixir, equipment, door, enemy",
+            "kinds: key, elixir, equipment, shop, door, enemy, stairs",
         ),
     ],
 )
@@ -142,7 +144,8 @@ def test_the_misspelt_key_makes_check_exit_2_with_one_line(tmp_path):
     assert result.exit_code == 2
     assert result.output.splitlines()[0] == (
         f'INVALID    {path}:10:1: unknown player stat "atck" in [player] '
-        '(did you mean "atk"?); expected one of: atk, def, hp, keys'
+        '(did you mean "atk"?); expected one of: atk, blue_keys, def, green_keys, hp, keys, mdef, money, red_keys, '
+        "yellow_keys"
     )
 
 

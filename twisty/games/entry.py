@@ -41,6 +41,16 @@ class Engine:
     summary: str
     baseline: bool = False
     bench: bool = False  # run by `twisty bench` on the game's suite
+    # The level features (a game's optional rules, such as the passages towers' shops) it answers; None:
+    # every feature. A level with a feature outside this set is not for this engine (refusal).
+    features: frozenset[str] | None = None
+
+    def refusal(self, features: frozenset[str]) -> str | None:
+        """Why this engine does not answer a level with these features, or None when it does."""
+        if self.features is None or features <= self.features:
+            return None
+        missing = ", ".join(sorted(features - self.features))
+        return f"engine {self.name} does not answer levels with {missing}"
 
     def load(self) -> ModuleType:
         module = resolve(self.module)
@@ -90,21 +100,38 @@ class Game:
     def engine_names(self, *, baselines: bool = False) -> tuple[str, ...]:
         return tuple(engine.name for engine in self.engines if baselines or not engine.baseline)
 
-    def auto_engine(self) -> Engine:
-        """The engine `auto` picks: the first of `auto` that is available."""
+    def auto_engine(self, features: frozenset[str] = frozenset()) -> Engine:
+        """The engine `auto` picks: the first of `auto` that is available and answers levels with these
+        features (skipped_engines says why the ones before it were passed over)."""
         for name in self.auto:
             engine = self.engine(name)
-            if engine.available():
+            if engine.available() and engine.refusal(features) is None:
                 return engine
         raise UsageError(f"no engine of {self.name} is available here (tried {', '.join(self.auto)})")
 
-    def chosen_engine(self, name: str) -> Engine:
-        """The engine `--engine name` asks for: "auto", or one that is available here."""
+    def skipped_engines(self, features: frozenset[str]) -> dict[str, str]:
+        """The engines of `auto` that `auto` passes over for a level with these features, with the reason."""
+        chosen = self.auto_engine(features)
+        skipped = {}
+        for name in self.auto:
+            engine = self.engine(name)
+            if engine is chosen:
+                break
+            skipped[name] = engine.refusal(features) or f"engine {name} is not available here"
+        return skipped
+
+    def chosen_engine(self, name: str, features: frozenset[str] = frozenset()) -> Engine:
+        """The engine `--engine name` asks for: "auto", or one that is available here and answers levels
+        with these features (else a UsageError saying why)."""
         if name == "auto":
-            return self.auto_engine()
+            return self.auto_engine(features)
         engine = self.engine(name)
         if not engine.available():
             raise UsageError(f'engine "{name}" is not available here ({engine.summary})')
+        refusal = engine.refusal(features)
+        if refusal is not None:
+            answering = [other.name for other in self.engines if other.refusal(features) is None]
+            raise UsageError(f"{refusal} (engines that do: auto, {', '.join(answering)})")
         return engine
 
     def parse_questions(self, names: str | None) -> frozenset[str] | None:

@@ -36,6 +36,7 @@ class PassagesVerdict:
     route: Replay | None
     second_route: Replay | None
     engines: Mapping[str, str]
+    skipped_engines: Mapping[str, str]  # engines `auto` passed over, with the reason (tower features)
     seconds: float
     limit: str  # what an undecided answer ran into: "time" or "memory"
     questions: frozenset[str]
@@ -66,9 +67,10 @@ class PassagesVerdict:
             "optimal_solutions": self.optimal_solutions,
             "solutions_at_least": self.solutions_at_least,
             "unique": self.unique,
-            "route": [step.as_json() for step in self.route.steps] if self.route else None,
-            "second_route": [step.as_json() for step in self.second_route.steps] if self.second_route else None,
+            "route": route_json(self.level, self.route),
+            "second_route": route_json(self.level, self.second_route),
             "engine": dict(self.engines),
+            "skipped_engines": dict(self.skipped_engines),
             "seconds": round(self.seconds, 3),
             "limit": self.limit,
             "questions": sorted(self.questions),
@@ -87,6 +89,21 @@ class PassagesVerdict:
         if self.expect_failures and self.route is not None and self.final_hp and claimed and self.final_hp > claimed:
             details += ["the better route:"] + ["  " + line for line in walkthrough(self.level, self.route)]
         return details
+
+
+def route_json(level: PassagesLevel, route: Replay | None) -> list[dict[str, Any]] | None:
+    """The steps of a route as `check --json` gives them. On a tower each step also names its floor, and
+    `at` is the place on that floor."""
+    if route is None:
+        return None
+    steps = []
+    for step in route.steps:
+        data = step.as_json()
+        if level.floors:
+            floor, at = level.floor_of(step.at)
+            data["floor"], data["at"] = floor, list(at)
+        steps.append(data)
+    return steps
 
 
 def verdict_of(level: PassagesLevel, path: str, analysis: PassagesAnalysis) -> PassagesVerdict:
@@ -111,6 +128,7 @@ def verdict_of(level: PassagesLevel, path: str, analysis: PassagesAnalysis) -> P
         route=analysis.route,
         second_route=second,
         engines=MappingProxyType(dict(analysis.engines)),
+        skipped_engines=MappingProxyType(dict(analysis.skipped)),
         seconds=analysis.seconds,
         limit="memory" if analysis.out_of_memory else "time",
         questions=analysis.questions,

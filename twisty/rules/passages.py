@@ -12,27 +12,40 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
+from functools import cached_property
+from itertools import chain
+from typing import cast
+
+from twisty.rules.passages_combat import (
+    DRAIN,
+    Enemy,
+    damage_table,
+    describe_enemy,
+    fight_damage,
+    hits_received,
+    strikes_needed,
+    table_mismatch,
+)
+
+__all__ = ["Enemy", "damage_table", "fight_damage", "hits_received", "strikes_needed", "table_mismatch"]
 
 WALL, FLOOR, START, GOAL, OUTSIDE = "#", ".", "S", "G", " "
 RESERVED = (WALL, FLOOR, START, GOAL, OUTSIDE)
 
-ITEM_KINDS = ("key", "elixir", "equipment")
+# "shop" is the tower's shop cell: stepping on it lets the hero buy from then on (docs/mota.md).
+ITEM_KINDS = ("key", "elixir", "equipment", "shop")
 BLOCKER_KINDS = ("door", "enemy")
 KINDS = ITEM_KINDS + BLOCKER_KINDS
+# The key and door colours of the towers; "" is the rulebook's one kind of key.
+COLOURS = ("yellow", "blue", "red", "green")
+# What a purchase can give, in the order of a ("buy", choice) decision.
+PURCHASES = ("hp", "atk", "def", "mdef")
 
 Cell = tuple[int, int]
-# A decision of a route: ("open", object index), ("fight", object index) or ("goal", goal index).
+# A decision of a route: ("open", object index), ("fight", object index), ("take", object index) for an
+# item that is a decision (Thing.optional), ("buy", choice) for a purchase (PURCHASES[choice]), or
+# ("goal", goal index) to end.
 Decision = tuple[str, int]
-
-
-@dataclass(frozen=True)
-class Enemy:
-    name: str
-    hp: int
-    atk: int
-    defense: int
-    first_strike: bool = False
-    boss: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,31 +60,109 @@ class Thing:
     defense: int = 0  # equipment
     enemy: Enemy | None = None
     name: str = ""  # as the legend names it ("sword"); enemies carry theirs in `enemy`
+    mdef: int = 0  # equipment (a tower's green gem)
+    colour: str = ""  # key and door: one of COLOURS, or "" for the rulebook's key
+    # Equipment that can make a later fight cost more (tower_rules.optional_items): taking it is a decision,
+    # and it blocks the way like a door until it is taken.
+    optional: bool = False
+    # A boss whose defeat wins the level (win = "boss"): its cell is a goal, guarded by the fight.
+    wins: bool = False
 
     @property
     def is_blocker(self) -> bool:
-        return self.kind in BLOCKER_KINDS
+        """Whether it blocks the way until consumed: doors, enemies (but a boss that wins is a goal), and
+        items that are decisions."""
+        return (self.kind in BLOCKER_KINDS and not self.wins) or self.optional
+
+    @property
+    def is_item(self) -> bool:
+        """Whether it is taken the moment it is reachable."""
+        return self.kind in ITEM_KINDS and not self.optional
 
     def describe(self) -> str:
         if self.kind == "enemy":
             assert self.enemy is not None
-            tags = "".join([", boss" if self.enemy.boss else "", ", first strike" if self.enemy.first_strike else ""])
-            return f"{self.enemy.name} (hp {self.enemy.hp}, atk {self.enemy.atk}, def {self.enemy.defense}{tags})"
+            return describe_enemy(self.enemy)
         called = self.name or self.kind
         if self.kind == "elixir":
             return f"{called} +{self.hp} hp"
         if self.kind == "equipment":
-            gains = [f"+{self.atk} atk" if self.atk else "", f"+{self.defense} def" if self.defense else ""]
-            return f"{called} " + " ".join(g for g in gains if g)
+            gains = [
+                f"+{value} {stat}" for stat, value in (("atk", self.atk), ("def", self.defense), ("mdef", self.mdef))
+            ]
+            return f"{called} " + " ".join(gain for gain in gains if not gain.startswith("+0 "))
+        if self.colour and called == self.kind:
+            return f"{self.colour} {called}"
         return called
 
 
 @dataclass(frozen=True)
 class Stats:
+    """The player's stats. The rulebook's four are fields; a tower's others read as nothing here and are
+    held by TowerStats, so that a level without tower features makes and compares the stats it always did."""
+
     hp: int
     atk: int = 0
     defense: int = 0
     keys: int = 0
+    # (class attributes, not fields: TowerStats makes them fields)
+    mdef = 0
+    money = 0
+    coloured = cast(tuple[int, ...], ())  # a key count per COLOURS; () reads as none
+    purchases = 0
+    shopping = False
+
+    def colour_keys(self, colour: str) -> int:
+        """Keys of `colour` held ("" for the rulebook's keys)."""
+        if not colour:
+            return self.keys
+        return self.coloured[COLOURS.index(colour)] if self.coloured else 0
+
+
+@dataclass(frozen=True)
+class TowerStats(Stats):
+    """The stats of a tower (docs/mota.md): magic defence, money, keys of four colours, the purchases made so
+    far (each costs more than the last) and whether the hero has stepped on a shop."""
+
+    mdef: int = 0
+    money: int = 0
+    coloured: tuple[int, ...] = (0, 0, 0, 0)
+    purchases: int = 0
+    shopping: bool = False
+
+
+@dataclass(frozen=True)
+class Shop:
+    """A tower's shop: "Purchase n (counting from 0) costs start + delta x n and gives exactly one of the
+    non-zero hp / atk / def / mdef gains, chosen by the hero." """
+
+    start: int
+    delta: int
+    hp: int = 0
+    atk: int = 0
+    defense: int = 0
+    mdef: int = 0
+
+    def price(self, purchases: int) -> int:
+        return self.start + self.delta * purchases
+
+    def gain(self, choice: int) -> int:
+        return (self.hp, self.atk, self.defense, self.mdef)[choice]
+
+    @property
+    def choices(self) -> tuple[int, ...]:
+        """The purchases on offer (indices of PURCHASES): those that give something."""
+        return tuple(choice for choice in range(len(PURCHASES)) if self.gain(choice))
+
+
+@dataclass(frozen=True)
+class Floor:
+    """One floor of a tower: its name and the rows of the level's grid it takes (floors are stacked on the
+    grid, bottom floor first, one row of outside between two)."""
+
+    name: str
+    first_row: int
+    height: int
 
 
 @dataclass(frozen=True)
@@ -94,6 +185,14 @@ class PassagesLevel:
     name: str = ""
     description: str = ""
     expect: Expectations = field(default_factory=Expectations)
+    # The tower features (docs/mota.md); a level without them is the rulebook's.
+    floors: tuple[Floor, ...] = ()  # () for a level of one map
+    links: tuple[
+        tuple[Cell, Cell], ...
+    ] = ()  # stairs: "the up stair of floor f and the down stair of f+1 are one place"
+    shop: Shop | None = None
+    # Per goal, the object index of the boss that guards it (win = "boss"); () when no goal is guarded.
+    guards: tuple[int | None, ...] = ()
 
     @property
     def height(self) -> int:
@@ -122,6 +221,65 @@ class PassagesLevel:
     def with_start_hp(self, hp: int) -> PassagesLevel:
         return replace(self, player=replace(self.player, hp=hp))
 
+    @cached_property
+    def link_map(self) -> dict[Cell, tuple[Cell, ...]]:
+        """The cells each cell is one place with (its stairs' other ends); empty without floors."""
+        joined: dict[Cell, list[Cell]] = {}
+        for one, other in self.links:
+            joined.setdefault(one, []).append(other)
+            joined.setdefault(other, []).append(one)
+        return {cell: tuple(others) for cell, others in joined.items()}
+
+    def guard(self, goal: int) -> int | None:
+        """The boss guarding goal `goal` (its object index), or None for a plain goal."""
+        return self.guards[goal] if self.guards else None
+
+    def guard_at(self, cell: Cell) -> int | None:
+        """The boss guarding the goal at `cell`, or None."""
+        return self.guard(self.goals.index(cell)) if self.guards and cell in self.goals else None
+
+    def floor_of(self, cell: Cell) -> tuple[str, Cell]:
+        """The floor a cell of the grid is on and its place there; ("", cell) on a level of one map."""
+        for floor in self.floors:
+            if floor.first_row <= cell[0] < floor.first_row + floor.height:
+                return floor.name, (cell[0] - floor.first_row, cell[1])
+        return "", cell
+
+    @cached_property
+    def features(self) -> frozenset[str]:
+        """The tower features this level uses (docs/mota.md), which not every engine answers: "floors",
+        "colours", "mdef", "money", "shop", "specials", "drain", "optional items" and "boss"."""
+        found = set()
+        if self.floors:
+            found.add("floors")
+        if self.shop is not None:
+            found.add("shop")
+        if self.guards:
+            found.add("boss")
+        stats = self.player
+        if stats.mdef:
+            found.add("mdef")
+        if stats.money:
+            found.add("money")
+        if any(stats.coloured):
+            found.add("colours")
+        for thing in self.things:
+            if thing.colour:
+                found.add("colours")
+            if thing.mdef:
+                found.add("mdef")
+            if thing.optional:
+                found.add("optional items")
+            enemy = thing.enemy
+            if enemy is not None:
+                if enemy.money:
+                    found.add("money")
+                if enemy.specials:
+                    found.add("specials")
+                if enemy.drain and DRAIN in enemy.specials:
+                    found.add("drain")
+        return frozenset(found)
+
 
 def neighbours(cell: Cell) -> Iterator[Cell]:
     """Rule "Moves: up/down/left/right between non-wall cells"."""
@@ -133,54 +291,6 @@ def neighbours(cell: Cell) -> Iterator[Cell]:
 
 
 # ---------------------------------------------------------------------------------------------- combat
-
-
-def strikes_needed(enemy: Enemy, atk: int) -> int | None:
-    """ "Damage to enemy = Your ATK - Enemy DEF ... If an enemy has DEF equal to or greater than your ATK,
-    you cannot harm it (and the path cannot be unblocked)." Strikes = ceil(E_hp / (A - E_def))."""
-    per_strike = atk - enemy.defense
-    if per_strike <= 0:
-        return None
-    return -(-enemy.hp // per_strike)
-
-
-def hits_received(enemy: Enemy, atk: int) -> int | None:
-    """ "You get to surprise most foes and strike first." The enemy strikes back after each of your strikes
-    that leaves it alive: strikes - 1 hits, or strikes when it has first strike."""
-    strikes = strikes_needed(enemy, atk)
-    if strikes is None:
-        return None
-    return strikes if enemy.first_strike else strikes - 1
-
-
-def fight_damage(enemy: Enemy, atk: int, defense: int) -> int | None:
-    """ "Damage to you = Enemy ATK - Your DEF ... If you have DEF equal to or greater than the enemy ATK,
-    the enemy strikes you but does no damage." Total = hits received x max(0, E_atk - D); None when the
-    enemy cannot be harmed (the fight is impossible)."""
-    hits = hits_received(enemy, atk)
-    if hits is None:
-        return None
-    return hits * max(0, enemy.atk - defense)
-
-
-def damage_table(enemy: Enemy, atks: Iterable[int], defs: Iterable[int]) -> list[list[int | None]]:
-    """The enemy's printed damage table: one row per player ATK, one column per player DEF."""
-    defs = list(defs)
-    return [[fight_damage(enemy, atk, defense) for defense in defs] for atk in atks]
-
-
-def table_mismatch(
-    enemy: Enemy, atks: list[int], defs: list[int], life_lost: list[list[int]], hits: list[int] | None = None
-) -> tuple[str, int, int] | None:
-    """The first printed entry (row-major) that `enemy` does not reproduce: ("life_lost", i, j) or
-    ("hits", i, 0); None when the whole table follows from the stats."""
-    for i, atk in enumerate(atks):
-        if hits is not None and hits_received(enemy, atk) != hits[i]:
-            return "hits", i, 0
-        for j, defense in enumerate(defs):
-            if fight_damage(enemy, atk, defense) != life_lost[i][j]:
-                return "life_lost", i, j
-    return None
 
 
 def stat_sums(base: int, gains: Iterable[int], cap: int) -> list[int] | None:
@@ -257,13 +367,15 @@ def reachable_cells(level: PassagesLevel, consumed: frozenset[int]) -> set[Cell]
 def _flood(level: PassagesLevel, origin: Cell, seen: set[Cell], consumed: frozenset[int]) -> set[Cell]:
     """`seen` grown by every cell reachable from `origin` (already in it) through cells that are not walls,
     blockers left or goals. Consuming a blocker opens its cell and only what lies beyond it: the reach after
-    the step is the reach before it flooded from that cell."""
+    the step is the reach before it flooded from that cell. Stairs: "The up stair of floor f and the down
+    stair of floor f+1 are one place" (docs/mota.md), so a stair's other end is one step away."""
     blockers_left = {thing.cell for i, thing in enumerate(level.things) if thing.is_blocker and i not in consumed}
     goals = set(level.goals)
+    links = level.link_map
     queue = deque([origin])
     while queue:
         cell = queue.popleft()
-        for nxt in neighbours(cell):
+        for nxt in chain(neighbours(cell), links.get(cell, ())) if links else neighbours(cell):
             if nxt in seen or level.is_wall(nxt) or nxt in blockers_left or nxt in goals:
                 continue
             seen.add(nxt)
@@ -286,7 +398,7 @@ def collect_items(level: PassagesLevel, state: RouteState) -> tuple[RouteState, 
     newly = [
         index
         for index, thing in enumerate(level.things)
-        if not thing.is_blocker and index not in state.taken and thing.cell in cells
+        if thing.is_item and index not in state.taken and thing.cell in cells
     ]
     stats = take_items(state.stats, (level.things[index] for index in newly))
     return RouteState(state.consumed, state.taken | frozenset(newly), stats, frozenset(cells)), newly
@@ -300,20 +412,44 @@ def _reach(level: PassagesLevel, state: RouteState) -> frozenset[Cell] | set[Cel
 def take_items(stats: Stats, items: Iterable[Thing]) -> Stats:
     """The stats after taking these items. Elixir: "Add the indicated number of points to your life." Key:
     "Add one key to your inventory." Equipment: "raise the indicated player stat by the displayed amount".
-    The one place where an item changes the stats: the rules' replay, the region graph's searches and the
-    reference engine all take items through it."""
-    hp, atk, defense, keys = stats.hp, stats.atk, stats.defense, stats.keys
+    Towers (docs/mota.md): "keys add one of their colour"; "Gems, potions, sword and shield add their
+    values" (mdef too); a shop cell: "once the hero has stepped on a shop cell, it may buy". The one place
+    where an item changes the stats: the rules' replay, the region graph's searches and the reference engine
+    all take items through it."""
+    hp, atk, defense, keys, mdef, shopping = stats.hp, stats.atk, stats.defense, stats.keys, stats.mdef, stats.shopping
+    coloured: list[int] | None = None
     for thing in items:
-        if thing.kind == "elixir":
+        kind = thing.kind
+        if kind == "elixir":
             hp += thing.hp
-        elif thing.kind == "key":
-            keys += 1
-        elif thing.kind == "equipment":
+        elif kind == "key":
+            if thing.colour:
+                if coloured is None:
+                    coloured = list(stats.coloured or (0,) * len(COLOURS))
+                coloured[COLOURS.index(thing.colour)] += 1
+            else:
+                keys += 1
+        elif kind == "equipment":
             atk += thing.atk
             defense += thing.defense
+            mdef += thing.mdef
+        elif kind == "shop":
+            shopping = True
         else:
-            raise ValueError(f"{thing.kind} is not an item")
-    return Stats(hp, atk, defense, keys)
+            raise ValueError(f"{kind} is not an item")
+    if type(stats) is Stats and coloured is None and not mdef and not shopping:
+        return Stats(hp, atk, defense, keys)
+    return TowerStats(
+        hp,
+        atk,
+        defense,
+        keys,
+        mdef,
+        stats.money,
+        tuple(coloured) if coloured is not None else stats.coloured or (0,) * len(COLOURS),
+        stats.purchases,
+        shopping,
+    )
 
 
 def apply_item(thing: Thing, stats: Stats) -> Stats:
@@ -322,21 +458,32 @@ def apply_item(thing: Thing, stats: Stats) -> Stats:
 
 
 def consume_blocker(thing: Thing, stats: Stats, *, survive: bool = True) -> tuple[Stats, int] | None:
-    """Open the door or fight the enemy `thing` with these stats: (the stats after, the life lost), or None
-    when the rules do not allow it now. The one place where a blocker changes the stats.
+    """Open the door, fight the enemy or take the optional item `thing` with these stats: (the stats after,
+    the life lost), or None when the rules do not allow it now. The one place where a blocker changes the
+    stats.
 
-    Door: "Subtract one key from your inventory to open the locked door": it needs a key and spends it.
-    Enemy: the fight's damage (fight_damage); "If your life points drop to zero or below, you lose", so the
-    fight is allowed only if the damage is below the current hp. With `survive` False that last condition
+    Door: "Subtract one key from your inventory to open the locked door": it needs a key and spends it (in a
+    tower, "a door needs and consumes one key of its colour"). Enemy: the fight's damage (fight_damage); "If
+    your life points drop to zero or below, you lose", so the fight is allowed only if the damage is below
+    the current hp ("the hero must survive with at least 1 hp"). With `survive` False that last condition
     is left to the caller: a search for the least starting hp counts life from 0 and turns each fight's
-    damage into the starting hp it needs instead."""
+    damage into the starting hp it needs instead (not with drain, whose damage depends on the life itself).
+    An optional item is taken (take_items) and costs nothing."""
     if thing.kind == "door":
-        if stats.keys < 1:
+        if stats.colour_keys(thing.colour) < 1:
             return None
         return pay_for(thing, stats, 0), 0
-    if thing.enemy is None:
+    enemy = thing.enemy
+    if enemy is None:
+        if thing.optional:
+            return take_items(stats, (thing,)), 0
         raise ValueError(f"{thing.kind} is not a blocker")
-    damage = fight_damage(thing.enemy, stats.atk, stats.defense)
+    if enemy.specials or stats.mdef:
+        if not survive and enemy.drain:
+            raise ValueError("drain takes a part of the life itself: the fight needs the real life")
+        damage = fight_damage(enemy, stats.atk, stats.defense, stats.mdef, stats.hp)
+    else:
+        damage = fight_damage(enemy, stats.atk, stats.defense)
     if damage is None or (survive and damage >= stats.hp):
         return None
     return pay_for(thing, stats, damage), damage
@@ -350,11 +497,60 @@ def blocker_cost(level: PassagesLevel, index: int, stats: Stats) -> int | None:
 
 def pay_for(thing: Thing, stats: Stats, cost: int) -> Stats:
     """What consuming a blocker takes from the player, `cost` being its blocker_cost. Door: "Subtract one
-    key from your inventory to open the locked door". Enemy: the fight's damage comes off your life.
+    key from your inventory to open the locked door" (of its colour in a tower). Enemy: the fight's damage
+    comes off your life, and "The monster's money is gained". An optional item: its gains (take_items).
     consume_blocker decides whether and at what cost; callers that know the cost already (the generator's
     explorer) pay it here directly."""
-    # Made directly rather than by dataclasses.replace: the generator's explorer calls this for every move.
-    return Stats(stats.hp - cost, stats.atk, stats.defense, stats.keys - (thing.kind == "door"))
+    if (
+        type(stats) is Stats
+        and not thing.colour
+        and not thing.optional
+        and (thing.enemy is None or not thing.enemy.money)
+    ):
+        # Made directly rather than by dataclasses.replace: the generator's explorer calls this for every move.
+        return Stats(stats.hp - cost, stats.atk, stats.defense, stats.keys - (thing.kind == "door"))
+    if thing.optional:
+        return take_items(stats, (thing,))
+    tower = stats if isinstance(stats, TowerStats) else TowerStats(stats.hp, stats.atk, stats.defense, stats.keys)
+    if thing.kind == "door":
+        if not thing.colour:
+            return replace(tower, keys=tower.keys - 1)
+        coloured = list(tower.coloured)
+        coloured[COLOURS.index(thing.colour)] -= 1
+        return replace(tower, coloured=tuple(coloured))
+    assert thing.enemy is not None
+    return replace(tower, hp=tower.hp - cost, money=tower.money + thing.enemy.money)
+
+
+def buy(shop: Shop, stats: Stats, choice: int) -> Stats | None:
+    """One purchase: "once the hero has stepped on a shop cell, it may buy at any later moment, from
+    anywhere (the genre's quick shop). Purchase n (counting from 0) costs start + delta x n and gives
+    exactly one of the non-zero hp / atk / def / mdef gains, chosen by the hero." None when it may not buy
+    now (no shop visited, too little money, or nothing of that kind on offer)."""
+    price = shop.price(stats.purchases)
+    gain = shop.gain(choice) if 0 <= choice < len(PURCHASES) else 0
+    if not stats.shopping or stats.money < price or not gain:
+        return None
+    assert isinstance(stats, TowerStats)
+    stat = PURCHASES[choice]
+    after = replace(stats, money=stats.money - price, purchases=stats.purchases + 1)
+    if stat == "hp":
+        return replace(after, hp=after.hp + gain)
+    if stat == "atk":
+        return replace(after, atk=after.atk + gain)
+    if stat == "def":
+        return replace(after, defense=after.defense + gain)
+    return replace(after, mdef=after.mdef + gain)
+
+
+def arrive(level: PassagesLevel, goal: int, stats: Stats) -> tuple[Stats, int] | None:
+    """Stepping onto goal `goal` with these stats: (the stats at the end, the life lost on the way in), or
+    None when it is not allowed. A plain goal ends the route as it is; a guarded one is the boss whose
+    defeat wins: "The tower is won when the boss is defeated; the score is the hp left after that fight"."""
+    guard = level.guard(goal)
+    if guard is None:
+        return stats, 0
+    return consume_blocker(level.things[guard], stats)
 
 
 def frontier(level: PassagesLevel, state: RouteState) -> list[int]:
@@ -373,7 +569,7 @@ def reachable_goals(level: PassagesLevel, state: RouteState) -> list[int]:
 
 
 def consume(level: PassagesLevel, state: RouteState, index: int) -> tuple[RouteState, int, list[int]]:
-    """Open the door or fight the enemy `index`, then take what became reachable.
+    """Open the door, fight the enemy or take the optional item `index`, then take what became reachable.
 
     Returns the new state, the life lost and the items taken. Raises ValueError when not allowed."""
     if index in state.consumed or not level.things[index].is_blocker:
@@ -391,16 +587,28 @@ def consume(level: PassagesLevel, state: RouteState, index: int) -> tuple[RouteS
     return after_items, cost, taken
 
 
+def purchase(level: PassagesLevel, state: RouteState, choice: int) -> RouteState:
+    """Buy PURCHASES[choice] at the shop (buy). Raises ValueError when not allowed."""
+    stats = None if level.shop is None else buy(level.shop, state.stats, choice)
+    if stats is None:
+        raise ValueError("no shop visited, not enough money, or nothing of that kind on offer")
+    return replace(state, stats=stats)
+
+
 # -------------------------------------------------------------------------------------------- signature
 
-Signature = tuple[frozenset[int], frozenset[tuple[int, int, int]]]
+SignatureFight = tuple[int, ...]
+Signature = tuple[frozenset[int], frozenset[SignatureFight]]
 
 
-def signature_entry(level: PassagesLevel, index: int, stats: Stats, cost: int) -> tuple[int, int, int] | None:
+def signature_entry(level: PassagesLevel, index: int, stats: Stats, cost: int) -> SignatureFight | None:
     """passages.md: "for each enemy it fights that costs it more than 0 hp, that enemy together with the
-    player's (atk, def) at the fight. Fights that cost 0 hp are left out.\""""
+    player's (atk, def) at the fight. Fights that cost 0 hp are left out." (In a tower with magic defence,
+    the player's mdef too: it changes the fight as much.)"""
     if level.things[index].kind != "enemy" or cost <= 0:
         return None
+    if stats.mdef:
+        return index, stats.atk, stats.defense, stats.mdef
     return index, stats.atk, stats.defense
 
 
@@ -413,14 +621,14 @@ class RouteError(ValueError):
 
 @dataclass(frozen=True)
 class Step:
-    action: str  # "take", "open", "fight" or "goal"
+    action: str  # "take", "open", "fight", "buy" or "goal"
     at: Cell
-    thing: str  # what was taken, opened or fought ("goal" for the goal)
+    thing: str  # what was taken, opened, fought or bought ("goal" for the goal)
     damage: int
     stats: Stats  # after the step
 
     def as_json(self) -> dict:
-        return {
+        data = {
             "action": self.action,
             "at": list(self.at),
             "object": self.thing,
@@ -430,6 +638,10 @@ class Step:
             "def": self.stats.defense,
             "keys": self.stats.keys,
         }
+        if isinstance(self.stats, TowerStats):
+            data |= {"mdef": self.stats.mdef, "money": self.stats.money, "purchases": self.stats.purchases}
+            data |= {f"{colour}_keys": count for colour, count in zip(COLOURS, self.stats.coloured, strict=True)}
+        return data
 
 
 @dataclass(frozen=True)
@@ -440,11 +652,16 @@ class Replay:
     decisions: tuple[Decision, ...]
 
 
+# The action a route names for consuming each kind of blocker.
+_ACTIONS = {"door": "open", "enemy": "fight", "equipment": "take"}
+
+
 def replay(level: PassagesLevel, decisions: Iterable[Decision]) -> Replay:
     """Apply a route decision by decision with the plain rules; raise RouteError at the first illegal one.
 
-    A route is a list of ("open", i) / ("fight", i) decisions ending with ("goal", g). Items are taken as
-    soon as they are reachable and appear as "take" steps."""
+    A route is a list of ("open", i) / ("fight", i) / ("take", i) (an optional item) / ("buy", choice)
+    decisions ending with ("goal", g). Items are taken as soon as they are reachable and appear as "take"
+    steps; a goal guarded by a boss appears as the fight, then the goal."""
     decisions = tuple(decisions)
     state, taken = initial_state(level)
     steps: list[Step] = []
@@ -458,19 +675,38 @@ def replay(level: PassagesLevel, decisions: Iterable[Decision]) -> Replay:
 
     record_taken(taken)
     doors: set[int] = set()
-    fights: set[tuple[int, int, int]] = set()
+    fights: set[SignatureFight] = set()
     for number, (action, index) in enumerate(decisions, start=1):
         if action == "goal":
             if number != len(decisions):
                 raise RouteError(f"step {number}: the route goes on after reaching a goal")
             if not 0 <= index < len(level.goals) or index not in reachable_goals(level, state):
                 raise RouteError(f"step {number}: goal {index} is not reachable")
-            steps.append(Step("goal", level.goals[index], "goal", 0, state.stats))
-            return Replay(tuple(steps), state.stats.hp, (frozenset(doors), frozenset(fights)), decisions)
+            arrived = arrive(level, index, state.stats)
+            if arrived is None:
+                raise RouteError(f"step {number}: the boss at {level.goals[index]} cannot be defeated now")
+            final, cost = arrived
+            guard = level.guard(index)
+            if guard is not None:
+                boss = level.things[guard]
+                steps.append(Step("fight", boss.cell, boss.describe(), cost, final))
+                entry = signature_entry(level, guard, state.stats, cost)
+                if entry is not None:
+                    fights.add(entry)
+            steps.append(Step("goal", level.goals[index], "goal", 0, final))
+            return Replay(tuple(steps), final.hp, (frozenset(doors), frozenset(fights)), decisions)
+        if action == "buy":
+            try:
+                state = purchase(level, state, index)
+            except ValueError as exc:
+                raise RouteError(f"step {number}: buy {index}: {exc}") from None
+            stats = state.stats
+            steps.append(Step("buy", level.start, PURCHASES[index], 0, stats))
+            continue
         if not 0 <= index < len(level.things):
             raise RouteError(f"step {number}: no object {index}")
         thing = level.things[index]
-        expected = "open" if thing.kind == "door" else "fight" if thing.kind == "enemy" else None
+        expected = _ACTIONS.get(thing.kind) if thing.is_blocker else None
         if action != expected:
             raise RouteError(f"step {number}: cannot {action} a {thing.kind} at {thing.cell}")
         before = state.stats

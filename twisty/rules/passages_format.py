@@ -9,28 +9,47 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
 from typing import Any
 
 from twisty.limits import Deadline
 from twisty.rules.passages import (
+    COLOURS,
     GOAL,
     KINDS,
     RESERVED,
     START,
+    Cell,
     Enemy,
     Expectations,
     PassagesLevel,
     Stats,
     Thing,
+    TowerStats,
     fight_damage,
     hits_received,
     table_mismatch,
 )
+from twisty.rules.passages_format_tower import (
+    COLOUR_KEYS,
+    ENEMY_TOWER_FIELDS,
+    STAIRS,
+    WINS,
+    Marks,
+    check_shop_cells,
+    enemy_tower_fields,
+    load_floors,
+    load_shop,
+    start_and_goals,
+)
+from twisty.rules.passages_positions import field_error, legend_int, positioned, table_of
 from twisty.rules.passages_tables import Entry, infer_enemy_stats
+from twisty.rules.passages_tower import with_optional_items
 from twisty.rules.source import LevelError, LevelSource, Position, expect_int, unknown_key_error
 
-TOP_KEYS = {"game", "name", "description", "map", "player", "legend", "expect"}
-PLAYER_KEYS = {"hp", "atk", "def", "keys"}
+TOP_KEYS = {"game", "name", "description", "map", "floor", "player", "legend", "shop", "win", "expect"}
+PLAYER_KEYS = {"hp", "atk", "def", "keys", "mdef", "money", *COLOUR_KEYS}
+LEGEND_KINDS = (*KINDS, STAIRS)
 EXPECT_KEYS = {
     "solvable": bool,
     "final_hp": int,
@@ -40,11 +59,13 @@ EXPECT_KEYS = {
     "optimal_solutions": int,
 }
 FIELDS_BY_KIND = {
-    "key": {"kind", "name"},
-    "door": {"kind", "name"},
+    "key": {"kind", "name", "colour"},
+    "door": {"kind", "name", "colour"},
     "elixir": {"kind", "name", "hp"},
-    "equipment": {"kind", "name", "atk", "def"},
-    "enemy": {"kind", "name", "hp", "atk", "def", "boss", "first_strike", "table"},
+    "equipment": {"kind", "name", "atk", "def", "mdef"},
+    "enemy": {"kind", "name", "hp", "atk", "def", "boss", "first_strike", "table", *ENEMY_TOWER_FIELDS},
+    "shop": {"kind", "name"},
+    STAIRS: {"kind", "name", "direction"},
 }
 TABLE_KEYS = {"atk", "def", "life_lost", "hits"}
 
@@ -71,58 +92,48 @@ def load_passages(source: LevelSource, deadline: Deadline | None = None) -> Pass
     data = source.data
     for key in data:
         if key not in TOP_KEYS:
-            raise _positioned(source, unknown_key_error(source, key, TOP_KEYS), key)
+            raise positioned(source, unknown_key_error(source, key, TOP_KEYS), key)
+    win = data.get("win", "goal")
+    if win not in WINS:
+        raise source.error(f'"win" must be "goal" (reach a G) or "boss" (defeat a boss), not {win!r}', key="win")
     player = _load_player(source, data.get("player"))
     legend = _load_legend(source, data.get("legend", {}), deadline)
-    grid, start, goals, things = _load_map(source, data.get("map"), legend)
+    shop = load_shop(source, data.get("shop"))
+    if "floor" in data:
+        if "map" in data:
+            raise source.error('a level has one map = """...""" or floors ([[floor]]), not both', key="map")
+        grid, floors, links, marks, things = load_floors(source, data["floor"], legend, _load_map)
+    else:
+        grid, marks, things, stairs = _load_map(source, data.get("map"), legend, source.locate_block_string("map"))
+        if stairs:
+            raise source.error("stairs join floors: a level with stairs gives its maps as [[floor]]", **stairs[0][2])
+        floors, links = (), ()
+    start, goals, guards, things = start_and_goals(source, win, marks, things)
+    check_shop_cells(source, shop, things, marks)
     expect = _load_expect(source, data.get("expect", {}))
     name = data.get("name", "")
     description = data.get("description", "")
     for key, value in (("name", name), ("description", description)):
         if not isinstance(value, str):
             raise source.error(f'"{key}" must be a string', key=key)
-    return PassagesLevel(grid, start, goals, tuple(things), player, name, description, expect)
-
-
-def _positioned(source: LevelSource, error: LevelError, key: str, table: str | None = None) -> LevelError:
-    """`error` with a position even where TOML was written in a form the plain key scan misses (a dotted
-    key such as `player.atck = 2`, a misspelt `[plyer]` header): the first `key =` after a dot, brace or
-    comma, else at the start of a line, else a `[key]` header."""
-    if error.line is None or (table is not None and (error.line, error.column) == source.locate_table(table)):
-        found: tuple[int | None, int | None] | None = _find_key_line(source, key, after=table)
-        if found is None and table is None and source.locate_table(key)[0] is not None:
-            found = source.locate_table(key)  # a misspelt [table] header
-        if found is not None:
-            error.line, error.column = found
-    return error
-
-
-def _find_key_line(source: LevelSource, key: str, after: str | None = None) -> tuple[int, int] | None:
-    pattern = re.compile(r"(?:^\s*|[.{,]\s*)(" + "|".join(map(re.escape, (key, f'"{key}"', f"'{key}'"))) + r")\s*=")
-    for number, raw in enumerate(source.lines, start=1):
-        if after is not None and not re.search(re.escape(after), raw):
-            continue
-        found = pattern.search(raw)
-        if found:
-            return number, found.start(1) + 1
-    if after is not None:
-        return _find_key_line(source, key)
-    return None
-
-
-def _table(source: LevelSource, value: Any, key: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise source.error(f'"{key}" must be a table ([{key}])', key=key)
-    return value
+    level = PassagesLevel(
+        grid, start, goals, tuple(things), player, name, description, expect, floors, links, shop, guards
+    )
+    needs_tower_stats = shop is not None or any(
+        thing.colour or thing.mdef or (thing.enemy is not None and thing.enemy.money) for thing in things
+    )
+    if needs_tower_stats and type(player) is Stats:
+        level = replace(level, player=TowerStats(player.hp, player.atk, player.defense, player.keys))
+    return with_optional_items(level)
 
 
 def _load_player(source: LevelSource, value: Any) -> Stats:
     if value is None:
         raise source.error("missing [player] table (at least hp = ...)", line=1, column=1)
-    table = _table(source, value, "player")
+    table = table_of(source, value, "player")
     for key in table:
         if key not in PLAYER_KEYS:
-            raise _positioned(
+            raise positioned(
                 source, unknown_key_error(source, key, PLAYER_KEYS, table="player", what="player stat"), key, "player"
             )
     if "hp" not in table:
@@ -130,69 +141,16 @@ def _load_player(source: LevelSource, value: Any) -> Stats:
     hp = expect_int(source, table["hp"], "player hp", table="player", key="hp", minimum=1)
     stats = {
         name: expect_int(source, table.get(name, 0), f"player {name}", table="player", key=name, minimum=0)
-        for name in ("atk", "def", "keys")
+        for name in sorted(PLAYER_KEYS - {"hp"})
     }
-    return Stats(hp, stats["atk"], stats["def"], stats["keys"])
-
-
-def _entry_position(source: LevelSource, symbol: str, field: str | None = None) -> tuple[int | None, int | None]:
-    """Where legend entry `symbol` (or its `field =`) is written: `symbol = { ... }` or `symbol.field = ...`
-    under [legend], a `[legend.symbol]` header and the lines below it, or `legend.symbol... =` at the top."""
-    name = "(?:" + "|".join(map(re.escape, (symbol, f'"{symbol}"', f"'{symbol}'"))) + ")"
-    header = re.compile(r"^\s*\[\s*legend\s*\.\s*" + name + r"\s*\]")
-    entry = re.compile(r"^\s*" + name + r"\s*[=.]")
-    top = re.compile(r"^\s*legend\s*\.\s*" + name + r"\s*[=.]")
-    field_pattern = (
-        None
-        if field is None
-        else re.compile(r"(?:^\s*|[.{,]\s*)(" + "|".join(map(re.escape, (field, f'"{field}"'))) + r")\s*=")
-    )
-    current = None
-    under_header = False
-    first: tuple[int, int] | None = None
-    for number, raw in enumerate(source.lines, start=1):
-        table_header = re.match(r"^\s*\[\[?\s*([A-Za-z_\"'][^\]]*?)\s*\]", raw)
-        if table_header:
-            under_header = bool(header.match(raw))
-            current = re.sub(r"\s", "", table_header.group(1))
-            if under_header and first is None:
-                first = (number, raw.index("[") + 1)
-            continue
-        mine = under_header or (current == "legend" and entry.match(raw)) or (current is None and top.match(raw))
-        if not mine:
-            continue
-        if first is None:
-            first = (number, len(raw) - len(raw.lstrip()) + 1)
-        if field_pattern is not None:
-            found = field_pattern.search(raw, 0 if under_header else len(raw) - len(raw.lstrip()) + 1)
-            if found:
-                return number, found.start(1) + 1
-    if first is not None:
-        return first
-    return source.locate_table("legend")
-
-
-def _field_error(source: LevelSource, symbol: str, field: str, message: str) -> LevelError:
-    """An error inside legend entry `symbol`, pointing at its `field =` where that is written."""
-    line, column = _entry_position(source, symbol, field)
-    return source.error(f'legend "{symbol}": {message}', line=line, column=column)
-
-
-def _legend_int(
-    source: LevelSource, symbol: str, entry: dict, field: str, minimum: int, default: int | None = 0
-) -> int:
-    value = entry.get(field, default)
-    if value is None:
-        raise _field_error(source, symbol, field, f"{entry['kind']} needs {field} = ...")
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _field_error(source, symbol, field, f"{field} must be a whole number, not {value!r}")
-    if value < minimum:
-        raise _field_error(source, symbol, field, f"{field} must be at least {minimum}, not {value}")
-    return value
+    if not any(name in table for name in ("mdef", "money", *COLOUR_KEYS)):
+        return Stats(hp, stats["atk"], stats["def"], stats["keys"])
+    coloured = tuple(stats[f"{colour}_keys"] for colour in COLOURS)
+    return TowerStats(hp, stats["atk"], stats["def"], stats["keys"], stats["mdef"], stats["money"], coloured)
 
 
 def _load_legend(source: LevelSource, value: Any, deadline: Deadline | None) -> dict[str, dict]:
-    table = _table(source, value, "legend")
+    table = table_of(source, value, "legend")
     legend = {}
     for symbol, entry in table.items():
         if len(symbol) != 1:
@@ -204,15 +162,15 @@ def _load_legend(source: LevelSource, value: Any, deadline: Deadline | None) -> 
                 f'legend "{symbol}" must be a table such as {{ kind = "key" }}', table="legend", key=symbol
             )
         kind = entry.get("kind")
-        if kind not in KINDS:
-            close = difflib.get_close_matches(kind, KINDS, n=1, cutoff=0.6) if isinstance(kind, str) else []
+        if kind not in LEGEND_KINDS:
+            close = difflib.get_close_matches(kind, LEGEND_KINDS, n=1, cutoff=0.6) if isinstance(kind, str) else []
             hint = f' (did you mean "{close[0]}"?)' if close else ""
             said = "needs a kind" if kind is None else f"unknown kind {kind!r}"
-            raise _field_error(source, symbol, "kind", f"{said}{hint}; kinds: {', '.join(KINDS)}")
+            raise field_error(source, symbol, "kind", f"{said}{hint}; kinds: {', '.join(LEGEND_KINDS)}")
         for field in entry:
             if field not in FIELDS_BY_KIND[kind]:
                 unknown = unknown_key_error(source, field, FIELDS_BY_KIND[kind], what=f"{kind} field")
-                raise _field_error(source, symbol, field, unknown.message)
+                raise field_error(source, symbol, field, unknown.message)
         legend[symbol] = _load_entry(source, symbol, entry, deadline)
     return legend
 
@@ -221,15 +179,26 @@ def _load_entry(source: LevelSource, symbol: str, entry: dict, deadline: Deadlin
     kind = entry["kind"]
     name = entry.get("name", kind)
     if not isinstance(name, str):
-        raise _field_error(source, symbol, "name", "name must be a string")
+        raise field_error(source, symbol, "name", "name must be a string")
     if kind == "elixir":
-        return {"kind": kind, "name": name, "hp": _legend_int(source, symbol, entry, "hp", 1, None)}
+        return {"kind": kind, "name": name, "hp": legend_int(source, symbol, entry, "hp", 1, None)}
     if kind == "equipment":
-        atk = _legend_int(source, symbol, entry, "atk", 0)
-        defense = _legend_int(source, symbol, entry, "def", 0)
-        if atk == 0 and defense == 0:
-            raise _field_error(source, symbol, "kind", "equipment must raise atk or def (atk = ..., def = ...)")
-        return {"kind": kind, "name": name, "atk": atk, "defense": defense}
+        atk = legend_int(source, symbol, entry, "atk", 0)
+        defense = legend_int(source, symbol, entry, "def", 0)
+        mdef = legend_int(source, symbol, entry, "mdef", 0)
+        if atk == 0 and defense == 0 and mdef == 0:
+            raise field_error(source, symbol, "kind", "equipment must raise atk, def or mdef (atk = ..., def = ...)")
+        return {"kind": kind, "name": name, "atk": atk, "defense": defense, "mdef": mdef}
+    if kind in ("key", "door"):
+        colour = entry.get("colour", "")
+        if colour not in ("", *COLOURS):
+            raise field_error(source, symbol, "colour", f"colour must be one of {', '.join(COLOURS)}, not {colour!r}")
+        return {"kind": kind, "name": name, "colour": colour}
+    if kind == STAIRS:
+        direction = entry.get("direction")
+        if direction not in ("up", "down"):
+            raise field_error(source, symbol, "direction", f'stairs need direction = "up" or "down", not {direction!r}')
+        return {"kind": kind, "direction": direction}
     if kind != "enemy":
         return {"kind": kind, "name": name}
     return {"kind": kind, "enemy": _load_enemy(source, symbol, entry, name, deadline)}
@@ -240,19 +209,26 @@ def _load_enemy(source: LevelSource, symbol: str, entry: dict, name: str, deadli
     for flag in ("boss", "first_strike"):
         value = entry.get(flag, False)
         if not isinstance(value, bool):
-            raise _field_error(source, symbol, flag, f"{flag} must be true or false")
+            raise field_error(source, symbol, flag, f"{flag} must be true or false")
         flags[flag] = value
+    tower = enemy_tower_fields(source, symbol, entry)
+    if tower.pop("first_strike", False):
+        flags["first_strike"] = True
+    if tower and "table" in entry:
+        raise field_error(source, symbol, "table", "a printed table is for enemies without tower specials or money")
+    if tower:
+        flags |= tower
     has_stats = any(field in entry for field in ("hp", "atk", "def"))
     table = entry.get("table")
     if not has_stats and table is None:
-        raise _field_error(source, symbol, "kind", "an enemy needs hp, atk and def, or a printed table")
+        raise field_error(source, symbol, "kind", "an enemy needs hp, atk and def, or a printed table")
     enemy = None
     if has_stats:
         enemy = Enemy(
             name,
-            _legend_int(source, symbol, entry, "hp", 1, None),
-            _legend_int(source, symbol, entry, "atk", 0, None),
-            _legend_int(source, symbol, entry, "def", 0, None),
+            legend_int(source, symbol, entry, "hp", 1, None),
+            legend_int(source, symbol, entry, "atk", 0, None),
+            legend_int(source, symbol, entry, "def", 0, None),
             **flags,
         )
     if table is None:
@@ -292,7 +268,7 @@ def _table_error(
 ) -> LevelError:
     """The error for a wrong printed entry, pointing at that entry where the table is written on one line:
     the number in `life_lost` (row by row) or in `hits`."""
-    error = _field_error(source, symbol, "table", message)
+    error = field_error(source, symbol, "table", message)
     if error.line is None:
         return error
     raw = source.lines[error.line - 1]
@@ -335,11 +311,11 @@ def _describe_entry(
 
 def _load_printed_table(source: LevelSource, symbol: str, table: Any):
     if not isinstance(table, dict):
-        raise _field_error(source, symbol, "table", "table must be { atk = [...], def = [...], life_lost = [[...]] }")
+        raise field_error(source, symbol, "table", "table must be { atk = [...], def = [...], life_lost = [[...]] }")
     for field in table:
         if field not in TABLE_KEYS:
             unknown = unknown_key_error(source, field, TABLE_KEYS, what="printed table field")
-            raise _field_error(source, symbol, field, unknown.message)
+            raise field_error(source, symbol, field, unknown.message)
 
     def int_list(values: Any, field: str, minimum: int, position: str) -> list[int]:
         if (
@@ -347,11 +323,11 @@ def _load_printed_table(source: LevelSource, symbol: str, table: Any):
             or not values
             or any(isinstance(v, bool) or not isinstance(v, int) or v < minimum for v in values)
         ):
-            raise _field_error(
+            raise field_error(
                 source, symbol, position, f"table {field} must be a non-empty list of whole numbers >= {minimum}"
             )
         if len(values) > MAX_TABLE_SIDE:
-            raise _field_error(
+            raise field_error(
                 source,
                 symbol,
                 position,
@@ -364,12 +340,12 @@ def _load_printed_table(source: LevelSource, symbol: str, table: Any):
     defs = int_list(table.get("def"), "def", 0, "def")
     rows = table.get("life_lost")
     if not isinstance(rows, list) or len(rows) != len(atks):
-        raise _field_error(source, symbol, "life_lost", f"table life_lost needs one row per atk ({len(atks)} rows)")
+        raise field_error(source, symbol, "life_lost", f"table life_lost needs one row per atk ({len(atks)} rows)")
     life_lost = []
     for i, row in enumerate(rows):
         values = int_list(row, f"life_lost row {i + 1}", 0, "life_lost")
         if len(values) != len(defs):
-            raise _field_error(
+            raise field_error(
                 source, symbol, "life_lost", f"table life_lost row {i + 1} needs one entry per def ({len(defs)})"
             )
         life_lost.append(values)
@@ -377,16 +353,30 @@ def _load_printed_table(source: LevelSource, symbol: str, table: Any):
     if "hits" in table:
         hits = int_list(table["hits"], "hits", 0, "hits")
         if len(hits) != len(atks):
-            raise _field_error(source, symbol, "hits", "table hits needs one entry per atk")
+            raise field_error(source, symbol, "hits", "table hits needs one entry per atk")
     return atks, defs, life_lost, hits
 
 
-def _load_map(source: LevelSource, value: Any, legend: dict[str, dict]):
+def _load_map(
+    source: LevelSource,
+    value: Any,
+    legend: dict[str, dict],
+    first_line: int | None,
+    row_offset: int = 0,
+    earlier: list[Thing] | None = None,
+    marks: Marks | None = None,
+):
+    """One map (of the level, or of a floor whose rows start at `row_offset` on the stacked grid): its rows,
+    the S and G marks (added to `marks`), its objects and its stairs. `earlier` are the objects of the floors
+    before, which count towards the limits."""
+    key = "map" if row_offset == 0 and "floor" not in source.data else "floor"
     if value is None:
+        if key == "floor":
+            raise source.error('a floor needs a map (map = """ ... """)', key="floor")
         raise source.error('missing the map (map = """ ... """)', line=1, column=1)
     if not isinstance(value, str):
-        raise source.error("the map must be a multi-line string", key="map")
-    first_line = source.locate_block_string("map") or 1
+        raise source.error("the map must be a multi-line string", key=key)
+    first_line = first_line or 1
     rows = value.split("\n")
     if rows and rows[-1].strip() == "":
         rows.pop()
@@ -404,32 +394,37 @@ def _load_map(source: LevelSource, value: Any, legend: dict[str, dict]):
                 line=first_line + r,
                 column=MAX_MAP_SIDE + 1,
             )
-    start = None
-    goals = []
-    things = []
-    blockers = 0
+    marks = {START: [], GOAL: []} if marks is None else marks
+    earlier = earlier or []
+    things: list[Thing] = []
+    stairs: list[tuple[str, Cell, Position]] = []
+    blockers = sum(thing.is_blocker for thing in earlier)
     for r, row in enumerate(rows):
         for c, char in enumerate(row):
             position = Position(line=first_line + r, column=c + 1)
+            cell = (row_offset + r, c)
             if char == START:
-                if start is not None:
+                if marks[START]:
+                    first = marks[START][0][1]
                     raise source.error(
-                        f"a second start S (the first is at line {first_line + start[0]}, "
-                        f"column {start[1] + 1}); a level has exactly one",
+                        f"a second start S (the first is at line {first['line']}, "
+                        f"column {first['column']}); a level has exactly one",
                         **position,
                     )
-                start = (r, c)
+                marks[START].append((cell, position))
             elif char == GOAL:
-                goals.append((r, c))
+                marks[GOAL].append((cell, position))
             elif char in RESERVED:
                 continue
             elif char not in legend:
                 shown = repr(char) if not char.isprintable() or char.isspace() else f'"{char}"'
                 raise source.error(f"unknown map character {shown}: add it to [legend] or use # . S G", **position)
+            elif legend[char]["kind"] == STAIRS:
+                stairs.append((legend[char]["direction"], cell, position))
             else:
                 entry = dict(legend[char])
-                things.append(Thing(symbol=char, cell=(r, c), **entry))
-                if len(things) > MAX_OBJECTS:
+                things.append(Thing(symbol=char, cell=cell, **entry))
+                if len(earlier) + len(things) > MAX_OBJECTS:
                     raise source.error(
                         f"more than {MAX_OBJECTS} objects on the map (items, doors and enemies "
                         f"together); a level may have at most {MAX_OBJECTS}",
@@ -442,20 +437,16 @@ def _load_map(source: LevelSource, value: Any, legend: dict[str, dict]):
                         f"at most {MAX_BLOCKERS}",
                         **position,
                     )
-    if start is None:
-        raise source.error("the map has no start S", key="map")
-    if not goals:
-        raise source.error("the map has no goal G", key="map")
-    return tuple(rows), start, tuple(goals), things
+    return tuple(rows), marks, things, stairs
 
 
 def _load_expect(source: LevelSource, value: Any) -> Expectations:
-    table = _table(source, value, "expect")
+    table = table_of(source, value, "expect")
     claims = {}
     for key, claim in table.items():
         wanted = EXPECT_KEYS.get(key)
         if wanted is None:
-            raise _positioned(
+            raise positioned(
                 source, unknown_key_error(source, key, EXPECT_KEYS, table="expect", what="expectation"), key, "expect"
             )
         if wanted is bool and not isinstance(claim, bool):

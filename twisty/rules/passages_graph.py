@@ -4,6 +4,9 @@
 area is a connected set of open cells (floor, start, items), and all its items can be taken together the
 moment it is reached ("Taking an item never hurts"). A consumed blocker becomes floor and joins every
 area, blocker and goal around it. Engines search on this graph instead of the grid.
+
+In a tower (docs/mota.md) the stairs join the cells they link, so one area may lie on several floors; an
+item that is a decision (Thing.optional) is a blocker like a door, and a boss whose defeat wins is a goal.
 """
 
 from __future__ import annotations
@@ -57,7 +60,15 @@ def build_graph(level: PassagesLevel) -> LevelGraph:
     blocker_at: dict[int, int] = {}
     item_at: dict[int, int] = {}
     for index, thing in enumerate(level.things):
-        (blocker_at if thing.is_blocker else item_at)[number(thing.cell)] = index
+        if thing.is_blocker:
+            blocker_at[number(thing.cell)] = index
+        elif thing.is_item:
+            item_at[number(thing.cell)] = index
+    # Stairs join the cells they link ("one place"), so an area runs on over them onto the next floor.
+    linked: dict[int, list[int]] = {}
+    for one, other in level.links:
+        linked.setdefault(number(one), []).append(number(other))
+        linked.setdefault(number(other), []).append(number(one))
     goal_at = {number(cell): g for g, cell in enumerate(level.goals)}
     for n in (*blocker_at, *goal_at):
         open_cell[n] = 0
@@ -73,7 +84,10 @@ def build_graph(level: PassagesLevel) -> LevelGraph:
         area_of[seed] = area
         cells = [seed]
         for n in cells:  # grows while it is read: a breadth-first walk
-            for m in (n + up, n + down, n - 1, n + 1):
+            around = (n + up, n + down, n - 1, n + 1)
+            if linked and n in linked:
+                around += tuple(linked[n])
+            for m in around:
                 if open_cell[m] and area_of[m] < 0:
                     area_of[m] = area
                     cells.append(m)
@@ -91,7 +105,7 @@ def build_graph(level: PassagesLevel) -> LevelGraph:
                 hp=sum(t.hp for t in things if t.kind == "elixir"),
                 atk=sum(t.atk for t in things if t.kind == "equipment"),
                 defense=sum(t.defense for t in things if t.kind == "equipment"),
-                keys=sum(1 for t in things if t.kind == "key"),
+                keys=sum(1 for t in things if t.kind == "key" and not t.colour),
             )
         )
 

@@ -20,9 +20,10 @@ from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRo
 GAME = GAMES["passages"]
 
 
-def engine_module(name: str) -> ModuleType:
-    """The module of the passages engine called `name` in the registry ("auto": the one auto picks)."""
-    return GAME.chosen_engine(name).load()
+def engine_module(name: str, features: frozenset[str] = frozenset()) -> ModuleType:
+    """The module of the passages engine called `name` in the registry ("auto": the one auto picks) for a
+    level with these tower features (a UsageError when that engine does not answer them)."""
+    return GAME.chosen_engine(name, features).load()
 
 
 def choose_engines(level: PassagesLevel, requested: str) -> dict[str, ModuleType]:
@@ -39,7 +40,7 @@ def choose_engines(level: PassagesLevel, requested: str) -> dict[str, ModuleType
     from 40 blockers on it races two configurations of its compiled search, one per core
     (passages_search.best_route, docs/passages.md).
     """
-    module = engine_module(requested if requested in GAME.engine_names() else "auto")
+    module = engine_module(requested if requested in GAME.engine_names() else "auto", level.features)
     return {"best": module, "min_start": module, "count": module}
 
 
@@ -51,6 +52,8 @@ class PassagesAnalysis:
     route: Replay | None
     witnesses: list[Replay] = field(default_factory=list)
     engines: dict[str, str] = field(default_factory=dict)
+    # The engines `auto` passed over for this level, each with the reason (a tower feature it does not answer).
+    skipped: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     out_of_memory: bool = False  # the memory budget, not the time limit, stopped an unfinished answer
     questions: frozenset[str] = frozenset({"route", "min-hp", "count"})
@@ -125,15 +128,25 @@ def analyse(
         if len(signatures) != len(witnesses):
             raise EngineBug(f"engine {engines['count'].NAME} gave two witnesses with one signature")
     used = {question: module.NAME for question, module in engines.items()}
+    skipped = GAME.skipped_engines(level.features) if engine == "auto" or engine not in GAME.engine_names() else {}
     return PassagesAnalysis(
-        best, min_start, tally, route, witnesses, used, time.perf_counter() - started, deadline.out_of_memory, asked
+        best,
+        min_start,
+        tally,
+        route,
+        witnesses,
+        used,
+        skipped,
+        time.perf_counter() - started,
+        deadline.out_of_memory,
+        asked,
     )
 
 
 def _confirm_min_start(level: PassagesLevel, value: int, engine: str, deadline: Deadline) -> None:
     """A claimed minimal starting hp must come with a route that wins from it, replayed by the rules.
     (That no smaller hp wins is the engine's proof; the differential tests cross-check it.)"""
-    best = engine_module(engine).best_route(level.with_start_hp(value), deadline)
+    best = engine_module(engine, level.features).best_route(level.with_start_hp(value), deadline)
     if best.status == UNKNOWN:
         return
     if best.status != SOLVABLE or best.decisions is None:

@@ -4,7 +4,9 @@ It walks the grid itself (no region graph, no bounds, no dominance), so that it 
 of everything but the rules in the differential tests: the reference engine (passages_reference) and the
 search engine both work on the region graph. Two routes are merged only when they reach the same consumed
 set with the same signature, because then everything that follows is identical: items are a function of
-the consumed set and life lost is a function of the signature.
+the consumed set and life lost is a function of the signature. In a tower (docs/mota.md) that is no longer
+so (purchases change the stats, drain the damage), and the stats join what must be the same; every
+purchase is tried at every moment it is allowed, where the other engines buy as soon as they can.
 """
 
 from __future__ import annotations
@@ -14,17 +16,22 @@ from twisty.rules.passages import (
     PassagesLevel,
     RouteState,
     Signature,
+    SignatureFight,
+    arrive,
     blocker_cost,
     consume,
     frontier,
     initial_state,
+    purchase,
     reachable_goals,
     signature_entry,
     start_hp_upper_bound,
 )
+from twisty.rules.passages_tower import tower_start_hp_upper_bound
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 NAME = "brute"
+_ACTIONS = {"door": "open", "enemy": "fight", "equipment": "take"}
 
 
 class _OutOfTime(Exception):
@@ -36,22 +43,35 @@ def winning_signatures(level: PassagesLevel, deadline: Deadline) -> dict[Signatu
     state, _ = initial_state(level)
     wins: dict[Signature, tuple[int, tuple[Decision, ...]]] = {}
     seen = set()
-    stack: list[tuple[RouteState, frozenset[int], frozenset[tuple[int, int, int]], tuple[Decision, ...]]] = [
+    stack: list[tuple[RouteState, frozenset[int], frozenset[SignatureFight], tuple[Decision, ...]]] = [
         (state, frozenset(), frozenset(), ())
     ]
+    tower = bool(level.features)
     while stack:
         if deadline.expired():
             raise _OutOfTime
         state, doors, fights, decisions = stack.pop()
-        key = (state.consumed, doors, fights)
+        key = (state.consumed, doors, fights, state.stats if tower else None)
         if key in seen:
             continue
         seen.add(key)
-        goals = reachable_goals(level, state)
-        if goals:
-            signature = (doors, fights)
-            if signature not in wins or wins[signature][0] < state.stats.hp:
-                wins[signature] = (state.stats.hp, decisions + (("goal", goals[0]),))
+        for goal in reachable_goals(level, state):
+            arrived = arrive(level, goal, state.stats)
+            if arrived is None:
+                continue
+            guard = level.guard(goal)
+            entry = None if guard is None else signature_entry(level, guard, state.stats, arrived[1])
+            signature = (doors, fights | {entry} if entry else fights)
+            if signature not in wins or wins[signature][0] < arrived[0].hp:
+                wins[signature] = (arrived[0].hp, decisions + (("goal", goal),))
+            if not level.guards:
+                break  # (every plain goal ends the same)
+        for choice in level.shop.choices if level.shop is not None else ():
+            try:
+                bought = purchase(level, state, choice)
+            except ValueError:
+                continue
+            stack.append((bought, doors, fights, decisions + (("buy", choice),)))
         for index in frontier(level, state):
             cost = blocker_cost(level, index, state.stats)
             if cost is None:
@@ -64,7 +84,7 @@ def winning_signatures(level: PassagesLevel, deadline: Deadline) -> dict[Signatu
                     after,
                     doors | {index} if kind == "door" else doors,
                     fights | {entry} if entry else fights,
-                    decisions + (("open" if kind == "door" else "fight", index),),
+                    decisions + ((_ACTIONS[kind], index),),
                 )
             )
     return wins
@@ -88,7 +108,7 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
         return bool(winning_signatures(level.with_start_hp(hp), deadline))
 
     try:
-        high = start_hp_upper_bound(level)
+        high = tower_start_hp_upper_bound(level) if level.features else start_hp_upper_bound(level)
         if not solvable(high):
             return MinStartHp("none")
         low = 1

@@ -36,18 +36,23 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from twisty.rules.passages import (
+    PURCHASES,
     Decision,
     PassagesLevel,
     Stats,
+    arrive,
+    buy,
     consume_blocker,
     fight_damage,
     signature_entry,
     take_items,
 )
+from twisty.rules.passages_combat import DRAIN
 from twisty.rules.passages_graph import LevelGraph, build_graph
+from twisty.rules.passages_tower import UNSAFE, stat_classes, tower_start_hp_upper_bound
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 NAME = "reference"
@@ -55,6 +60,8 @@ NAME = "reference"
 # How many steps between two looks at the clock.
 _CLOCK_EVERY = 256
 NO_GOAL = -1
+# The features with which the least starting hp is found by bisection over the starting hp (min_start_hp).
+_BISECTED = frozenset({"shop", "drain", "boss"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +96,17 @@ class RegionWalk:
         self.blockers_count = len(graph.blockers)
         self.start_area = graph.start_area
         self.door_mask = _mask(b for b, thing in enumerate(self.things) if thing.kind == "door")
-        self._free: dict[tuple[int, int], int] = {}
+        self._free: dict[tuple[int, int, int], int] = {}
+        # A tower's shop (docs/mota.md): purchases are moves, and the stats then vary within one consumed set.
+        self.shop = level.shop
+        self.guarded = bool(level.guards)
+        # Whether a purchase may wait: only when it can raise a stat that can hurt (twisty.rules.passages_tower).
+        # Otherwise buying as soon as the hero can afford it is never worse (docs/mota.md, "Shops"), and a
+        # position that can buy only buys.
+        classes = stat_classes(level) if self.shop is not None else {}
+        self.purchases_wait = self.shop is not None and any(
+            choice and classes[PURCHASES[choice]] == UNSAFE for choice in self.shop.choices
+        )
 
     def start(self, stats: Stats) -> Position:
         """The position before any blocker, the start area's items taken."""
@@ -117,15 +134,64 @@ class RegionWalk:
         consumed = at.consumed | 1 << b
         return Position(consumed, areas, frontier & ~consumed, stats, goal), cost
 
+    def key(self, at: Position) -> object:
+        """What a position's future depends on besides its life. Without a shop the consumed set fixes the
+        rest: the areas reached, hence the items taken, and the keys and money (each door opened spent one,
+        each fight paid its money). With a shop, the stats bought and the purchases made so far too."""
+        if self.shop is None:
+            return at.consumed
+        stats = at.stats
+        return at.consumed, stats.atk, stats.defense, stats.mdef, stats.purchases
+
+    def purchases(self, at: Position) -> list[tuple[Position, Decision]]:
+        """The positions one purchase away (the rules' buy), each with its decision."""
+        if self.shop is None or not at.stats.shopping:
+            return []
+        out = []
+        for choice in self.shop.choices:
+            stats = buy(self.shop, at.stats, choice)
+            if stats is not None:
+                out.append((replace(at, stats=stats), ("buy", choice)))
+        return out
+
+    def moves(self, at: Position, *, survive: bool = True) -> Iterator[tuple[Position, int, Decision]]:
+        """Every move from a position: the purchases it can make, then the blockers it can consume, each as
+        (the position after, the life lost, the decision). A position that can buy and need not wait only
+        buys (the purchase can be made now at no loss)."""
+        bought = self.purchases(at)
+        for position, decision in bought:
+            yield position, 0, decision
+        if bought and not self.purchases_wait:
+            return
+        for b in _bits(at.frontier):
+            moved = self.step(at, b, survive=survive)
+            if moved is not None:
+                yield moved[0], moved[1], self.decision(b)
+
     def goals_near(self, at: Position) -> set[int]:
         """Every goal next to what the position reached (a route may end at any of them)."""
         return {g for a in _bits(at.areas) for g in self.area_goals[a]} | {
             g for b in _bits(at.consumed) for g in self.blocker_goals[b]
         }
 
+    def arrival(self, at: Position) -> tuple[int, int] | None:
+        """The most life with which the route can end from here, and the goal: any goal near when none is
+        guarded; else the best of arriving at each (a guarded goal is the boss's fight, the rules' arrive)."""
+        if not self.guarded:
+            return None if at.goal == NO_GOAL else (at.stats.hp, at.goal)
+        if at.goal == NO_GOAL:
+            return None
+        best = None
+        for goal in sorted(self.goals_near(at)):
+            arrived = arrive(self.level, goal, at.stats)
+            if arrived is not None and (best is None or arrived[0].hp > best[0]):
+                best = (arrived[0].hp, goal)
+        return best
+
     def free_fights(self, at: Position, decisions: list[Decision]) -> Position:
         """Fight every frontier enemy that costs nothing, again and again, lowest number first: such a fight
-        spends no life and no key and only adds reach, so the position after it is at least as good."""
+        spends no life and no key and only adds reach (and money), so the position after it is at least as
+        good."""
         while True:
             free = at.frontier & self._free_at(at.stats)
             if not free:
@@ -137,18 +203,38 @@ class RegionWalk:
             decisions.append(self.decision(b))
 
     def _free_at(self, stats: Stats) -> int:
-        """The enemies that cost nothing at these stats (asked of the rules once per attack and defence)."""
-        key = (stats.atk, stats.defense)
+        """The enemies that cost nothing at these stats (asked of the rules once per attack, defence and
+        magic defence). An enemy that drains life is never counted: its cost depends on the life."""
+        key = (stats.atk, stats.defense, stats.mdef)
         if key not in self._free:
             self._free[key] = _mask(
                 b
                 for b, thing in enumerate(self.things)
-                if thing.enemy is not None and fight_damage(thing.enemy, stats.atk, stats.defense) == 0
+                if thing.enemy is not None
+                and not (DRAIN in thing.enemy.specials and thing.enemy.drain)
+                and fight_damage(thing.enemy, stats.atk, stats.defense, stats.mdef) == 0
             )
         return self._free[key]
 
     def decision(self, b: int) -> Decision:
-        return ("open" if self.things[b].kind == "door" else "fight", self.objects[b])
+        kind = self.things[b].kind
+        return ("open" if kind == "door" else "fight" if kind == "enemy" else "take", self.objects[b])
+
+    def follow(self, stats: Stats, decisions: Iterable[Decision]) -> Position:
+        """The position a list of decisions (purchases and blockers, no goal) leads to from the start."""
+        number = {obj: b for b, obj in enumerate(self.objects)}
+        position = self.start(stats)
+        for action, index in decisions:
+            if action == "buy":
+                assert self.shop is not None
+                bought = buy(self.shop, position.stats, index)
+                assert bought is not None, "a stored purchase does not replay"
+                position = replace(position, stats=bought)
+                continue
+            moved = self.step(position, number[index])
+            assert moved is not None, "a stored way does not replay"
+            position = moved[0]
+        return position
 
 
 def _mask(members: Iterable[int]) -> int:
@@ -162,19 +248,27 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+# Per key of a position (RegionWalk.key): the key it was reached from and the decisions on the way.
+CameFrom = dict[object, tuple[object | None, tuple[Decision, ...]]]
+
+
 def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     """The most life with which a goal can be reached (module docstring), with a route that reaches it."""
     walk = RegionWalk(level)
     opening: list[Decision] = []
     start = walk.free_fights(walk.start(level.player), opening)
-    best = {start.consumed: start.stats.hp}
-    came_from: dict[int, tuple[int | None, tuple[Decision, ...]]] = {start.consumed: (None, tuple(opening))}
-    winner = start.consumed if start.goal != NO_GOAL else None  # the set of the most life by a goal
+    start_key = walk.key(start)
+    best = {start_key: start.stats.hp}
+    came_from: CameFrom = {start_key: (None, tuple(opening))}
+    # The key of the most life at an end, and that life.
+    arrived = walk.arrival(start)
+    winner, winner_hp = (start_key, arrived[0]) if arrived is not None else (None, 0)
     queue = deque([start])
     steps = 0
     while queue:
         at = queue.popleft()
-        if best[at.consumed] != at.stats.hp:
+        at_key = walk.key(at)
+        if best[at_key] != at.stats.hp:
             continue  # a better way to this set came later
         steps += 1
         if steps % _CLOCK_EVERY == 0 and deadline.expired():
@@ -182,19 +276,18 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
                 return BestRoute(UNKNOWN)
             route, hp = _route(walk, level, came_from, winner)
             return BestRoute(SOLVABLE, hp, route, proved=False)
-        for b in _bits(at.frontier):
-            moved = walk.step(at, b)
-            if moved is None:
+        for moved, _, decision in walk.moves(at):
+            decisions = [decision]
+            child = walk.free_fights(moved, decisions)
+            child_key = walk.key(child)
+            if best.get(child_key, 0) >= child.stats.hp:
                 continue
-            decisions = [walk.decision(b)]
-            child = walk.free_fights(moved[0], decisions)
-            if best.get(child.consumed, 0) >= child.stats.hp:
-                continue
-            best[child.consumed] = child.stats.hp
-            came_from[child.consumed] = (at.consumed, tuple(decisions))
+            best[child_key] = child.stats.hp
+            came_from[child_key] = (at_key, tuple(decisions))
             queue.append(child)
-            if child.goal != NO_GOAL and (winner is None or child.stats.hp > best[winner]):
-                winner = child.consumed
+            arrived = walk.arrival(child)
+            if arrived is not None and (winner is None or arrived[0] > winner_hp):
+                winner, winner_hp = child_key, arrived[0]
     if winner is None:
         return BestRoute(UNSOLVABLE, proved=True)
     route, hp = _route(walk, level, came_from, winner)
@@ -202,29 +295,31 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
 
 
 def _route(
-    walk: RegionWalk, level: PassagesLevel, came_from: dict[int, tuple[int | None, tuple[Decision, ...]]], winner: int
+    walk: RegionWalk,
+    level: PassagesLevel,
+    came_from: dict[object, tuple[object | None, tuple[Decision, ...]]],
+    winner: object,
 ) -> tuple[tuple[Decision, ...], int]:
-    """The decisions that led to the winner's set, and the life they end with, walked again from the start
-    (a set's way in is the one of its most life; out of time, the walk may not have passed that on yet)."""
+    """The decisions that led to the winner's key, and the life they end with, walked again from the start
+    (a key's way in is the one of its most life; out of time, the walk may not have passed that on yet)."""
     pieces = []
-    at: int | None = winner
+    at: object | None = winner
     while at is not None:
         at, piece = came_from[at]
         pieces.append(piece)
     decisions = tuple(d for piece in reversed(pieces) for d in piece)
-    position = walk.start(level.player)
-    number = {obj: b for b, obj in enumerate(walk.objects)}
-    for _, obj in decisions:
-        moved = walk.step(position, number[obj])
-        assert moved is not None, "a stored way does not replay"
-        position = moved[0]
-    return decisions + (("goal", position.goal),), position.stats.hp
+    position = walk.follow(level.player, decisions)
+    arrived = walk.arrival(position)
+    assert arrived is not None, "a stored way does not end near a goal"
+    return decisions + (("goal", arrived[1]),), arrived[0]
 
 
 def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     """The least starting hp with which a goal can be reached (module docstring)."""
+    if level.features & _BISECTED:
+        return _bisected_min_start_hp(level, deadline)
     walk = RegionWalk(level)
-    start = walk.free_fights(walk.start(Stats(0, level.player.atk, level.player.defense, level.player.keys)), [])
+    start = walk.free_fights(walk.start(replace(level.player, hp=0)), [])
     # Per set, the (need, position) pairs that no other beats on both need and net life (position.stats.hp).
     fronts: dict[int, list[tuple[int, Position]]] = {start.consumed: [(1, start)]}
     queue = deque([(1, start)])
@@ -258,9 +353,40 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     return MinStartHp("none") if least is None else MinStartHp("proved", least)
 
 
+def _bisected_min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
+    """The least starting hp by bisection over the starting hp, each probe a best_route: with a shop, a
+    boss's fight at the end or life drained in proportion to itself, life counted from 0 says too little.
+    Exact because winning only gets easier with more starting life: every fight leaves no less life after it
+    when there was more before (drain takes floor(v x life) with v < 1), and nothing else reads the life.
+    The upper end is the rules' tower_start_hp_upper_bound: if it does not win, no starting hp does."""
+    high = tower_start_hp_upper_bound(level)
+
+    def wins(hp: int) -> bool | None:
+        status = best_route(level.with_start_hp(hp), deadline).status
+        return None if status == UNKNOWN else status == SOLVABLE
+
+    top = wins(high)
+    if top is None:
+        return MinStartHp(UNKNOWN)
+    if not top:
+        return MinStartHp("none")
+    low = 1
+    while low < high:
+        middle = (low + high) // 2
+        answer = wins(middle)
+        if answer is None:
+            return MinStartHp(UNKNOWN)
+        if answer:
+            high = middle
+        else:
+            low = middle + 1
+    return MinStartHp("proved", low)
+
+
 def winning_signatures(level: PassagesLevel, deadline: Deadline) -> tuple[dict, bool]:
     """Every winning signature with the most life it reaches and a route that reaches it, and whether the
-    walk finished before the deadline (module docstring)."""
+    walk finished before the deadline (module docstring). A boss's fight at the end is part of the
+    signature like any other."""
     walk = RegionWalk(level)
     wins: dict = {}
     seen = set()
@@ -271,22 +397,36 @@ def winning_signatures(level: PassagesLevel, deadline: Deadline) -> tuple[dict, 
         if steps % _CLOCK_EVERY == 0 and deadline.expired():
             return wins, False
         at, fights, route = stack.pop()
-        if (at.consumed, fights) in seen:
+        if (walk.key(at), fights) in seen:
             continue
-        seen.add((at.consumed, fights))
+        seen.add((walk.key(at), fights))
         if at.goal != NO_GOAL:
             doors = frozenset(walk.objects[b] for b in _bits(at.consumed & walk.door_mask))
-            signature = (doors, fights)
-            if signature not in wins or wins[signature][0] < at.stats.hp:
-                wins[signature] = (at.stats.hp, route + (("goal", at.goal),))
-        for b in _bits(at.frontier):
-            moved = walk.step(at, b)
-            if moved is None:
-                continue
-            child, cost = moved
-            entry = signature_entry(level, walk.objects[b], at.stats, cost)
-            stack.append((child, fights | {entry} if entry else fights, route + (walk.decision(b),)))
+            for hp, goal, fought in _endings(walk, at, fights):
+                signature = (doors, fought)
+                if signature not in wins or wins[signature][0] < hp:
+                    wins[signature] = (hp, route + (("goal", goal),))
+        for child, cost, decision in walk.moves(at):
+            entry = None if decision[0] == "buy" else signature_entry(level, decision[1], at.stats, cost)
+            stack.append((child, fights | {entry} if entry else fights, route + (decision,)))
     return wins, True
+
+
+def _endings(walk: RegionWalk, at: Position, fights: frozenset) -> list[tuple[int, int, frozenset]]:
+    """The ways a route can end from a position next to a goal: (the life at the end, the goal, the costly
+    fights of its signature), one per goal near, or only the first goal near when no goal is guarded (the
+    others end the same)."""
+    if not walk.guarded:
+        return [(at.stats.hp, at.goal, fights)]
+    out = []
+    for goal in sorted(walk.goals_near(at)):
+        arrived = arrive(walk.level, goal, at.stats)
+        if arrived is None:
+            continue
+        guard = walk.level.guard(goal)
+        entry = None if guard is None else signature_entry(walk.level, guard, at.stats, arrived[1])
+        out.append((arrived[0].hp, goal, fights | {entry} if entry else fights))
+    return out
 
 
 def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int | None) -> SolutionCount:
