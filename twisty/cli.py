@@ -23,7 +23,17 @@ signal.signal(signal.SIGINT, _interrupted_while_starting)
 import click  # noqa: E402  (imported after the handler above, on purpose)
 
 from twisty import __version__  # noqa: E402
-from twisty.commands import bench_passages, book, check, generate_passages, odds, render, serve, temple  # noqa: E402
+from twisty.commands import (  # noqa: E402
+    bench_passages,
+    book,
+    check,
+    generate_passages,
+    importing,
+    odds,
+    render,
+    serve,
+    temple,
+)
 from twisty.commands.common import EXIT_CODES_HELP, TwistyGroup  # noqa: E402
 
 # From here on Ctrl-C raises KeyboardInterrupt, which TwistyGroup turns into the same line and exit 130.
@@ -56,6 +66,7 @@ main.add_command(book.explain)
 main.add_command(odds.odds)
 main.add_command(render.render)
 main.add_command(serve.serve)
+main.add_command(importing.import_group)
 generate.add_command(generate_passages.generate_passages)
 generate.add_command(odds.generate_tunnels)
 generate.add_command(temple.generate_temple)
