@@ -12,6 +12,7 @@ purchase is tried at every moment it is allowed, where the other engines buy as 
 from __future__ import annotations
 
 from twisty.rules.passages import (
+    PURCHASES,
     Decision,
     PassagesLevel,
     RouteState,
@@ -27,7 +28,7 @@ from twisty.rules.passages import (
     signature_entry,
     start_hp_upper_bound,
 )
-from twisty.rules.passages_tower import tower_start_hp_upper_bound
+from twisty.rules.passages_tower import UNSAFE, stat_classes, tower_start_hp_upper_bound
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 NAME = "brute"
@@ -38,8 +39,13 @@ class _OutOfTime(Exception):
     pass
 
 
-def winning_signatures(level: PassagesLevel, deadline: Deadline) -> dict[Signature, tuple[int, tuple[Decision, ...]]]:
-    """Every winning signature with the best final hp it reaches and a route that reaches it."""
+def winning_signatures(
+    level: PassagesLevel, deadline: Deadline, *, canonical: bool = False
+) -> dict[Signature, tuple[int, tuple[Decision, ...]]]:
+    """Every winning signature with the best final hp it reaches and a route that reaches it. With
+    `canonical`, only routes in the form solutions are counted in (docs/mota.md): a purchase the hero can
+    afford is made at once, unless one on offer raises a stat that can hurt."""
+    waits = canonical and level.shop is not None and _purchases_may_wait(level)
     state, _ = initial_state(level)
     wins: dict[Signature, tuple[int, tuple[Decision, ...]]] = {}
     seen = set()
@@ -66,12 +72,16 @@ def winning_signatures(level: PassagesLevel, deadline: Deadline) -> dict[Signatu
                 wins[signature] = (arrived[0].hp, decisions + (("goal", goal),))
             if not level.guards:
                 break  # (every plain goal ends the same)
+        bought_any = False
         for choice in level.shop.choices if level.shop is not None else ():
             try:
                 bought = purchase(level, state, choice)
             except ValueError:
                 continue
+            bought_any = True
             stack.append((bought, doors, fights, decisions + (("buy", choice),)))
+        if canonical and bought_any and not waits:
+            continue
         for index in frontier(level, state):
             cost = blocker_cost(level, index, state.stats)
             if cost is None:
@@ -88,6 +98,12 @@ def winning_signatures(level: PassagesLevel, deadline: Deadline) -> dict[Signatu
                 )
             )
     return wins
+
+
+def _purchases_may_wait(level: PassagesLevel) -> bool:
+    assert level.shop is not None
+    classes = stat_classes(level)
+    return any(choice and classes[PURCHASES[choice]] == UNSAFE for choice in level.shop.choices)
 
 
 def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
@@ -125,7 +141,7 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
 
 def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int | None) -> SolutionCount:
     try:
-        wins = winning_signatures(level, deadline)
+        wins = winning_signatures(level, deadline, canonical=True)
     except _OutOfTime:
         return SolutionCount(0, 0, False, False)
     ranked = sorted(wins.values(), key=lambda win: -win[0])
