@@ -268,8 +268,8 @@ def _floor_tiles(
             report.add(name, what, "not played")
     goals = 0
     index = project.floor_ids.index(name)
-    change = floor.get("changeFloor") if isinstance(floor.get("changeFloor"), dict) else {}
-    for place, target in change.items():
+    change = floor.get("changeFloor")
+    for place, target in (change if isinstance(change, dict) else {}).items():
         cell = _place(place)
         if (
             cell is None
@@ -278,7 +278,7 @@ def _floor_tiles(
         ):
             report.add(name, "unreadable stair (changeFloor)", "ignored")
             continue
-        to = target.get("floorId")
+        to = str(target.get("floorId"))
         to_index = {":next": index + 1, ":before": index - 1, ":now": index}.get(
             to, project.floor_ids.index(to) if to in project.floor_ids else -1
         )

@@ -235,10 +235,10 @@ def _factor(tokens: list[str], at: int, values: dict[str, Any], ratio: Fraction)
     if token == "core.status.thisMap.ratio":
         return ratio, at + 1
     if token.startswith("core.values."):
-        value = values.get(token[len("core.values.") :])
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        named = values.get(token[len("core.values.") :])
+        if isinstance(named, bool) or not isinstance(named, (int, float)):
             raise EffectError(f"{token} is not a number in data.js's values")
-        return Fraction(str(value)), at + 1
+        return Fraction(str(named)), at + 1
     raise EffectError(f"the value {token!r}")
 
 

@@ -26,8 +26,8 @@ from twisty.rules.passages_format_tower import MAX_FLOORS
 
 NEW, OLD = "new", "old"
 # The nine values of the file, in order.
-VALUES = ("red_gem", "blue_gem", "green_gem", "red_potion", "blue_potion", "yellow_potion", "green_potion")
-VALUES += ("sword", "shield")
+VALUES: tuple[str, ...] = ("red_gem", "blue_gem", "green_gem", "red_potion", "blue_potion", "yellow_potion")
+VALUES += ("green_potion", "sword", "shield")
 # Tile codes of each version: what an item is, by the value it takes its gain from.
 ITEMS = {
     NEW: {

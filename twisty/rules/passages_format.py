@@ -205,7 +205,7 @@ def _load_entry(source: LevelSource, symbol: str, entry: dict, deadline: Deadlin
 
 
 def _load_enemy(source: LevelSource, symbol: str, entry: dict, name: str, deadline: Deadline | None) -> Enemy:
-    flags = {}
+    flags: dict[str, Any] = {}
     for flag in ("boss", "first_strike"):
         value = entry.get(flag, False)
         if not isinstance(value, bool):

@@ -141,7 +141,7 @@ def load_floors(source: LevelSource, value: Any, legend: dict[str, dict], read_m
         grid.extend(rows)
         things.extend(floor_things)
         stairs.append(floor_stairs)
-    links = []
+    links: list[tuple[Cell, Cell]] = []
     for number, floor_stairs in enumerate(stairs):
         for direction, cell, position in floor_stairs:
             other = number + (1 if direction == "up" else -1)
