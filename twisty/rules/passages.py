@@ -67,6 +67,15 @@ class Thing:
     optional: bool = False
     # A boss whose defeat wins the level (win = "boss"): its cell is a goal, guarded by the fight.
     wins: bool = False
+    # Whether taking or consuming it reads any tower stat (a colour, mdef, money, or it is a decision): the
+    # rules' functions keep the rulebook's stats and their quick way for every other thing.
+    tower: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        money = self.enemy is not None and bool(self.enemy.money)
+        object.__setattr__(
+            self, "tower", bool(self.colour or self.mdef or self.optional or money or self.kind == "shop")
+        )
 
     @property
     def is_blocker(self) -> bool:
@@ -470,7 +479,7 @@ def consume_blocker(thing: Thing, stats: Stats, *, survive: bool = True) -> tupl
     damage into the starting hp it needs instead (not with drain, whose damage depends on the life itself).
     An optional item is taken (take_items) and costs nothing."""
     if thing.kind == "door":
-        if stats.colour_keys(thing.colour) < 1:
+        if (stats.colour_keys(thing.colour) if thing.colour else stats.keys) < 1:
             return None
         return pay_for(thing, stats, 0), 0
     enemy = thing.enemy
