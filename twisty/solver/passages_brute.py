@@ -29,7 +29,16 @@ from twisty.rules.passages import (
     start_hp_upper_bound,
 )
 from twisty.rules.passages_tower import UNSAFE, stat_classes, tower_start_hp_upper_bound
-from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
+from twisty.solver.passages_verdict import (
+    SOLVABLE,
+    UNKNOWN,
+    UNSOLVABLE,
+    BestRoute,
+    Deadline,
+    MinStartHp,
+    SolutionCount,
+    witnesses_kept,
+)
 
 NAME = "brute"
 _ACTIONS = {"door": "open", "enemy": "fight", "equipment": "take"}
@@ -151,5 +160,5 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
         min(optimal, cap),
         len(ranked) > cap,
         True,
-        tuple(decisions for _, decisions in ranked[:cap]),
+        tuple(decisions for _, decisions in ranked[: witnesses_kept(cap)]),
     )

@@ -23,7 +23,16 @@ from twisty.encodings.passages_cpsat import (
 )
 from twisty.errors import UsageError
 from twisty.rules.passages import Decision, PassagesLevel, Replay, replay, start_hp_upper_bound
-from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
+from twisty.solver.passages_verdict import (
+    SOLVABLE,
+    UNKNOWN,
+    UNSOLVABLE,
+    BestRoute,
+    Deadline,
+    MinStartHp,
+    SolutionCount,
+    witnesses_kept,
+)
 
 NAME = "cpsat"
 WORKERS = 2
@@ -216,5 +225,5 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
     found.sort(key=lambda route: -route.final_hp)
     optimal = sum(1 for route in found if route.final_hp == final_hp)
     capped = len(found) > cap
-    witnesses: tuple[tuple[Decision, ...], ...] = tuple(route.decisions for route in found[:cap])
+    witnesses: tuple[tuple[Decision, ...], ...] = tuple(route.decisions for route in found[: witnesses_kept(cap)])
     return SolutionCount(min(len(found), cap), min(optimal, cap), capped, complete, witnesses)

@@ -53,7 +53,16 @@ from twisty.rules.passages import (
 from twisty.rules.passages_combat import DRAIN
 from twisty.rules.passages_graph import LevelGraph, build_graph
 from twisty.rules.passages_tower import UNSAFE, stat_classes, tower_start_hp_upper_bound
-from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
+from twisty.solver.passages_verdict import (
+    SOLVABLE,
+    UNKNOWN,
+    UNSOLVABLE,
+    BestRoute,
+    Deadline,
+    MinStartHp,
+    SolutionCount,
+    witnesses_kept,
+)
 
 NAME = "reference"
 
@@ -457,5 +466,5 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
         min(optimal, cap),
         len(ranked) > cap,
         complete,
-        tuple(decisions for _, decisions in ranked[:cap]),
+        tuple(decisions for _, decisions in ranked[: witnesses_kept(cap)]),
     )

@@ -39,11 +39,11 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from twisty.errors import EngineBug
-from twisty.rules.passages import Decision, PassagesLevel, Stats, signature_entry
+from twisty.rules.passages import Decision, PassagesLevel, Stats
 from twisty.rules.passages import start_hp_upper_bound as rules_start_hp_upper_bound
-from twisty.solver import passages_reference
-from twisty.solver.passages_reference import Position
-from twisty.solver.passages_search_graph import SearchGraph, bits
+from twisty.solver import passages_count, passages_reference
+from twisty.solver.passages_count import follow_steps
+from twisty.solver.passages_search_graph import SearchGraph
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 try:
@@ -142,27 +142,6 @@ def search(
     if best_hp is None:
         return SearchResult(None, None, complete, expanded)
     return SearchResult(best_hp, follow_steps(sg, root, steps, goal, best_hp), complete, expanded)
-
-
-def follow_steps(sg: SearchGraph, root: Position, steps: list[int], goal: int, claimed_hp: int) -> tuple[Decision, ...]:
-    """The core's route, a list of the blockers it consumed (free steps included), followed from `root` by
-    the rules' own functions into decisions: every step must be legal, and the last must reach `goal` with
-    `claimed_hp` (and the portfolio replays the decisions on the grid again before anything is printed)."""
-    walk = sg.walk
-    at = root
-    decisions: list[Decision] = []
-    for b in steps:
-        moved = walk.step(at, b) if at.frontier >> b & 1 else None
-        if moved is None:
-            raise EngineBug(f"the compiled search's route takes blocker {b} where the rules do not allow it")
-        at = moved[0]
-        decisions.append(walk.decision(b))
-    if at.stats.hp != claimed_hp or goal not in walk.goals_near(at):
-        raise EngineBug(
-            f"the compiled search's route ends with {at.stats.hp} hp next to goals "
-            f"{sorted(walk.goals_near(at))}, not {claimed_hp} hp at goal {goal}"
-        )
-    return tuple(decisions) + (("goal", goal),)
 
 
 # ----------------------------------------------------------------------------------------- the best route
@@ -349,72 +328,27 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline, steiner: bool =
 
 
 def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int | None) -> SolutionCount:
+    """Distinct winning signatures up to `cap`, by the counting engine (passages_count): one new signature
+    at a time, a walk over the prefixes still consistent with a signature found and the core's decision
+    searches on the rest. With cap 1, whether the level is unique (the second signature is the witness)."""
     hp = level.player.hp
     sg = SearchGraph(level, hp)
     if not fits(sg, hp):
         return passages_reference.count_solutions(level, deadline, cap, final_hp)
-    try:
-        if final_hp is None:
+    if final_hp is None:
+        try:
             best = search(sg, hp, deadline)
-            if not best.complete:
-                return SolutionCount(0, 0, False, False)
-            final_hp = best.best_hp
-        if final_hp is None:
+        except MemoryError:
+            return _out_of_memory(deadline, SolutionCount(0, 0, False, False))
+        if not best.complete:
+            return SolutionCount(0, 0, False, False)
+        if best.best_hp is None:
             return SolutionCount(0, 0, False, True)
-        optimal, complete = _winning_signatures(sg, deadline, at_least=final_hp, limit=cap + 1)
-        others: dict = {}
-        if complete and len(optimal) <= cap:
-            others, complete = _winning_signatures(sg, deadline, at_least=1, limit=cap + 1)
-    except MemoryError:
-        return _out_of_memory(deadline, SolutionCount(0, 0, False, False))
-    for signature, win in optimal.items():
-        others.setdefault(signature, win)
-    total = len(others)
-    # Out of time, the counts are what was found so far: lower bounds, flagged by complete=False.
-    ranked = sorted(others.values(), key=lambda win: -win[0])
-    return SolutionCount(
-        min(total, cap), min(len(optimal), cap), total > cap, complete, tuple(route for _, route in ranked[:cap])
-    )
+        final_hp = best.best_hp
 
+    def first() -> tuple[Decision, ...] | None:
+        """A route with final_hp, by the best route's search (the race from RACE_BLOCKERS on)."""
+        found = _race(sg, hp, deadline) if sg.blocker_count >= RACE_BLOCKERS else search(sg, hp, deadline)
+        return found.route if found.complete and found.best_hp == final_hp else None
 
-def _winning_signatures(sg: SearchGraph, deadline: Deadline, *, at_least: int, limit: int) -> tuple[dict, bool]:
-    """Winning signatures whose best route reaches at least `at_least` hp, up to `limit` of them, each with
-    (hp, route), and whether the walk finished (or reached the limit) before the deadline. Depth-first over
-    (consumed set, costly fights), every move by the rules (RegionWalk); the walk enters only states from
-    which some route still reaches `at_least` hp, as the core's Decider finds (module docstring)."""
-    walk = sg.walk
-    level = sg.level
-    decider = _passages_core.Decider(sg.compiled_graph(), at_least, False)
-    root = walk.start(level.player)
-    wins: dict = {}
-    seen = set()
-    stack: list[tuple[Position, frozenset, tuple[Decision, ...]]] = [(root, frozenset(), ())]
-    steps = 0
-    while stack:
-        steps += 1
-        if steps % _CLOCK_EVERY == 0 and deadline.expired():
-            return wins, False
-        at, fights, route = stack.pop()
-        if (at.consumed, fights) in seen:
-            continue
-        seen.add((at.consumed, fights))
-        winnable = decider.decide(sg.compiled_state(at), deadline)
-        if winnable is None:
-            return wins, False
-        if not winnable:
-            continue
-        if at.goal >= 0 and at.stats.hp >= at_least:
-            doors = frozenset(sg.objects[b] for b in bits(at.consumed & sg.door_mask))
-            signature = (doors, fights)
-            if signature not in wins or wins[signature][0] < at.stats.hp:
-                wins[signature] = (at.stats.hp, route + (("goal", at.goal),))
-                if len(wins) >= limit:
-                    return wins, True
-        for b in bits(at.frontier):
-            moved = walk.step(at, b)
-            if moved is None:
-                continue
-            child, cost = moved
-            entry = signature_entry(level, sg.objects[b], at.stats, cost)
-            stack.append((child, fights | {entry} if entry else fights, route + (walk.decision(b),)))
-    return wins, True
+    return passages_count.count(sg, _passages_core, deadline, cap, final_hp, first)

@@ -17,7 +17,16 @@ from dataclasses import dataclass
 from twisty.limits import Deadline
 from twisty.rules.passages import Decision
 
-__all__ = ["SOLVABLE", "UNSOLVABLE", "UNKNOWN", "BestRoute", "Deadline", "MinStartHp", "SolutionCount"]
+__all__ = [
+    "SOLVABLE",
+    "UNSOLVABLE",
+    "UNKNOWN",
+    "BestRoute",
+    "Deadline",
+    "MinStartHp",
+    "SolutionCount",
+    "witnesses_kept",
+]
 
 SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
 
@@ -46,11 +55,18 @@ class MinStartHp:
 class SolutionCount:
     """Distinct winning signatures (passages.md), up to `cap`. `capped` when the count stopped at the
     cap; `complete` False when time ran out (counts are then lower bounds and not reported as exact).
-    `optimal` counts signatures that reach final_hp; `witnesses` holds a route per signature found
-    (the first two at least), best first."""
+    `optimal` counts signatures that reach final_hp; `witnesses` holds a route per signature found, best
+    first, up to witnesses_kept(cap) of them: with cap 1 (uniqueness) the second is the witness that the
+    level is not unique."""
 
     solutions: int
     optimal: int
     capped: bool
     complete: bool
     witnesses: tuple[tuple[Decision, ...], ...] = ()
+
+
+def witnesses_kept(cap: int) -> int:
+    """How many witnesses a count up to `cap` keeps: the cap, and two at least (the best solution and the
+    second, which shows a level is not unique, even when only uniqueness was asked)."""
+    return max(cap, 2)
