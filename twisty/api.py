@@ -181,7 +181,7 @@ def check(
     questions: Iterable[str] | str | None = None,
     engine: str = "auto",
     timeout: float | None = None,
-    max_solutions: int = 10,
+    max_solutions: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Any:
     """The verdict on a level (a Level, a path or TOML text): every question of its game unless

@@ -45,7 +45,9 @@ class CheckOptions:
 
     engine: str = "auto"
     timeout: float | None = None
-    max_solutions: int = 10
+    # How far to count distinct solutions; None: only as far as the level's claims need (uniqueness, and
+    # an [expect] solutions = N or optimal_solutions = N claim counts up to N).
+    max_solutions: int | None = None
     questions: frozenset[str] | None = None
     # Told the name of each phase of a long answer as it starts ("best route", ...), for a status line.
     progress: Callable[[str], None] | None = None

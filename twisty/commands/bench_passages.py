@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from twisty.bench import passages as passages_bench
+from twisty.bench import passages_count as count_bench
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, SECONDS
 from twisty.rules.source import LevelError
@@ -45,6 +46,15 @@ from twisty.rules.source import LevelError
     multiple=True,
     help="Run only these size buckets (repeatable), by number of blockers.",
 )
+@click.option(
+    "--questions",
+    type=click.Choice(["route", "count"]),
+    default="route",
+    show_default=True,
+    help="route: the best route by every engine against the standard algorithm. count: the best route, the "
+    "least starting hp, uniqueness and solutions up to 10 by the counting engine (`count`) against the "
+    "previous counting code (`walk`) in the same run; --engine cpsat adds CP-SAT's enumeration.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full results as one JSON object.")
 @cluster_options
 def bench_passages(
@@ -52,6 +62,7 @@ def bench_passages(
     limit: float,
     engines: tuple[str, ...],
     buckets: tuple[str, ...],
+    questions: str,
     as_json: bool,
     scheduler: str | None,
     workers: int | None,
@@ -65,6 +76,9 @@ def bench_passages(
     With --workers or --scheduler each level is a task on a Dask cluster: its engines run one after the
     other on one worker, so each ratio compares runs on the same machine (docs/cluster.md).
     """
+    if questions == "count":
+        _bench_count(suite, limit, engines, buckets, as_json)
+        return
     available = passages_bench.available_engines()
     unknown = [name for name in engines if name not in available]
     if unknown:
@@ -73,17 +87,7 @@ def bench_passages(
         )
         sys.exit(EXIT_INVALID)
     chosen = {name: module for name, module in available.items() if not engines or name in engines}
-    if not suite.is_dir():
-        click.echo(f"twisty: no suite folder {suite} (write it with benchmarks/passages/make_suite.py)", err=True)
-        sys.exit(EXIT_INVALID)
-    try:
-        levels = passages_bench.load_suite(suite, tuple(int(b) for b in buckets))
-    except LevelError as error:
-        click.echo(f"twisty: {error}", err=True)
-        sys.exit(EXIT_INVALID)
-    if not levels:
-        click.echo(f"twisty: no suite levels in {suite}", err=True)
-        sys.exit(EXIT_INVALID)
+    levels = _suite_levels(suite, buckets)
     total = len(levels) * len(chosen)
     progress = BatchProgress("levels", len(levels))
     finished = itertools.count(1)
@@ -111,4 +115,52 @@ def bench_passages(
     for line in result.lost:
         click.echo(f"twisty: {line}", err=True)
     if result.disagreements or result.lost:
+        sys.exit(EXIT_FAILED)
+
+
+def _suite_levels(suite: Path, buckets: tuple[str, ...]) -> list:
+    """The suite's levels of the buckets asked, or exit 2 with one message."""
+    if not suite.is_dir():
+        click.echo(f"twisty: no suite folder {suite} (write it with benchmarks/passages/make_suite.py)", err=True)
+        sys.exit(EXIT_INVALID)
+    try:
+        levels = passages_bench.load_suite(suite, tuple(int(b) for b in buckets))
+    except LevelError as error:
+        click.echo(f"twisty: {error}", err=True)
+        sys.exit(EXIT_INVALID)
+    if not levels:
+        click.echo(f"twisty: no suite levels in {suite}", err=True)
+        sys.exit(EXIT_INVALID)
+    return levels
+
+
+def _bench_count(suite: Path, limit: float, engines: tuple[str, ...], buckets: tuple[str, ...], as_json: bool) -> None:
+    """`--questions count`: the counting engine against the previous counting code (passages_count)."""
+    unknown = [name for name in engines if name not in count_bench.COUNTERS]
+    if unknown:
+        click.echo(
+            f"twisty: no counting engine {', '.join(unknown)} (with --questions count: "
+            f"{', '.join(count_bench.COUNTERS)})",
+            err=True,
+        )
+        sys.exit(EXIT_INVALID)
+    chosen = [name for name in count_bench.COUNTERS if name in engines or (not engines and name != "cpsat")]
+    if count_bench.COUNT_BASELINE not in chosen:
+        chosen.append(count_bench.COUNT_BASELINE)  # the ratios need it
+    levels = _suite_levels(suite, buckets)
+    done = itertools.count(1)
+
+    def report(level: str, what: str) -> None:
+        click.echo(f"[{next(done)}] {level}: {what}", err=True)
+
+    result = count_bench.run_count_bench(levels, chosen, limit, step=report)
+    if as_json:
+        click.echo(json.dumps(result.as_json(), sort_keys=True))
+    else:
+        click.echo(f"{len(levels)} levels, limit {limit:g} s per level and question")
+        for line in count_bench.count_table_lines(result):
+            click.echo(line)
+    for line in result.disagreements:
+        click.echo(f"BUG: {line}", err=True)
+    if result.disagreements:
         sys.exit(EXIT_FAILED)

@@ -28,9 +28,10 @@ def _engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
     command = click.option(
         "--max-solutions",
         type=click.IntRange(1, 1_000_000),
-        default=10,
-        show_default=True,
-        help="Stop counting distinct solutions at this many.",
+        default=None,
+        help="Count distinct solutions up to this many. Default: only as far as the level's claims need "
+        "(passages: whether the level is unique, stopping at a second solution, which is shown; an [expect] "
+        "solutions = N claim counts up to N).",
     )(command)
     command = click.option(
         "--questions",
@@ -54,7 +55,7 @@ def _engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def _options(engine: str, timeout: float | None, max_solutions: int, questions: str | None) -> CheckOptions:
+def _options(engine: str, timeout: float | None, max_solutions: int | None, questions: str | None) -> CheckOptions:
     """The options of a run; --engine and --questions must name an engine or question of some game (a
     game that lacks the engine named stays on auto; each game answers the questions of its own named)."""
     games = level_games()
@@ -82,7 +83,7 @@ def check(
     engine: str,
     timeout: float | None,
     questions: str | None,
-    max_solutions: int,
+    max_solutions: int | None,
     scheduler: str | None,
     workers: int | None,
 ) -> None:
@@ -152,7 +153,7 @@ def _clear_status_line(status: Callable[[str], None] | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict and route as JSON.")
 @_engine_options
 def solve(
-    level: str, as_json: bool, engine: str, timeout: float | None, questions: str | None, max_solutions: int
+    level: str, as_json: bool, engine: str, timeout: float | None, questions: str | None, max_solutions: int | None
 ) -> None:
     """Solve one level and print the walkthrough with the map."""
     options = replace(_options(engine, timeout, max_solutions, questions), progress=_status_line(level))

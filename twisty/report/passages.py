@@ -217,7 +217,9 @@ def summary_line(data: dict[str, Any]) -> str:
         parts.append(f"min start hp unknown ({data['limit']} limit)")
     elif data["min_start_hp_status"] == "none":
         parts.append("no starting hp suffices")
-    if data["solutions"] is not None and data["solvable"]:
+    if data["solutions"] is not None and data["solvable"] and data["solutions"] == 1 and data["solutions_capped"]:
+        parts.append("not unique (2+ solutions)")  # the uniqueness question: it stops at the second
+    elif data["solutions"] is not None and data["solvable"]:
         more = "+" if data["solutions_capped"] else ""
         parts.append(
             f"{data['solutions']}{more} solution{'s' if data['solutions'] != 1 else ''}"
@@ -230,13 +232,23 @@ def summary_line(data: dict[str, Any]) -> str:
     return f"{status_word(data):<11}{data['level']}: {', '.join(parts)}  [{engines}, {data['seconds']:.2f}s]"
 
 
+def solutions_to_count(level: PassagesLevel, asked: int | None) -> int:
+    """The cap of the solution count: `--max-solutions` when given; else only as far as the level's claims
+    need: 1 (uniqueness: the count stops at the second signature, which is the witness), or N for an
+    [expect] solutions = N or optimal_solutions = N claim (an exact count of N needs N + 1 looked for)."""
+    if asked is not None:
+        return asked
+    claims = (level.expect.solutions, level.expect.optimal_solutions)
+    return max([1] + [claim for claim in claims if claim is not None])
+
+
 def check(level: Level, options: CheckOptions) -> PassagesVerdict:
     model = level.model
     analysis = analyse(
         model,
         options.deadline,
         engine=options.engine,
-        max_solutions=options.max_solutions,
+        max_solutions=solutions_to_count(model, options.max_solutions),
         questions=options.questions,
         progress=options.progress,
     )
