@@ -1937,20 +1937,30 @@ static int take_back(Search *S, Options o, const Outcome *out, int wait) {
 /* The best-first search from `root_in` (settled and closed) on the graph and tables of S: states already
    stored under keys count as found (a decision search's failures). Runs without the GIL. Returns -1 on
    error, with the exception set. */
+static int run_search_roots(Search *S, const State *roots, int count, PyObject *deadline, Options o, Outcome *out);
+
 static int run_search(Search *S, const State *root_in, PyObject *deadline, Options o, Outcome *out) {
+    return run_search_roots(S, root_in, 1, deadline, o, out);
+}
+
+/* The same search from several roots at once (first_win_any): a route from any of them is a route of the
+   search, and the dominance between states holds whichever root each came from (it compares positions,
+   never the way to them). Each root's record has parent -1; roots already stored under their key with at
+   least their life are left out. */
+static int run_search_roots(Search *S, const State *roots, int count, PyObject *deadline, Options o, Outcome *out) {
     Graph *g = &S->g;
     *out = (Outcome){0, 1, 0, 0, -1};
-    State root = *root_in;
-    Key k = key_of(g, &root);
-    int32_t root_key = keys_find(&S->keys, &k, 1);
-    if (root_key < 0) return -1;
-    const Best *stored = &S->keys.entries[root_key].best;
-    if (stored->record >= 0 && stored->hp >= root.hp) return 0;     /* known to fail from here */
-    root.key_id = root_key;
-    root.cheap = bound_of(g, &root);
-    int32_t root_record = add_record(S, &root);
-    if (root_record < 0 || set_best(S, root_key, (Best){root.hp, root.elixirs, root_record}) < 0) return -1;
-    {
+    for (int r = 0; r < count; r++) {
+        State root = roots[r];
+        Key k = key_of(g, &root);
+        int32_t root_key = keys_find(&S->keys, &k, 1);
+        if (root_key < 0) return -1;
+        const Best *stored = &S->keys.entries[root_key].best;
+        if (stored->record >= 0 && stored->hp >= root.hp) continue;     /* known to fail from here */
+        root.key_id = root_key;
+        root.cheap = bound_of(g, &root);
+        int32_t root_record = add_record(S, &root);
+        if (root_record < 0 || set_best(S, root_key, (Best){root.hp, root.elixirs, root_record}) < 0) return -1;
         int64_t b0 = root.cheap;
         int64_t depth = set_count(root.consumed);
         if (queue_push(&S->queue, o.dive ? -depth : -b0, o.dive ? -b0 : -depth, root_record) < 0) return -1;
@@ -2568,11 +2578,80 @@ done:
     return result;
 }
 
+/* first_win_any(graph, roots, deadline, at_least) -> (index, complete, expanded, steps, goal): one
+   first-win search (at least `at_least` hp) from every state of the list `roots` at once (each as reached,
+   read_state, its closure taken), for the counting engine (passages_count), which hands it every deviation
+   of a walk: index = the root the route found starts from and steps = every blocker it consumed from that
+   root (its closure included); index, steps and goal None when none wins (complete: a proof). */
+static PyObject *first_win_any(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *spec, *roots_spec, *deadline;
+    long long at_least;
+    if (!PyArg_ParseTuple(args, "OO!OL", &spec, &PyList_Type, &roots_spec, &deadline, &at_least)) return NULL;
+    Options o = {.first_win = 1, .dive = 0, .use_dominance = 1, .priced = 0, .steiner = 0, .chain_from = -1,
+                 .at_least = at_least, .threads = 1};
+    Search S;
+    memset(&S, 0, sizeof(S));
+    Trail trail = {NULL, 0, 0};
+    PyObject *result = NULL;
+    Py_ssize_t count = PyList_GET_SIZE(roots_spec);
+    State *roots = count ? malloc((size_t)count * sizeof(State)) : NULL;
+    if (count && !roots) { no_memory(); return NULL; }
+    Outcome out;
+    if (init_search(&S, spec) < 0) goto done;
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (read_state(&S.g, PyList_GET_ITEM(roots_spec, i), &roots[i], 1, NULL) < 0) goto done;
+    if (count > INT32_MAX) { no_memory(); goto done; }
+    PyThreadState *unlocked = PyEval_SaveThread();
+    int status = run_search_roots(&S, roots, (int)count, deadline, o, &out);
+    PyEval_RestoreThread(unlocked);
+    if (status < 0) goto done;
+    if (!out.have_best) {
+        result = Py_BuildValue("(OOLOO)", Py_None, out.complete ? Py_True : Py_False, (long long)out.expanded,
+                               Py_None, Py_None);
+        goto done;
+    }
+    {
+        int32_t first = out.best_record;
+        while (S.records[first].parent >= 0) first = S.records[first].parent;
+        /* Root records were made in the order of the list, the skipped ones left out: find which it is. */
+        Py_ssize_t index = -1;
+        for (Py_ssize_t i = 0; i < count && index < 0; i++)
+            if (set_equal(roots[i].consumed, S.records[first].consumed) && roots[i].hp == S.records[first].hp
+                    && set_equal(roots[i].areas, S.records[first].areas))
+                index = i;
+        State root;
+        if (index < 0 || read_state(&S.g, PyList_GET_ITEM(roots_spec, index), &root, 1, &trail) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_SystemError, "first_win_any lost its root");
+            goto done;
+        }
+        unlocked = PyEval_SaveThread();
+        status = route_steps(&S, &root, out.best_record, &trail);
+        PyEval_RestoreThread(unlocked);
+        if (status < 0) goto done;
+        PyObject *steps = PyList_New((Py_ssize_t)trail.count);
+        if (!steps) goto done;
+        for (int64_t i = 0; i < trail.count; i++)
+            PyList_SET_ITEM(steps, (Py_ssize_t)i, PyLong_FromLong(trail.items[i]));
+        if (PyErr_Occurred()) { Py_DECREF(steps); goto done; }
+        result = Py_BuildValue("(nOLNi)", index, Py_True, (long long)out.expanded, steps,
+                               S.records[out.best_record].goal);
+    }
+done:
+    free(roots);
+    free(trail.items);
+    free_search(&S);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from, threads=1)\n"
      "-> (best_hp, complete, expanded, steps, goal)\n\n"
      "The passages search engine's best-first search (header comment of _passages_core.c)."},
+    {"first_win_any", first_win_any, METH_VARARGS,
+     "first_win_any(graph, roots, deadline, at_least) -> (index, complete, expanded, steps, goal)\n\n"
+     "One first-win search from every state of `roots` at once (the counting engine's deviations)."},
     {"least_need", least_need, METH_VARARGS,
      "least_need(graph, root, deadline, known, steiner) -> (least need or None, expanded)\n\n"
      "The least-need search of min_start_hp (need_offer, least_need in _passages_core.c)."},

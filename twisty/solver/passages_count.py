@@ -12,23 +12,26 @@ fought for nothing is not in S_i (an enemy is fought once, so a fight missing fr
 recorded with other stats, stays missing or wrong). Everything else about a prefix follows from it:
 
 - A prefix consistent with no S_i has *deviated*: whatever it goes on with, its signature is new. Whether
-  one of its continuations wins is then a plain decision question, with every dominance of the compiled
-  search allowed (it cannot merge two signatures, since any win will do): the core's Decider answers it,
-  keeping what fails for the next questions, and the core's first-win search gives the route.
+  one of its continuations wins is then a plain decision question, where every dominance of the compiled
+  search is allowed (it cannot merge two signatures, since any win will do). All the deviations of a walk
+  go to one first-win search of the core at once (first_win_any): one best-first search with the bound,
+  the closure and the dominance of the best route's search, whichever deviation each state came from.
 - A prefix consistent with some S_i has its recorded fights fixed by its consumed set C and any such i (the
   fights of S_i among C), so a consistent prefix is stored as (C, the least such i), and its life follows.
-  The walk goes over these depth first; a state from which no route reaches `at_least` hp at all (the
-  Decider again) is dropped with everything below it. At a goal, a consistent prefix whose signature is
-  not one of the S_i (it ends before it has all of some S_i's doors and fights) is a new solution too.
+  The walk goes over these depth first, without the closure of the best route's search (a free fight
+  taken early can change the stats, hence the signature, of later fights) but for the fights that cannot
+  change a signature: a free fight that opens no equipment and is in no alive S_i (_neutral_fights; its
+  docstring proves it). At a goal, a consistent prefix whose signature is none of the S_i (it ends before
+  it has all of some S_i's doors and fights) is a new solution too.
 
-So each new signature costs one walk over the consistent prefixes that can still win plus decision
-searches on their deviations; the Decider's tables are kept across walks (what fails with at least h hp
-fails whatever was found). `unique` is the first two signatures: the best route's, then any other.
+So each new signature costs one walk over the consistent prefixes plus one decision search from all their
+deviations. Uniqueness (count up to 1) is the best route's signature, then one walk for any other: the
+second signature found is the witness.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -40,11 +43,6 @@ from twisty.solver.passages_verdict import Deadline, SolutionCount, witnesses_ke
 
 # How many steps of a walk between two looks at the clock.
 _CLOCK_EVERY = 256
-PRICED = False
-# A quick dive from a deviation looks at this many times 256 states before the full decision.
-DIVE_CHECKS = 8
-# The work a full decision counts for when the two walks of `another` share the time (a dive: DIVE_CHECKS).
-DECIDE_WORK = 64
 
 
 def follow_steps(sg: SearchGraph, root: Position, steps: list[int], goal: int, claimed_hp: int) -> tuple[Decision, ...]:
@@ -96,111 +94,53 @@ class Known:
 
 class Counter:
     """The walks of one level: new signatures one at a time (module docstring). `core` is the compiled
-    core module; one Decider per threshold, kept across walks."""
+    core module."""
 
-    def __init__(self, sg: SearchGraph, core, deadline: Deadline) -> None:
+    def __init__(self, sg: SearchGraph, core: ModuleType, deadline: Deadline) -> None:
         self.sg = sg
         self.core = core
         self.deadline = deadline
-        self.deciders: dict[int, object] = {}
         self.steps = 0
         self.consistent = 0
-
-    def _decider(self, at_least: int):
-        if at_least not in self.deciders:
-            self.deciders[at_least] = self.core.Decider(self.sg.compiled_graph(), at_least, PRICED)
-        return self.deciders[at_least]
-
-    def _wins(self, at: Position, at_least: int) -> bool:
-        answer = self._decider(at_least).decide(self.sg.compiled_state(at), self.deadline)
-        if answer is None:
-            raise OutOfTime
-        return bool(answer)
 
     def _tick(self) -> None:
         self.steps += 1
         if self.steps % _CLOCK_EVERY == 0 and self.deadline.expired():
             raise OutOfTime
 
-    def _finish(self, at: Position, route: tuple[Decision, ...], at_least: int) -> tuple[Decision, ...]:
-        """A winning route from the deviated position `at` (the Decider said there is one)."""
-        best_hp, complete, _, steps, goal = self.core.search(
-            self.sg.compiled_graph(),
-            self.sg.compiled_state(at),
-            self.deadline,
-            True,
-            False,
-            True,
-            at_least,
-            False,
-            False,
-            -1,
-        )
-        if best_hp is None:
-            if not complete:
-                raise OutOfTime
-            raise AssertionError("the Decider found a win that the search does not")
-        return route + follow_steps(self.sg, at, steps, goal, best_hp)
-
-    def _dive(self, at: Position, route: tuple[Decision, ...], at_least: int) -> tuple[Decision, ...] | None:
-        """A quick look for a win from the deviated position `at`: the core's first-win search, deepest state
-        first, for at most DIVE_CHECKS x 256 expansions (counted, not timed: the same answer on any
-        machine). None when it found none in that budget (which proves nothing)."""
-        budget = _Budget(self.deadline, DIVE_CHECKS)
-        best_hp, _, _, steps, goal = self.core.search(
-            self.sg.compiled_graph(), self.sg.compiled_state(at), budget, True, True, True, at_least, False, False, -1
-        )
-        if best_hp is None:
-            if self.deadline.expired():
-                raise OutOfTime
-            return None
-        return route + follow_steps(self.sg, at, steps, goal, best_hp)
-
     def another(self, known: list[Known], at_least: int) -> tuple[Decision, ...] | None:
         """A route that wins with at least `at_least` hp and whose signature is none of `known`, or None
         when there is none. Raises OutOfTime.
 
-        Two walks over the consistent prefixes take turns, each a fair share of the work (counted in steps,
-        not timed, so the same answer comes the same way on any machine), and the first to finish answers:
-        one asks the Decider of every consistent prefix whether it can still win (good where many of them
-        cannot), the other does not (good where that question is dear and most can). Both give each
-        deviation a quick dive, and once their walk is done, the Decider's full decision, most life first."""
-        root = self.sg.walk.start(self.sg.level.player)
-        if not known:
-            return self._finish(root, (), at_least) if self._wins(root, at_least) else None
-        walks = [self._walk(known, at_least, prune) for prune in (False, True)]
-        spent = [0, 0]
-        while True:
-            turn = 0 if spent[0] <= spent[1] else 1
-            try:
-                spent[turn] += next(walks[turn])
-            except StopIteration as done:
-                return done.value
-
-    def _walk(
-        self, known: list[Known], at_least: int, prune: bool
-    ) -> Generator[int, None, tuple[Decision, ...] | None]:
-        """One walk of `another` (its docstring); yields the work done since the last yield."""
+        A walk over the consistent prefixes (depth first, each (consumed set, least consistent signature)
+        once) looks for a goal that ends a new signature and collects the deviations, the prefixes one
+        blocker further that are consistent with none of `known`; then one first-win search of the core
+        from all the deviations at once decides whether any of them wins, and how."""
         sg = self.sg
         walk = sg.walk
         root = walk.start(sg.level.player)
         door_mask = sg.door_mask
         seen: set[tuple[int, int]] = set()
         deviations: list[tuple[Position, tuple[Decision, ...]]] = []
-        stack: list[tuple[Position, int, tuple[Decision, ...]]] = [(root, (1 << len(known)) - 1, ())]
+        stack: list[tuple[Position, int, tuple[Decision, ...]]] = []
+        if known:
+            stack.append((root, (1 << len(known)) - 1, ()))
+        else:
+            deviations.append((root, ()))
         while stack:
             self._tick()
-            yield 1
             at, alive, route = stack.pop()
             lowest = (alive & -alive).bit_length() - 1
             if (at.consumed, lowest) in seen:
                 continue
             seen.add((at.consumed, lowest))
-            self.consistent += 1
-            if prune:
-                yield DECIDE_WORK
-                if not self._wins(at, at_least):
+            closed, route = self._neutral_fights(at, route, alive, known)
+            if closed is not at:
+                if (closed.consumed, lowest) in seen:
                     continue
+                seen.add((closed.consumed, lowest))
+                at = closed
+            self.consistent += 1
             if at.goal >= 0 and at.stats.hp >= at_least:
                 doors = at.consumed & door_mask
                 fought = at.consumed & ~door_mask
@@ -214,31 +154,60 @@ class Counter:
                 still = _still_consistent(known, alive, b, door_mask >> b & 1, cost, at)
                 if still:
                     stack.append((child, still, route + (walk.decision(b),)))
-                else:
-                    yield DIVE_CHECKS
-                    won = self._dive(child, route + (walk.decision(b),), at_least)
-                    if won is not None:
-                        return won
+                elif child.stats.hp >= at_least:
                     deviations.append((child, route + (walk.decision(b),)))
-        deviations.sort(key=lambda deviation: -deviation[0].stats.hp)
-        for child, route in deviations:
-            yield DECIDE_WORK
-            if self._wins(child, at_least):
-                return self._finish(child, route, at_least)
-        return None
+        return self._first_win(deviations, at_least)
+
+    def _neutral_fights(
+        self, at: Position, route: tuple[Decision, ...], alive: int, known: list[Known]
+    ) -> tuple[Position, tuple[Decision, ...]]:
+        """Fight at once every frontier enemy that costs nothing, is a fight of no signature in `alive`, and
+        opens no equipment: again and again, lowest number first. Any route from the prefix without such a
+        fight f has a twin that fights f first and then goes on the same way: the stats at every later
+        fight are the same (f opens no equipment), life and keys no less, and f, free, is in no signature;
+        so the twin has the same signature, and the prefix with f loses no solution and no deviation."""
+        sg = self.sg
+        walk = sg.walk
+        fights = 0
+        for k in _members(known, alive):
+            fights |= k.fights
+        while True:
+            for b in bits(at.frontier & ~sg.door_mask & ~fights):
+                if any(sg.area_atk[a] or sg.area_def[a] for a in walk.blocker_areas[b] if not at.areas >> a & 1):
+                    continue
+                moved = walk.step(at, b)
+                if moved is not None and moved[1] == 0:
+                    at, route = moved[0], route + (walk.decision(b),)
+                    break
+            else:
+                return at, route
+
+    def _first_win(
+        self, deviations: list[tuple[Position, tuple[Decision, ...]]], at_least: int
+    ) -> tuple[Decision, ...] | None:
+        """A winning route from one of the deviated positions (the core's first_win_any), or None."""
+        if not deviations:
+            return None
+        sg = self.sg
+        index, complete, _, steps, goal = self.core.first_win_any(
+            sg.compiled_graph(), [sg.compiled_state(at) for at, _ in deviations], self.deadline, at_least
+        )
+        if index is None:
+            if not complete:
+                raise OutOfTime
+            return None
+        at, route = deviations[index]
+        return route + follow_steps(sg, at, steps, goal, _final_hp(sg, at, steps))
 
 
-class _Budget:
-    """A deadline for a quick look: expired after `checks` looks (the core looks every 256 expansions), or
-    when the level's own deadline has passed."""
-
-    def __init__(self, deadline: Deadline, checks: int) -> None:
-        self.deadline = deadline
-        self.left = checks
-
-    def expired(self) -> bool:
-        self.left -= 1
-        return self.left < 0 or self.deadline.expired()
+def _final_hp(sg: SearchGraph, at: Position, steps: list[int]) -> int:
+    """The life at the end of `steps` from `at`, by the rules (follow_steps checks the route against it)."""
+    for b in steps:
+        moved = sg.walk.step(at, b)
+        if moved is None:
+            raise EngineBug(f"the compiled search's route takes blocker {b} where the rules do not allow it")
+        at = moved[0]
+    return at.stats.hp
 
 
 def _members(known: list[Known], alive: int) -> Iterator[Known]:

@@ -239,6 +239,12 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> SearchResult:
     return max(results.values(), key=lambda result: -1 if result.best_hp is None else result.best_hp)
 
 
+# The last best route proved, with its level: counting the same level object next (the portfolio asks the
+# best route, then the count) starts from it instead of proving it again. Levels are frozen, so the same
+# object has the same best route.
+_LAST_PROVED: list[tuple[PassagesLevel, SearchResult]] = []
+
+
 def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     """The best route, proven optimal when the search finishes. Levels of RACE_BLOCKERS blockers and more
     race two searches on two cores (_race); smaller ones are done within milliseconds by the first. A
@@ -251,6 +257,8 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
         result = _race(sg, hp, deadline) if sg.blocker_count >= RACE_BLOCKERS else search(sg, hp, deadline)
     except MemoryError:
         return _out_of_memory(deadline, BestRoute(UNKNOWN))
+    if result.complete:
+        _LAST_PROVED[:] = [(level, result)]
     if result.complete:
         if result.best_hp is None:
             return BestRoute(UNSOLVABLE, proved=True)
@@ -347,8 +355,12 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
         final_hp = best.best_hp
 
     def first() -> tuple[Decision, ...] | None:
-        """A route with final_hp, by the best route's search (the race from RACE_BLOCKERS on)."""
-        found = _race(sg, hp, deadline) if sg.blocker_count >= RACE_BLOCKERS else search(sg, hp, deadline)
+        """A route with final_hp: the best route proved last for this level object, or else by the best
+        route's search (the race from RACE_BLOCKERS on)."""
+        if _LAST_PROVED and _LAST_PROVED[0][0] is level:
+            found = _LAST_PROVED[0][1]
+        else:
+            found = _race(sg, hp, deadline) if sg.blocker_count >= RACE_BLOCKERS else search(sg, hp, deadline)
         return found.route if found.complete and found.best_hp == final_hp else None
 
     return passages_count.count(sg, _passages_core, deadline, cap, final_hp, first)
