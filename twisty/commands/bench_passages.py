@@ -11,6 +11,7 @@ import click
 
 from twisty.bench import passages as passages_bench
 from twisty.bench import passages_count as count_bench
+from twisty.bench import passages_generate as generate_bench
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, SECONDS
 from twisty.rules.source import LevelError
@@ -159,6 +160,45 @@ def _bench_count(suite: Path, limit: float, engines: tuple[str, ...], buckets: t
     else:
         click.echo(f"{len(levels)} levels, limit {limit:g} s per level and question")
         for line in count_bench.count_table_lines(result):
+            click.echo(line)
+    for line in result.disagreements:
+        click.echo(f"BUG: {line}", err=True)
+    if result.disagreements:
+        sys.exit(EXIT_FAILED)
+
+
+@click.command("generate")
+@click.option(
+    "--blockers",
+    "blocker_counts",
+    type=click.IntRange(1, 266),
+    multiple=True,
+    help=f"Blocker counts to generate (repeatable). Default: {', '.join(map(str, generate_bench.GENERATE_BLOCKERS))}.",
+)
+@click.option("--seeds", type=click.IntRange(1, 1000), default=5, show_default=True, help="Seeds 1..N per count.")
+@click.option(
+    "--limit",
+    type=SECONDS,
+    default=60.0,
+    show_default=True,
+    help="Seconds per level; past it the seed counts as failed.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the full results as one JSON object.")
+def bench_generate(blocker_counts: tuple[int, ...], seeds: int, limit: float, as_json: bool) -> None:
+    """Time the passages generator by blocker count: each level made twice in the same run, verified by the
+    counting engine and by the previous counting code, with the ratio of their median times."""
+    counts = blocker_counts or generate_bench.GENERATE_BLOCKERS
+
+    def report(blockers: int, seed: int, verifier: str, run: generate_bench.GenerateRun) -> None:
+        made = "made" if run.made else f"no level ({run.why})"
+        click.echo(f"{blockers} blockers, seed {seed}, {verifier}: {made}, {run.seconds:.2f} s", err=True)
+
+    result = generate_bench.run_generate_bench(tuple(counts), list(range(1, seeds + 1)), limit, step=report)
+    if as_json:
+        click.echo(json.dumps(result.as_json(), sort_keys=True))
+    else:
+        click.echo(f"seeds 1..{seeds}, limit {limit:g} s per level")
+        for line in generate_bench.generate_table_lines(result):
             click.echo(line)
     for line in result.disagreements:
         click.echo(f"BUG: {line}", err=True)
