@@ -115,3 +115,31 @@ def test_quick_runs_are_timed_five_times_and_keep_the_median(monkeypatch):
     slow = ScriptedEngine(clock, [0.8, 0.001])
     run = passages_bench.run_engine(slow, level, 30.0)
     assert slow.calls == 1 and abs(run.seconds - 0.8) < 1e-9
+
+
+def test_count_bench_compares_the_counting_engine_with_the_previous_walk(tmp_path):
+    """--questions count: per level, uniqueness and counts to 10 by both counting codes; the counts of the
+    puzzles' own [expect] (06: 2 solutions, 1 optimal; 12: 3, all optimal) and no disagreement."""
+    suite = make_suite(tmp_path / "suite", ["06-first-strike.toml", "12-ten-steps.toml", "09-not-enough-life.toml"])
+    result = CliRunner().invoke(main, ["bench", "passages", "--suite", str(suite), "--questions", "count", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert data["disagreements"] == []
+    by_name = {level["level"]: level for level in data["levels"]}
+    assert by_name["09-not-enough-life.toml"]["runs"] == {}  # unsolvable: nothing to count
+    for name, counted in (("06-first-strike.toml", [2, 1, False]), ("12-ten-steps.toml", [3, 3, False])):
+        runs = by_name[name]["runs"]
+        assert runs["count10"]["count"]["answer"] == runs["count10"]["walk"]["answer"] == counted
+        assert runs["unique"]["count"]["answer"] == [1, 1, True]
+    table = CliRunner().invoke(main, ["bench", "passages", "--suite", str(suite), "--questions", "count"])
+    assert table.exit_code == 0 and "unique by count" in table.stdout and "whole check" in table.stdout
+
+
+def test_generate_bench_makes_the_same_levels_with_either_counting_code():
+    """`twisty bench generate`: seed 1 and 2 at 8 blockers, each made with both verifiers, the same files."""
+    result = CliRunner().invoke(main, ["bench", "generate", "--blockers", "8", "--seeds", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert data["disagreements"] == []
+    (row,) = data["rows"]
+    assert row["blockers"] == 8 and row["count"]["tried"] == row["walk"]["tried"] == 2
