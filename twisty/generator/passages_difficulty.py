@@ -6,6 +6,7 @@ is left), fights that must wait, and how far a player who always takes the cheap
 
 from __future__ import annotations
 
+from twisty.generator.passages_engine_explore import ENGINE_BLOCKERS, EngineExplorer
 from twisty.generator.passages_explore import Explorer
 from twisty.generator.passages_params import Difficulty
 from twisty.limits import Deadline
@@ -17,7 +18,11 @@ def measure_difficulty(
 ) -> Difficulty:
     """Traps along the solution, fights that must wait, and how far a greedy player gets. `deadline`, the
     level's, is polled as the work grows (None: no limit)."""
-    explorer = Explorer(level, budget=10_000_000, deadline=deadline)
+    explorer = (
+        EngineExplorer(level, deadline=deadline)
+        if len(level.blockers()) >= ENGINE_BLOCKERS
+        else Explorer(level, budget=10_000_000, deadline=deadline)
+    )
     start_hp = level.player.hp
     states = explorer.replay_states(route, start_hp)
     route_blockers = [explorer.number[obj] for action, obj in route if action != "goal"]

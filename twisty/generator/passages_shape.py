@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from twisty.generator.passages_bestiary import closest_enemy
 from twisty.generator.passages_draft import Draft, set_enemy
+from twisty.generator.passages_engine_explore import ENGINE_BLOCKERS, EngineExplorer
 from twisty.generator.passages_explore import Explorer, Win
 from twisty.limits import Deadline
 from twisty.rules.passages import Decision, Enemy, PassagesLevel, fight_damage, start_hp_upper_bound
@@ -24,8 +25,12 @@ SIGNATURE_CAP = 6
 
 
 def draft_explorer(level: PassagesLevel, deadline: Deadline | None) -> Explorer:
-    """An explorer with the state budget of a draft: a draft too loose to explore within it is dropped."""
-    return Explorer(level, EXPLORE_BUDGET_PER_BLOCKER * max(10, len(level.blockers())), deadline=deadline)
+    """An explorer with the state budget of a draft: a draft too loose to explore within it is dropped.
+    From ENGINE_BLOCKERS blockers on, its questions go to the search engine (passages_engine_explore)."""
+    budget = EXPLORE_BUDGET_PER_BLOCKER * max(10, len(level.blockers()))
+    if len(level.blockers()) >= ENGINE_BLOCKERS:
+        return EngineExplorer(level, budget, deadline=deadline)
+    return Explorer(level, budget, deadline=deadline)
 
 
 def fight_stats(explorer: Explorer, win: Win, start_hp: int) -> dict[int, tuple[int, int]]:
