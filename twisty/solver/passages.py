@@ -31,10 +31,10 @@ def choose_engines(level: PassagesLevel, requested: str) -> dict[str, ModuleType
 
     `auto` is the first available engine of the registry's `auto` list, the search engine, for all three
     questions: on the shipped puzzles and the benchmark suite it is the fastest at every size
-    (docs/bench-passages.md), and its counting walk, which enters only states its own search finds still
-    winning, took 0.01 s where CP-SAT's solve-and-block took 17.7 s (suite level b020-03, 9 solutions; on
-    b020-04 CP-SAT did not finish counting in 20 s); it counts up to 10 solutions on most suite levels of
-    40 to 90 blockers within 0.02 to 1.1 s (docs/passages.md). CP-SAT stays the independent second engine:
+    (docs/bench-passages.md), and its counting engine (passages_count: one walk per signature, with one
+    first-win search of the core from all the walk's deviations) decides uniqueness on every solvable suite
+    level and counts to 10 where CP-SAT's solve-and-block took 17.7 s on b020-03 (9 solutions) and did not
+    finish on b020-04 in 20 s (docs/bench-passages.md, "Counting"). CP-SAT stays the independent second engine:
     `--engine cpsat`, and the differential tests that hold the two to the same answers. An explicit engine
     answers everything. By level features, the search engine itself picks how to find the best route:
     from 40 blockers on it races two configurations of its compiled search, one per core

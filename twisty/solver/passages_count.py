@@ -1,6 +1,6 @@
 """Counting solutions and deciding uniqueness: one new signature at a time, by a search built for it.
 
-passages.md fixes what a solution is: a route's signature, the doors it opens and, for each fight that costs
+docs/passages.md fixes what a solution is, after the rulebook Twisty Little Passages: a route's signature, the doors it opens and, for each fight that costs
 it life, the enemy with the player's (atk, def) at that fight, in canonical form (every item taken the
 moment it is reachable). The counting engine finds distinct winning signatures one at a time. Given the
 signatures S_1..S_k already found, it asks: is there a winning route (at least `at_least` hp at a goal)
