@@ -1,10 +1,11 @@
 """Counting solutions and deciding uniqueness: one new signature at a time, by a search built for it.
 
-docs/passages.md fixes what a solution is, after the rulebook Twisty Little Passages: a route's signature, the doors it opens and, for each fight that costs
-it life, the enemy with the player's (atk, def) at that fight, in canonical form (every item taken the
-moment it is reachable). The counting engine finds distinct winning signatures one at a time. Given the
-signatures S_1..S_k already found, it asks: is there a winning route (at least `at_least` hp at a goal)
-whose signature is none of them? The answer is a route, or a proof that there is none.
+docs/passages.md fixes what a solution is, after the rulebook Twisty Little Passages: a route's
+signature, the doors it opens and, for each fight that costs it life, the enemy with the player's (atk, def)
+at that fight, in canonical form (every item taken the moment it is reachable). The counting engine finds
+distinct winning signatures one at a time. Given the signatures S_1..S_k already found, it asks: is there a
+winning route (at least `at_least` hp at a goal) whose signature is none of them? The answer is a route,
+or a proof that there is none.
 
 A route prefix is *consistent* with S_i when it can still end with exactly S_i: every door it opened is a
 door of S_i, every enemy it fought for life is one of S_i's fights at S_i's (atk, def), and every enemy it
