@@ -423,3 +423,23 @@ def test_seeds_1_to_5_give_the_same_bytes_as_before_the_split(size, blockers, di
     params = PassagesParams(width, height, blockers, difficulty)
     digests = [hashlib.sha256(made_level(params, seed).text.encode("utf-8")).hexdigest()[:16] for seed in range(1, 6)]
     assert digests == BEFORE_THE_SPLIT[(size, blockers, difficulty)]
+
+
+LARGE = sorted((ROOT / "puzzles" / "passages" / "large").glob("*.toml"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", LARGE, ids=[p.name for p in LARGE])
+def test_large_shipped_levels_are_what_their_header_regenerates(path: Path):
+    """The levels of 60 blockers and more (made with the engine-backed explorer) regenerate byte for byte
+    from their headers too; each takes minutes, so under `-m slow` only (`twisty check` checks their claims
+    in every run)."""
+    test_shipped_levels_are_what_their_header_regenerates(path)
+
+
+def test_large_levels_are_shipped_tight_and_unique():
+    """The large levels claim what the generator promises: final life 1 and one solution."""
+    assert len(LARGE) >= 10
+    for path in LARGE:
+        text = path.read_text(encoding="utf-8")
+        assert "final_hp = 1" in text and "unique = true" in text, path.name
