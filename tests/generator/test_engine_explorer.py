@@ -22,7 +22,7 @@ def test_engine_explorer_agrees_with_the_explorer_and_the_brute_force(chunk):
     for seed in range(chunk * 15, chunk * 15 + 15):
         level = random_level(seed, cells_wide=4, cells_high=3, blockers=8, items=4, loops=0.3)
         plain = Explorer(level, budget=10_000_000)
-        engine = EngineExplorer(level, deadline=Deadline(None))
+        engine = EngineExplorer(level, passages_search.generator_oracle, deadline=Deadline(None))
         hp = level.player.hp
         best = passages_brute.best_route(level, Deadline(None))
         mine, theirs = engine.best_route(hp), plain.best_route(hp)

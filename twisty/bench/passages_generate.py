@@ -30,6 +30,7 @@ VERIFIERS = {
         best_route=passages_search.best_route,
         min_start_hp=passages_search.min_start_hp,
         count_solutions=passages_count_walk.count_solutions,
+        generator_oracle=passages_search.generator_oracle,
     ),
 }
 

@@ -93,6 +93,8 @@ def generate_level(
     profile = PROFILES[params.difficulty]
     low, high = score_range(params.difficulty, params.blockers)
     rng = random.Random(seed)
+    # The engine's exact answers to the explorer's questions on large drafts (passages_engine_explore).
+    oracle = getattr(engine, "generator_oracle", None)
     disagreements = 0
     attempt = 0
     try:
@@ -102,17 +104,17 @@ def generate_level(
             if draft is None or not walk_route(draft, rng, profile.route_share, deadline):
                 continue
             try:
-                tightened = tighten(draft, rng, deadline)
+                tightened = tighten(draft, rng, deadline, oracle)
             except TooMuchWork:
                 continue
             if tightened is None:
                 continue
             start_hp, win = tightened
-            relax_traps(draft, rng, start_hp, win, profile.trap_share, deadline)
+            relax_traps(draft, rng, start_hp, win, profile.trap_share, deadline, oracle)
             if any(is_sealed(thing.enemy) for thing in draft.things.values()):
                 continue
             candidate = draft.level(start_hp)
-            difficulty = measure_difficulty(candidate, win.decisions, deadline)
+            difficulty = measure_difficulty(candidate, win.decisions, deadline, oracle)
             if not low <= difficulty.score <= high:
                 continue
             body = level_text(candidate, params, seed, difficulty, header=False)

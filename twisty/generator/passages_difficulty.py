@@ -6,23 +6,21 @@ is left), fights that must wait, and how far a player who always takes the cheap
 
 from __future__ import annotations
 
-from twisty.generator.passages_engine_explore import ENGINE_BLOCKERS, EngineExplorer
-from twisty.generator.passages_explore import Explorer
+from typing import Any
+
+from twisty.generator.passages_engine_explore import explorer_for
 from twisty.generator.passages_params import Difficulty
 from twisty.limits import Deadline
 from twisty.rules.passages import Decision, PassagesLevel
 
 
 def measure_difficulty(
-    level: PassagesLevel, route: tuple[Decision, ...], deadline: Deadline | None = None
+    level: PassagesLevel, route: tuple[Decision, ...], deadline: Deadline | None = None, oracle: Any | None = None
 ) -> Difficulty:
     """Traps along the solution, fights that must wait, and how far a greedy player gets. `deadline`, the
-    level's, is polled as the work grows (None: no limit)."""
-    explorer = (
-        EngineExplorer(level, deadline=deadline)
-        if len(level.blockers()) >= ENGINE_BLOCKERS
-        else Explorer(level, budget=10_000_000, deadline=deadline)
-    )
+    level's, is polled as the work grows (None: no limit); with the engine's `oracle`, a level of
+    ENGINE_BLOCKERS blockers or more asks it whether positions still win (passages_engine_explore)."""
+    explorer = explorer_for(level, 10_000_000, deadline, oracle)
     start_hp = level.player.hp
     states = explorer.replay_states(route, start_hp)
     route_blockers = [explorer.number[obj] for action, obj in route if action != "goal"]

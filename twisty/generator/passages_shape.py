@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 from twisty.generator.passages_bestiary import closest_enemy
 from twisty.generator.passages_draft import Draft, set_enemy
-from twisty.generator.passages_engine_explore import ENGINE_BLOCKERS, EngineExplorer
+from twisty.generator.passages_engine_explore import explorer_for
 from twisty.generator.passages_explore import Explorer, Win
 from twisty.limits import Deadline
 from twisty.rules.passages import Decision, Enemy, PassagesLevel, fight_damage, start_hp_upper_bound
@@ -24,13 +25,11 @@ EXPLORE_BUDGET_PER_BLOCKER = 750
 SIGNATURE_CAP = 6
 
 
-def draft_explorer(level: PassagesLevel, deadline: Deadline | None) -> Explorer:
+def draft_explorer(level: PassagesLevel, deadline: Deadline | None, oracle: Any | None = None) -> Explorer:
     """An explorer with the state budget of a draft: a draft too loose to explore within it is dropped.
-    From ENGINE_BLOCKERS blockers on, its questions go to the search engine (passages_engine_explore)."""
-    budget = EXPLORE_BUDGET_PER_BLOCKER * max(10, len(level.blockers()))
-    if len(level.blockers()) >= ENGINE_BLOCKERS:
-        return EngineExplorer(level, budget, deadline=deadline)
-    return Explorer(level, budget, deadline=deadline)
+    From ENGINE_BLOCKERS blockers on, with the engine's `oracle`, its questions go to the engine instead
+    (passages_engine_explore)."""
+    return explorer_for(level, EXPLORE_BUDGET_PER_BLOCKER * max(10, len(level.blockers())), deadline, oracle)
 
 
 def fight_stats(explorer: Explorer, win: Win, start_hp: int) -> dict[int, tuple[int, int]]:
@@ -172,12 +171,14 @@ def asks_enough(explorer: Explorer, win: Win, draft: Draft) -> bool:
     return boss_number in costly and len(costly) >= max(min(2, enemies), len(explorer.objects) // 4)
 
 
-def tighten(draft: Draft, rng: random.Random, deadline: Deadline | None) -> tuple[int, Win] | None:
+def tighten(
+    draft: Draft, rng: random.Random, deadline: Deadline | None, oracle: Any | None = None
+) -> tuple[int, Win] | None:
     """Shape the draft until its best route ends with 1 life and no other signature wins. Returns the
     starting life and the one winning signature, or None when the draft cannot be repaired."""
     for _ in range(MAX_REPAIR_ROUNDS):
         level = draft.level(hp=1)
-        explorer = draft_explorer(level, deadline)
+        explorer = draft_explorer(level, deadline, oracle)
         start_hp = explorer.min_start_hp(start_hp_upper_bound(level))
         if start_hp is None:
             return None

@@ -8,6 +8,7 @@ first rung with which the level still has its one solution, ending with 1 life a
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from twisty.generator.passages_bestiary import deadly, draw_enemy, is_sealed, sealed, trap_ladder
 from twisty.generator.passages_draft import Draft, set_enemy
@@ -16,9 +17,9 @@ from twisty.generator.passages_shape import draft_explorer
 from twisty.limits import Deadline
 
 
-def keeps_unique(draft: Draft, start_hp: int, win: Win, deadline: Deadline | None) -> bool:
+def keeps_unique(draft: Draft, start_hp: int, win: Win, deadline: Deadline | None, oracle: Any | None = None) -> bool:
     """With `start_hp`, `win`'s signature still wins with exactly 1 life and no other signature wins."""
-    explorer = draft_explorer(draft.level(start_hp), deadline)
+    explorer = draft_explorer(draft.level(start_hp), deadline, oracle)
     try:
         wins = explorer.winning_signatures(start_hp, 1)
     except TooMuchWork:
@@ -27,7 +28,13 @@ def keeps_unique(draft: Draft, start_hp: int, win: Win, deadline: Deadline | Non
 
 
 def relax_traps(
-    draft: Draft, rng: random.Random, start_hp: int, win: Win, share: float, deadline: Deadline | None
+    draft: Draft,
+    rng: random.Random,
+    start_hp: int,
+    win: Win,
+    share: float,
+    deadline: Deadline | None,
+    oracle: Any | None = None,
 ) -> None:
     """Give every enemy the route does not fight real stats from a ladder (drawn against the player who
     first meets it, then harder) that keep the solution unique and tight. An enemy that can be fought but
@@ -57,7 +64,7 @@ def relax_traps(
         ladder.append(deadly(natural, best_atk, best_def, life))
         for candidate in ladder:
             set_enemy(draft, cell, candidate)
-            if keeps_unique(draft, start_hp, win, deadline):
+            if keeps_unique(draft, start_hp, win, deadline, oracle):
                 break
         else:
             set_enemy(draft, cell, sealed(draft.notes["breeds"][cell]))

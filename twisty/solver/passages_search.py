@@ -39,10 +39,11 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from twisty.errors import EngineBug
-from twisty.rules.passages import Decision, PassagesLevel, Stats
+from twisty.rules.passages import Decision, PassagesLevel, Stats, replay
 from twisty.rules.passages import start_hp_upper_bound as rules_start_hp_upper_bound
 from twisty.solver import passages_count, passages_reference
 from twisty.solver.passages_count import follow_steps
+from twisty.solver.passages_reference import Position
 from twisty.solver.passages_search_graph import SearchGraph
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
@@ -58,6 +59,7 @@ __all__ = [
     "SearchResult",
     "best_route",
     "count_solutions",
+    "generator_oracle",
     "min_start_hp",
     "search",
     "start_hp_upper_bound",
@@ -364,3 +366,71 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
         return found.route if found.complete and found.best_hp == final_hp else None
 
     return passages_count.count(sg, _passages_core, deadline, cap, final_hp, first)
+
+
+# ----------------------------------------------------------------------------------- for the generator
+
+
+class GeneratorOracle:
+    """The questions the passages generator's explorer asks of a draft, answered exactly by the compiled
+    core and the counting engine, with answers that are the same on every run (the best route by one
+    single-threaded search, never the race). The generator finds it on the engine it is handed
+    (`generator_oracle`), as it imports no engine itself. Every method raises MemoryError when the
+    deadline or the memory budget cut its answer short, and answers None where the level does not fit the
+    core (the explorer then answers itself)."""
+
+    def fits(self, level: PassagesLevel, start_hp: int) -> bool:
+        return fits(SearchGraph(level, start_hp), start_hp)
+
+    def least_start_hp(self, level: PassagesLevel, deadline: Deadline) -> int | None:
+        """The smallest starting hp that wins (None: none does)."""
+        least = min_start_hp(level, deadline)
+        if least.status == UNKNOWN:
+            raise MemoryError("the least starting life was not decided in time")
+        return least.value
+
+    def best(self, level: PassagesLevel, start_hp: int, deadline: Deadline) -> tuple[int, tuple[Decision, ...]] | None:
+        """The best final hp from `start_hp` and a route to it (None: unsolvable)."""
+        found = search(SearchGraph(level, start_hp), start_hp, deadline)
+        if not found.complete:
+            raise MemoryError("the best route was not proved in time")
+        return None if found.best_hp is None or found.route is None else (found.best_hp, found.route)
+
+    def __init__(self) -> None:
+        # The last level asked whether a position wins, with its Decider: the decision searches of one
+        # level share what they show to fail (a difficulty measure asks hundreds).
+        self._deciding: tuple[PassagesLevel, int, SearchGraph, object] | None = None
+
+    def wins_from(
+        self, level: PassagesLevel, start_hp: int, reached: tuple[int, int, int, int], stats: Stats, deadline: Deadline
+    ) -> bool:
+        """Whether some route wins from the position that consumed, reached areas, frontier and goal
+        (`reached`, masks by blocker and area number of the region graph) and `stats` describe."""
+        consumed, areas, frontier, goal = reached
+        at = Position(consumed, areas, frontier, stats, goal)
+        if self._deciding is None or self._deciding[0] is not level or self._deciding[1] != start_hp:
+            sg = SearchGraph(level, start_hp)
+            self._deciding = (level, start_hp, sg, _passages_core.Decider(sg.compiled_graph(), 1, False))
+        _, _, sg, decider = self._deciding
+        answer = decider.decide(sg.compiled_state(at), deadline)  # type: ignore[attr-defined]
+        if answer is None:
+            raise MemoryError("a decision search was not finished in time")
+        return bool(answer)
+
+    def signatures(
+        self, level: PassagesLevel, start_hp: int, cap: int, deadline: Deadline
+    ) -> list[tuple[int, tuple[Decision, ...]]]:
+        """Winning routes of distinct signatures from `start_hp` (a count up to `cap`: as many as it keeps,
+        passages_verdict.witnesses_kept), each with its final hp, best first."""
+        best = self.best(level, start_hp, deadline)
+        if best is None:
+            return []
+        final_hp, route = best
+        sg = SearchGraph(level.with_start_hp(start_hp), start_hp)
+        counted = passages_count.count(sg, _passages_core, deadline, cap, final_hp, lambda: route)
+        if not counted.complete:
+            raise MemoryError("the count was not finished in time")
+        return [(replay(sg.level, decisions).final_hp, decisions) for decisions in counted.witnesses]
+
+
+generator_oracle = GeneratorOracle()
