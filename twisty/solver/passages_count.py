@@ -155,7 +155,7 @@ class Counter:
                 still = _still_consistent(known, alive, b, door_mask >> b & 1, cost, at)
                 if still:
                     stack.append((child, still, route + (walk.decision(b),)))
-                elif child.stats.hp >= at_least:
+                else:  # (with less life than at_least too: elixirs may come later)
                     deviations.append((child, route + (walk.decision(b),)))
         return self._first_win(deviations, at_least)
 
