@@ -78,6 +78,10 @@ def bench_passages(
     other on one worker, so each ratio compares runs on the same machine (docs/cluster.md).
     """
     if questions == "count":
+        if scheduler is not None or workers is not None:
+            # The two counting codes must meet the same load, level by level: one process runs both.
+            click.echo("twisty: --questions count runs in this process (no --workers or --scheduler)", err=True)
+            sys.exit(EXIT_INVALID)
         _bench_count(suite, limit, engines, buckets, as_json)
         return
     available = passages_bench.available_engines()
