@@ -99,7 +99,7 @@ def fits(sg: SearchGraph, start_hp: int) -> bool:
 def search(
     sg: SearchGraph,
     start_hp: int,
-    deadline: Deadline | _RaceDeadline,
+    deadline: Deadline | _RaceDeadline | _Counted,
     *,
     first_win: bool = False,
     dive: bool = False,
@@ -241,6 +241,28 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> SearchResult:
     return max(results.values(), key=lambda result: -1 if result.best_hp is None else result.best_hp)
 
 
+# From RACE_BLOCKERS blockers on, best_route first gives the single search with the priced bound this many
+# looks at the clock (256 expansions each: a count, not a time) and races only when that does not prove the
+# level: the single search is deterministic, so a level it proves quickly (every shipped puzzle) gets the same
+# route on every run and machine, where the race's route is the one of whichever search proves first.
+FIRST_LOOKS = 200
+
+
+class _Counted:
+    """The level's deadline, expired as well after `looks` looks (the core looks every 256 expansions)."""
+
+    def __init__(self, deadline: Deadline, looks: int) -> None:
+        self.deadline = deadline
+        self.left = looks
+
+    def expired(self) -> bool:
+        self.left -= 1
+        return self.left < 0 or self.deadline.expired()
+
+    def spare_core(self) -> bool:
+        return False
+
+
 # The last best route proved, with its level: counting the same level object next (the portfolio asks the
 # best route, then the count) starts from it instead of proving it again. Levels are frozen, so the same
 # object has the same best route.
@@ -256,7 +278,9 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     if not fits(sg, hp):
         return passages_reference.best_route(level, deadline)
     try:
-        result = _race(sg, hp, deadline) if sg.blocker_count >= RACE_BLOCKERS else search(sg, hp, deadline)
+        result = search(sg, hp, _Counted(deadline, FIRST_LOOKS) if sg.blocker_count >= RACE_BLOCKERS else deadline)
+        if not result.complete and sg.blocker_count >= RACE_BLOCKERS and not deadline.expired():
+            result = _race(sg, hp, deadline)
     except MemoryError:
         return _out_of_memory(deadline, BestRoute(UNKNOWN))
     if result.complete:
