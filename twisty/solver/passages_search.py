@@ -146,6 +146,9 @@ def search(
     return SearchResult(best_hp, follow_steps(sg, root, steps, goal, best_hp), complete, expanded)
 
 
+# The first try of best_route (FIRST_LOOKS): the same search, bound once here, apart from the race's.
+_first_try = search
+
 # ----------------------------------------------------------------------------------------- the best route
 
 
@@ -278,9 +281,12 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     if not fits(sg, hp):
         return passages_reference.best_route(level, deadline)
     try:
-        result = search(sg, hp, _Counted(deadline, FIRST_LOOKS) if sg.blocker_count >= RACE_BLOCKERS else deadline)
-        if not result.complete and sg.blocker_count >= RACE_BLOCKERS and not deadline.expired():
-            result = _race(sg, hp, deadline)
+        if sg.blocker_count < RACE_BLOCKERS:
+            result = search(sg, hp, deadline)
+        else:
+            result = _first_try(sg, hp, _Counted(deadline, FIRST_LOOKS))
+            if not result.complete:
+                result = _race(sg, hp, deadline)
     except MemoryError:
         return _out_of_memory(deadline, BestRoute(UNKNOWN))
     if result.complete:
