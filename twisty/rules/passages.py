@@ -1,7 +1,7 @@
 """Twisty Little Passages as plain rules: the level model, combat, moves and a step-by-step replayer.
 
-The rulebook is ../shared/rulebooks/twisty-little-passages.txt; ../shared/rules/passages.md fixes what it
-leaves open. Nothing here uses a solver: engines build on these definitions, and every route an engine
+The rules are those of the rulebook *Twisty Little Passages*; docs/passages.md states them as implemented,
+with the meaning twisty takes where the rulebook leaves room. Nothing here uses a solver: engines build on these definitions, and every route an engine
 reports is replayed here before anyone sees it.
 """
 
