@@ -1,8 +1,8 @@
 """Twisty Little Passages as plain rules: the level model, combat, moves and a step-by-step replayer.
 
 The rules are those of the rulebook *Twisty Little Passages*; docs/passages.md states them as implemented,
-with the meaning twisty takes where the rulebook leaves room. Nothing here uses a solver: engines build on these definitions, and every route an engine
-reports is replayed here before anyone sees it.
+with the meaning twisty takes where the rulebook leaves room. Nothing here uses a solver: engines build on
+these definitions, and every route an engine reports is replayed here before anyone sees it.
 """
 
 from __future__ import annotations
