@@ -22,7 +22,7 @@ from twisty.errors import EngineBug, LimitReached
 from twisty.limits import Deadline
 from twisty.rules.book.contents import RULE_NAMES
 from twisty.rules.book.model import Book
-from twisty.rules.book.path import PathRules, PathState, Walker, replay_walk
+from twisty.rules.book.path import Move, PathRules, PathState, Walker, replay_walk
 from twisty.rules.book.static import PASSABLE, READINGS, STATUS_NAMES, Evaluation
 from twisty.rules.book.topology import Cell
 
@@ -119,15 +119,14 @@ def solve_book(
         verdict.rules_fired = set(verdict.initial.fired)
         verdict.seconds = time.perf_counter() - started
         return verdict
-    start, start_rules = begun
+    start, start_rules = begun.walker, begun.rules
     exit_index = shape.index(book.exit)
 
-    distance: dict[Walker, int] = {start: 0}
-    count: dict[Walker, int] = {start: 1}
-    parent: dict[Walker, tuple[Walker, tuple[int, ...]] | None] = {start: None}
+    # Each walker met: [moves from the entrance, shortest walks to it (counted up to 2), the walker before
+    # it and the move that first reached it (None for the start)], for the walk, its removals and the count.
+    met: dict[Walker, list] = {start: [0, 1, None, begun]}
     edges: set[tuple[int, int]] = set()
     corridor: set[int] = {start.position}
-    used_rules: dict[Walker, tuple[int, ...]] = {start: start_rules}
     path_rules: set[int] = set(start_rules)
     reached_states = {start.state.removed}
     exit_walkers: list[Walker] = [start] if start.position == exit_index else []
@@ -137,7 +136,8 @@ def solve_book(
     stopped_at = 0  # every walker closer to the entrance than this was expanded
     while queue and cap is None:
         walker = queue.popleft()
-        here = stopped_at = distance[walker]
+        record = met[walker]
+        here = stopped_at = record[0]
         if walker.position == exit_index:
             continue  # the walk ends at the exit
         if deadline is not None and deadline.expired():
@@ -148,37 +148,37 @@ def solve_book(
         except LimitReached as reached:
             cap = reached.cap
             break
+        following_distance = here + 1
         seen_here: set[Walker] = set()
         for move in moves:
             following = move.walker
             if following in seen_here:
                 continue  # two ways of making the same move are one walk
-            if following not in distance and len(distance) >= walker_limit:
+            known = met.get(following)
+            if known is None and len(met) >= walker_limit:
                 cap = walker_cap(walker_limit)
                 break
             seen_here.add(following)
             previous = walker.position
             for cell in move.cells:
                 corridor.add(cell)
-                edges.add((min(previous, cell), max(previous, cell)))
+                edges.add((previous, cell))
                 previous = cell
-            path_rules.update(move.rules)
-            if following not in distance:
-                distance[following] = here + 1
-                count[following] = count[walker]
-                parent[following] = (walker, move.cells)
-                used_rules[following] = move.rules
+            if move.rules:
+                path_rules.update(move.rules)
+            if known is None:
+                met[following] = [following_distance, record[1], walker, move]
                 reached_states.add(following.state.removed)
                 queue.append(following)
                 if following.position == exit_index:
                     exit_walkers.append(following)
                     if best is None:
-                        best = here + 1
-            elif distance[following] == here + 1:
-                count[following] = min(2, count[following] + count[walker])
+                        best = following_distance
+            elif known[0] == following_distance and known[1] < 2:
+                known[1] = min(2, known[1] + record[1])
 
     verdict.cap = cap
-    verdict.walkers = len(distance)
+    verdict.walkers = len(met)
     verdict.evaluations = len(rules.evaluations)
     verdict.rules_fired = set(path_rules)
     for removed, evaluation in rules.evaluations.items():
@@ -189,11 +189,11 @@ def solve_book(
     if best is not None:
         verdict.status = "solvable"
         verdict.moves = best
-        finishers = [walker for walker in exit_walkers if distance[walker] == best]
+        finishers = [walker for walker in exit_walkers if met[walker][0] == best]
         # The count of shortest walks is final once every walker one move short of the exit was expanded.
         if cap is None or best <= stopped_at:
-            verdict.shortest_walks = min(2, sum(count[walker] for walker in finishers))
-        _record_walk(verdict, rules, finishers[0], parent, used_rules)
+            verdict.shortest_walks = min(2, sum(met[walker][1] for walker in finishers))
+        _record_walk(verdict, rules, finishers[0], met)
     elif cap is None:
         verdict.status, verdict.shortest_walks = "unsolvable", 0
     verdict.seconds = time.perf_counter() - started
@@ -205,7 +205,7 @@ def _corridor_shape(verdict: BookAnalysis, corridor: set[int], edges: set[tuple[
     book, shape = verdict.book, verdict.book.shape
     verdict.corridor = sorted(shape.cell(index) for index in corridor)
     degree: dict[int, int] = {index: 0 for index in corridor}
-    for first, second in edges:
+    for first, second in {(min(pair), max(pair)) for pair in edges}:
         if first != second:
             degree[first] += 1
             degree[second] += 1
@@ -216,35 +216,27 @@ def _corridor_shape(verdict: BookAnalysis, corridor: set[int], edges: set[tuple[
     verdict.dead_ends = sorted(shape.cell(index) for index, links in degree.items() if links <= 1 and index not in ends)
 
 
-def _record_walk(
-    verdict: BookAnalysis,
-    rules: PathRules,
-    finish: Walker,
-    parent: dict[Walker, tuple[Walker, tuple[int, ...]] | None],
-    used_rules: dict[Walker, tuple[int, ...]],
-) -> None:
-    """Follow the walk back from the exit, replay it by the path rules, and keep it."""
+def _record_walk(verdict: BookAnalysis, rules: PathRules, finish: Walker, met: dict[Walker, list]) -> None:
+    """Follow the walk back from the exit, replay it by the path rules, and keep it, with the book as this
+    walk leaves it (its own removals, each with the reason this walk gives it)."""
     shape = verdict.book.shape
-    moves: list[tuple[int, ...]] = []
-    walk_rules: set[int] = set(used_rules[finish])
-    walker = finish
-    while True:
-        link = parent[walker]
-        if link is None:
-            break
-        previous, entered = link
-        moves.append(entered)
-        walk_rules.update(used_rules[previous])
+    taken: list[Move] = []
+    walker: Walker | None = finish
+    while walker is not None:
+        _distance, _count, previous, move = met[walker]
+        taken.append(move)
         walker = previous
-    moves.reverse()
+    taken.reverse()  # the first is the start's own move (onto the entrance)
+    moves = [move.cells for move in taken[1:]]
     if finish not in replay_walk(rules, moves):
         raise EngineBug(
             f"the book's walk search found a walk of {len(moves)} moves that the path rules do not replay to the exit"
         )
-    cells = [walker.position] + [cell for entered in moves for cell in entered]
+    cells = [taken[0].walker.position] + [cell for entered in moves for cell in entered]
     verdict.walk = [shape.cell(index) for index in cells]
-    verdict.walk_rules = walk_rules
-    verdict.final = rules.evaluation(finish.state)
+    verdict.walk_rules = {rule for move in taken for rule in move.rules}
+    removals = [removal for move in taken for removal in move.removals]
+    verdict.final = rules.evaluation_along(finish.state, removals)
 
 
 def border(verdict: BookAnalysis) -> list[tuple[Cell, str, list[str]]]:

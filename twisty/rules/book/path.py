@@ -1,14 +1,21 @@
 """The path rules: what the walk carries and how it may move (Bridge, Tunnel, Bow, Molotov, Sword, Mask,
 Boss), as state along the walk. Whenever the walk removes creatures the book is evaluated again; one
-evaluation per set of removals is cached, so revisiting a state costs nothing.
+evaluation per set of removed cells is cached, so revisiting a state costs nothing.
 
 A walker is (cell, mask kind or None, path state). `PathRules.moves` lists every legal move from a walker,
-with the cells the walk passes through and the path rules the move used.
+with the cells the walk passes through, the path rules the move used and what it removed (with why).
+
+A path state keeps only what can still change the walk (`PathRules.canonical`): the set of removed cells
+(not why they were removed: two walks that removed the same cells see the same book), the Bows and
+Molotovs already set off that could still hit something (one whose every possible target is gone acts
+like one never reached), and a held Sword only while a Dragon it could slay remains. Without this, every
+subset of harmless Bows and Molotovs reached was a state of its own: a 96-cell book with a dozen of them
+had hundreds of thousands of walkers for two dozen distinct books (docs/book.md, "The walk search").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import NamedTuple
 
 from twisty.limits import Deadline
@@ -22,12 +29,11 @@ BOW_REACH = 5
 MOLOTOV_REACH = 2
 
 
-@dataclass(frozen=True)
-class PathState:
-    """What the walk has changed so far."""
+class PathState(NamedTuple):
+    """What the walk has changed so far (a tuple: hashed millions of times by the search)."""
 
-    removed: frozenset[tuple[int, int, str]] = frozenset()  # (cell index, rule, why)
-    used: frozenset[int] = frozenset()  # Bows and Molotovs set off, Swords taken
+    removed: frozenset[int] = frozenset()  # cells whose creature or item the walk took away
+    used: frozenset[int] = frozenset()  # Bows and Molotovs set off (that could still hit), Swords taken
     sword: int = NO_SWORD  # the held Sword's page (or NO_SWORD/SWORD_LOST)
     items: frozenset[str] = frozenset()  # Boss weapons picked up
 
@@ -38,10 +44,14 @@ class Walker(NamedTuple):
     state: PathState
 
 
+Removal = tuple[int, int, str]  # (cell index, rule, why)
+
+
 class Move(NamedTuple):
     walker: Walker
     cells: tuple[int, ...]  # the cells entered, in order (a Tunnel adds both of its ends)
     rules: tuple[int, ...]  # path rules that acted in this move
+    removals: tuple[Removal, ...] = ()  # what this move took away, and why
 
 
 class PathRules:
@@ -54,51 +64,171 @@ class PathRules:
         self.deadline = deadline
         self.shape = book.shape
         self.steps = book.shape.step_table()
-        self.evaluations: dict[frozenset, Evaluation] = {}
+        self.evaluations: dict[frozenset[int], Evaluation] = {}
         if "initial" in book.cache and not reading:
             self.evaluations[frozenset()] = book.cache["initial"]
-        self.sword_cells = set(book.cells_holding("Sword"))
+        # Why each removed cell was first removed: the cached evaluations name it (the walk that is reported
+        # is evaluated again with its own reasons, `evaluation_along`).
+        self.why_removed: dict[int, tuple[int, str]] = {}
         self.boss_items = {item for rule in book.bosses for item in rule.items}
         # The contents whose cell does something when the walk reaches it.
         self.acting_items = self.boss_items | {"Sword", "Bow", "Molotov"}
+        self._set_off_cache: dict[
+            tuple[int, PathState], tuple[PathState | None, tuple[int, ...], tuple[Removal, ...]]
+        ] = {}
+        # Cells where arriving may do more than stand (Tunnels, acting items), and cells a move may start
+        # otherwise than by a step (a Bridge's jump, the Mask's disguise).
+        self._eventful = frozenset(
+            index
+            for index, what in enumerate(book.contents)
+            if what in self.acting_items or (what == "Tunnel" and index in book.tunnels)
+        )
+        self._launching = frozenset(index for index, what in enumerate(book.contents) if what in ("Bridge", "Mask"))
+        self.bosses = [index for index, what in enumerate(book.contents) if what == "Boss"]
+        self._possible_targets = self._targets_that_could_ever_be_hit()
+        dragons_by_page: dict[int, list[int]] = {}
+        for index, what in enumerate(book.contents):
+            if what in ("Dragon", "Mimic"):  # a Mimic may copy a Dragon
+                dragons_by_page.setdefault(self.page_of(index), []).append(index)
+        self._sword_reach = {
+            page: [index for near in (page - 1, page, page + 1) for index in dragons_by_page.get(near, [])]
+            for page in book.shape.pages
+        }
+
+    def _targets_that_could_ever_be_hit(self) -> dict[int, tuple[int, ...]]:
+        """For each Bow and Molotov, the cells it could hit in some state of the walk: for a Bow, the cells
+        five steps away along the rays that hold a creature (a Mimic included) no rule makes immune; for a
+        Molotov, the cells one or two steps away that hold a Zombie or a Mimic. What a cell is changes only
+        by the Mimic's copy (fixed by the printed book), by conversion (prey stay creatures) and by removal,
+        so a cell outside these lists is never hit, and once the walk has removed them all the weapon is spent.
+        """
+        possible: dict[int, tuple[int, ...]] = {}
+        contents = self.book.contents
+        for index, what in enumerate(contents):
+            if what == "Bow":
+                found = []
+                for direction in DIRECTIONS:
+                    ray = self.shape.ray(self.shape.cell(index), direction, length=BOW_REACH)
+                    if len(ray) == BOW_REACH:
+                        target = self.shape.index(ray[-1])
+                        if contents[target] in CREATURES and contents[target] not in IMMUNE:
+                            found.append(target)
+                possible[index] = tuple(found)
+            elif what == "Molotov":
+                possible[index] = tuple(
+                    self.shape.index(cell)
+                    for direction in DIRECTIONS
+                    for cell in self.shape.ray(self.shape.cell(index), direction, length=MOLOTOV_REACH)
+                    if contents[self.shape.index(cell)] in ("Zombie", "Mimic")
+                )
+        return possible
+
+    def canonical(self, state: PathState) -> PathState:
+        """The state with what can no longer change the walk forgotten (see the module's docstring): a Bow or
+        Molotov set off whose every possible target is removed (reaching it again would do nothing, as if it
+        had never been reached), and a held Sword with no Dragon left on its three pages."""
+        used = frozenset(
+            index
+            for index in state.used
+            if index not in self._possible_targets
+            or any(target not in state.removed for target in self._possible_targets[index])
+        )
+        sword = state.sword
+        if sword >= 0 and all(index in state.removed for index in self._sword_reach.get(sword, ())):
+            sword = NO_SWORD
+        elif sword == SWORD_LOST:
+            sword = NO_SWORD  # a lost Sword and none at all are one state
+        if used == state.used and sword == state.sword:
+            return state
+        return PathState(state.removed, used, sword, state.items)
 
     def evaluation(self, state: PathState) -> Evaluation:
         found = self.evaluations.get(state.removed)
         if found is None:
-            removed = {index: (rule, why) for index, rule, why in state.removed}
+            removed = {index: self.why_removed[index] for index in state.removed}
             found = evaluate(self.book, removed, self.reading, self.deadline)
             self.evaluations[state.removed] = found
         return found
 
+    def evaluation_along(self, state: PathState, removals: list[Removal]) -> Evaluation:
+        """The book as a walk that ends in `state` leaves it, each removed cell with the reason this walk gives
+        it (the cached evaluation may name another walk's Bow): the statuses are the cached ones."""
+        cached = self.evaluation(state)
+        ours: dict[int, tuple[int, str]] = {}
+        for index, rule, why in removals:
+            ours.setdefault(index, (rule, why))
+        if all(cached.removed.get(index) == reason for index, reason in ours.items()):
+            return cached
+        reasons = dict(cached.reasons)
+        removed = dict(cached.removed)
+        fired = set(cached.fired)
+        for index, reason in ours.items():
+            old = removed.get(index)
+            if old is None or old == reason:
+                continue
+            removed[index] = reason
+            reasons[index] = [
+                (reason[0], verdict, reason[1]) if (rule, why) == old else (rule, verdict, why)
+                for rule, verdict, why in reasons.get(index, [])
+            ]
+            fired.add(reason[0])
+        return replace(cached, removed=removed, reasons=reasons, fired=fired)
+
+    def _removing(
+        self, state: PathState, removals: list[Removal], used: frozenset[int], sword: int, items: frozenset[str]
+    ) -> PathState:
+        for index, rule, why in removals:
+            self.why_removed.setdefault(index, (rule, why))
+        removed = state.removed | {index for index, _rule, _why in removals} if removals else state.removed
+        return self.canonical(PathState(removed, used, sword, items))
+
     def page_of(self, index: int) -> int:
-        return self.shape.cell(index)[0]
+        return index // self.shape.page_size + self.shape.first_page
 
     # --- starting and arriving ---------------------------------------------------------------------
 
-    def start(self) -> tuple[Walker, tuple[int, ...]] | None:
-        """The walker on the entrance (None when the entrance itself kills)."""
+    def start(self) -> Move | None:
+        """The walker on the entrance, as a move entering it (None when the entrance itself kills)."""
         entrance = self.shape.index(self.book.entrance)
         if not self.evaluation(PathState()).passable(entrance):
             return None
-        arrived = self.arrive(entrance, PathState())
-        return None if arrived is None else (arrived[0], arrived[1])
+        return self.arrive(entrance, PathState(), (entrance,), ())
 
-    def arrive(self, index: int, state: PathState) -> tuple[Walker, tuple[int, ...]] | None:
+    def arrive(
+        self,
+        index: int,
+        state: PathState,
+        cells: tuple[int, ...],
+        rules: tuple[int, ...],
+        removals: tuple[Removal, ...] = (),
+    ) -> Move | None:
         """Set off what the cell holds (Sword, Boss weapons, Bow, Molotov); None if the walker dies there."""
-        rules: list[int] = []
+        sword = state.sword
+        if sword >= 0 and abs(self.page_of(index) - sword) > 1:
+            state = self.canonical(PathState(state.removed, state.used, SWORD_LOST, state.items))
+        if self.evaluation(state).identity[index] not in self.acting_items:
+            return Move(Walker(index, None, state), cells, rules, removals)
+        key = (index, state)
+        outcome = self._set_off_cache.get(key)
+        if outcome is None:
+            outcome = self._set_off_cache[key] = self._set_off(index, state)
+        after, fired, removed = outcome
+        if after is None:
+            return None
+        return Move(Walker(index, None, after), cells, rules + fired, removals + removed)
+
+    def _set_off(self, index: int, state: PathState) -> tuple[PathState | None, tuple[int, ...], tuple[Removal, ...]]:
+        """What reaching an acting cell (Sword, Boss weapon, Bow, Molotov) in `state` does: the state after, the
+        rules that acted and what they removed; the state is None when the walker dies there. The same for
+        every walker that reaches the cell in this state, so it is worked out once (`arrive` keeps it)."""
+        fired: list[int] = []
         evaluation = self.evaluation(state)
         what = evaluation.identity[index]
         sword = state.sword
-        if sword >= 0 and abs(self.page_of(index) - sword) > 1:
-            sword = SWORD_LOST
-        if what not in self.acting_items:
-            if sword == state.sword:
-                return Walker(index, None, state), ()
-            return Walker(index, None, PathState(state.removed, state.used, sword, state.items)), ()
         items = state.items
         if what in self.boss_items and what not in items:
             items = items | {what}
-        removed = set(state.removed)
+        new_removals: list[Removal] = []
         used = state.used
         if what == "Sword" and index not in used:
             # Rule 23, the Sword: "When you step onto the Sword cell, you take it with you." Each Sword cell is
@@ -109,43 +239,37 @@ class PathRules:
         if what == "Bow" and index not in used:
             used = used | {index}
             hits = self.bow_targets(index, evaluation)
-            removed.update((target, 22, f"shot by the Bow at {where(self.book, index)}") for target in hits)
+            new_removals += [(target, 22, f"shot by the Bow at {where(self.book, index)}") for target in hits]
             if hits:
-                rules.append(22)
+                fired.append(22)
         if what == "Molotov" and index not in used:
             used = used | {index}
             burnt = self.molotov_targets(index, evaluation)
-            removed.update((target, 25, why) for target, why in burnt.items())
+            new_removals += [(target, 25, why) for target, why in burnt.items()]
             if burnt:
-                rules.append(25)
-        for rule in self.book.bosses:
-            if items != state.items and set(rule.items) <= items:
-                for boss in range(len(self.book.contents)):
-                    if (
-                        self.book.contents[boss] == "Boss"
-                        and self.page_of(boss) // 2 == rule.spread
-                        and evaluation.identity[boss] == "Boss"
-                    ):
-                        removed.add((boss, BOSS_RULE, f"the Boss slain with {', '.join(rule.items)}"))
-                        rules.append(BOSS_RULE)
-        new_state = PathState(frozenset(removed), used, sword, items)
-        if len(removed) != len(state.removed) and not self.evaluation(new_state).passable(index):
-            return None  # what the walk just removed left the walker's own cell deadly
-        return Walker(index, None, new_state), tuple(rules)
+                fired.append(25)
+        if items != state.items:
+            for rule in self.book.bosses:
+                if set(rule.items) <= items:
+                    for boss in self.bosses:
+                        if self.page_of(boss) // 2 == rule.spread and evaluation.identity[boss] == "Boss":
+                            new_removals.append((boss, BOSS_RULE, f"the Boss slain with {', '.join(rule.items)}"))
+                            fired.append(BOSS_RULE)
+        new_state = self._removing(state, new_removals, used, sword, items)
+        if new_removals and not self.evaluation(new_state).passable(index):
+            return None, (), ()  # what the walk just removed left the walker's own cell deadly
+        return new_state, tuple(fired), tuple(new_removals)
 
     def bow_targets(self, bow: int, evaluation: Evaluation) -> list[int]:
         """Rule 22, the Bow: "When your path reaches the Bow cell, it neutralizes every deadly monster located
         exactly five cells from the Bow, in each of the four orthogonal directions. Those cells become safe.
         [...] a neutralized creature no longer counts, which may alter a group or the effect of another rule."
         """
-        hits = []
-        for direction in DIRECTIONS:
-            ray = self.shape.ray(self.shape.cell(bow), direction, length=BOW_REACH)
-            if len(ray) == BOW_REACH:
-                target = self.shape.index(ray[-1])
-                if evaluation.identity[target] in CREATURES and evaluation.status[target] == DEADLY:
-                    hits.append(target)
-        return hits
+        return [
+            target
+            for target in self._possible_targets[bow]
+            if evaluation.identity[target] in CREATURES and evaluation.status[target] == DEADLY
+        ]
 
     def molotov_targets(self, molotov: int, evaluation: Evaluation) -> dict[int, str]:
         """Rule 25, the Molotov Cocktail: "When your path reaches the Molotov cell, the Molotov hits every Zombie
@@ -155,26 +279,34 @@ class PathRules:
         """
         burnt: dict[int, str] = {}
         king = self.shape.king_table()
-        for direction in DIRECTIONS:
-            for cell in self.shape.ray(self.shape.cell(molotov), direction, length=MOLOTOV_REACH):
-                zombie = self.shape.index(cell)
-                if evaluation.identity[zombie] != "Zombie":
-                    continue
-                why = (
-                    f"burnt with the Zombie at {where(self.book, zombie)} by the Molotov at {where(self.book, molotov)}"
-                )
-                for index in (zombie, *king[zombie]):
-                    what = evaluation.identity[index]
-                    if (what in CREATURES or what in ITEMS) and what not in IMMUNE and index != molotov:
-                        burnt.setdefault(index, why)
+        for zombie in self._possible_targets[molotov]:
+            if evaluation.identity[zombie] != "Zombie":
+                continue
+            why = f"burnt with the Zombie at {where(self.book, zombie)} by the Molotov at {where(self.book, molotov)}"
+            for index in (zombie, *king[zombie]):
+                what = evaluation.identity[index]
+                if (what in CREATURES or what in ITEMS) and what not in IMMUNE and index != molotov:
+                    burnt.setdefault(index, why)
         return burnt
 
     # --- moving ------------------------------------------------------------------------------------
 
     def moves(self, walker: Walker) -> list[Move]:
         evaluation = self.evaluation(walker.state)
-        here = walker.position
+        here, state = walker.position, walker.state
         moves: list[Move] = []
+        if walker.mask is None and state.sword < 0 and here not in self._launching:
+            # The common case, kept fast: no disguise, no Sword, nothing to jump from: only passable cells
+            # can be entered, and only Tunnels and acting cells do anything on arrival.
+            status = evaluation.status
+            for moved in self.steps[here]:
+                if moved is not None and status[moved[0]] == PASSABLE:
+                    target = moved[0]
+                    if target in self._eventful:
+                        self._enter(target, state, (), moves)
+                    else:
+                        moves.append(Move(Walker(target, None, state), (target,), ()))
+            return moves
         for direction in DIRECTIONS:
             moved = self.steps[here][direction]
             if moved is None:
@@ -223,13 +355,19 @@ class PathRules:
         passable (a Dragon inside a Reaper's reach still kills)."""
         if evaluation.identity[target] != "Dragon" or state.sword < 0 or abs(self.page_of(target) - state.sword) > 1:
             return
-        slain = PathState(
-            state.removed | {(target, 23, "Dragon slain by the Sword")}, state.used, state.sword, state.items
-        )
+        removal = (target, 23, "Dragon slain by the Sword")
+        slain = self._removing(state, [removal], state.used, state.sword, state.items)
         if self.evaluation(slain).passable(target):
-            self._enter(target, slain, rules + (23,), moves)
+            self._enter(target, slain, rules + (23,), moves, (removal,))
 
-    def _enter(self, target: int, state: PathState, rules: tuple[int, ...], moves: list[Move]) -> None:
+    def _enter(
+        self,
+        target: int,
+        state: PathState,
+        rules: tuple[int, ...],
+        moves: list[Move],
+        removals: tuple[Removal, ...] = (),
+    ) -> None:
         cells: tuple[int, ...] = (target,)
         if self.book.contents[target] == "Tunnel" and target in self.book.tunnels:
             # Rule 18, Tunnel: "Their cells are safe and let you pass directly from one side to the other."
@@ -237,10 +375,9 @@ class PathRules:
             if not self.evaluation(state).passable(partner):
                 return
             cells, target, rules = (target, partner), partner, rules + (18,)
-        arrived = self.arrive(target, state)
-        if arrived is not None:
-            walker, fired = arrived
-            moves.append(Move(walker, cells, rules + fired))
+        move = self.arrive(target, state, cells, rules, removals)
+        if move is not None:
+            moves.append(move)
 
 
 def replay_walk(rules: PathRules, moves: list[tuple[int, ...]]) -> list[Walker]:
@@ -252,7 +389,7 @@ def replay_walk(rules: PathRules, moves: list[tuple[int, ...]]) -> list[Walker]:
     if begun is None:
         return []
     exit_index = rules.shape.index(rules.book.exit)
-    walkers = {begun[0]}
+    walkers = {begun.walker}
     for entered in moves:
         walkers = {
             move.walker
