@@ -233,9 +233,7 @@ class CpsatBackend:
         # -index - 1), which are our variables' numbers here.
         chosen = set(solver.sufficient_assumptions_for_infeasibility())
         core = tuple(
-            literal
-            for literal in assumptions
-            if (abs(literal) if literal > 0 else -abs(literal) - 1) in chosen
+            literal for literal in assumptions if (abs(literal) if literal > 0 else -abs(literal) - 1) in chosen
         )
         return Answer(False, core=core)
 

@@ -1,5 +1,5 @@
 """The Book's static rules as a circuit, phases 5 (intrinsic and area effects) and 6 (overrides): each rule
-is one function, its docstring quoting the rule (phases 1 to 4 and the model are in `book_sat`).
+is one function, its docstring quoting the rule (phases 1 to 4 and the model are in `book_sat_model`).
 
 Phase 5 only ever makes a cell worse: a cell is wall-like (a Wall or a Titan's band), else deadly when any
 rule of phases 4 and 5 says so, else passable. Phase 6 sets statuses outright: Chuck's page and the cells
@@ -8,7 +8,7 @@ the Oracle protects are passable, and Medusa's petrification comes last of all.
 
 from __future__ import annotations
 
-from twisty.encodings.book_sat import BAD_GUYS, IMMUNE, WOLF_ATTACK, StaticModel, Wolves
+from twisty.encodings.book_sat_model import BAD_GUYS, IMMUNE, WOLF_ATTACK, StaticModel, Wolves
 from twisty.rules.book.contents import DEADLY_TERRAIN, NUMBERS
 from twisty.rules.book.topology import DIRECTIONS, spread_of
 

@@ -49,6 +49,7 @@ class Step:
     epoch: list[int]  # one-hot over epochs
     used: dict[int, int]  # Bow, Molotov or Sword cell -> reached (taken) already
     sword: dict[int, int]  # Sword cell -> held
+    weapons: dict[str, int] = field(default_factory=dict)  # the Boss's weapons picked up, by name
     moves: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)  # (literal, cells entered)
 
 
@@ -56,8 +57,6 @@ class WalkModel:
     """The book's walk over time steps; `extend()` adds one step."""
 
     def __init__(self, book: Book, circuit: Circuit | None = None) -> None:
-        if book.bosses:
-            raise NotModelled("the Boss local rule")
         self.book = book
         self.circuit = c = circuit or Circuit()
         self.frame = BookFrame(book.shape, book.medusa_spreads)
@@ -75,10 +74,24 @@ class WalkModel:
         )
         self.bow_targets = {bow: self._ray_end(bow, BOW_REACH) for bow in self.bows}
         self.molotov_zombies = {molotov: self._ray_cells(molotov, MOLOTOV_REACH) for molotov in self.molotovs}
-        # Every event removes something, and each Bow, Molotov and Dragon can act once: so many epochs at most.
-        events = len(self.bows) + len(self.molotovs) + len(self.dragons)
+        # The Boss (local rule): the Bosses of a rule's spread, and the cells holding the weapons it names.
+        self.boss_rules = list(book.bosses)
+        self.boss_cells = [
+            [
+                index
+                for index, what in enumerate(printed)
+                if what == "Boss" and self.frame.spread_of_cell(index) == rule.spread
+            ]
+            for rule in self.boss_rules
+        ]
+        self.weapons = sorted({item for rule in self.boss_rules for item in rule.items})
+        self.weapon_cells = [index for index, what in enumerate(printed) if what in self.weapons]
+        # Every event removes something new: each Bow, Molotov and Dragon acts once, and the Bosses fall when
+        # the weapons held change, at most once per weapon. So many epochs at most.
+        events = len(self.bows) + len(self.molotovs) + len(self.dragons) + len(self.weapons)
         self.epochs: list[StaticModel] = []
         self.event_at: list[dict[int, int]] = []  # epoch e -> acting cell -> "the event ending e was here"
+        self.boss_falls: list[list[int]] = []  # epoch e -> boss rule -> "the event ending e completed it"
         removed: dict[int, int] = {}
         for epoch in range(events + 1):
             model = build_static(c, self.contents, removed, ("epoch", epoch), exact=True)
@@ -86,9 +99,14 @@ class WalkModel:
             if epoch == events:
                 break
             chosen = {cell: c.var(("event", epoch, cell)) for cell in self.bows + self.molotovs + self.dragons}
-            c.at_most_one(list(chosen.values()))
             self.event_at.append(chosen)
+            falls = [c.var(("boss falls", epoch, number)) for number in range(len(self.boss_rules))]
+            self.boss_falls.append(falls)
             removed = self._removals_after(model, removed, chosen)
+            for number, bosses in enumerate(self.boss_cells):
+                for boss in bosses:
+                    slain = c.and_([falls[number], model.now_is(boss, "Boss")])
+                    removed[boss] = c.or_([removed.get(boss, c.false), slain])
         self.has_mask = "Mask" in printed
         self.kinds = (
             sorted({name for model in self.epochs for now in model.now for name in now if name in CREATURES})
@@ -226,6 +244,7 @@ class WalkModel:
             epoch=[c.true] + [c.false] * (len(self.epochs) - 1),
             used={cell: c.false for cell in self.bows + self.molotovs + self.swords},
             sword={cell: c.false for cell in self.swords},
+            weapons={name: c.false for name in self.weapons},
         )
         arrivals = {self.entrance: [(c.true, 0)]}
         step = self._arrive(0, before, arrivals, {}, {}, stays=c.false)
@@ -366,7 +385,6 @@ class WalkModel:
                         before.epoch[e],
                         epochs[e].now_is(target, "Dragon"),
                         -epochs[e].passable[target],
-                        self.event_at[e][target],
                         epochs[e + 1].passable[target],
                     ]
                 )
@@ -421,7 +439,9 @@ class WalkModel:
         used = dict(before.used)
         for cell in self.swords:
             used[cell] = c.or_([before.used[cell], takes[cell]])
-        events: list[int] = []
+        # What happens in each epoch e the walker may be in: the events (acting cell -> literal).
+        happening: list[dict[int, int]] = [{} for _ in range(count)]
+        dying: list[tuple[int, int, int]] = []  # (literal, epoch, cell): the cell must be passable after it
         # Setting off a Bow or a Molotov reached for the first time (rules 22, 25).
         for cell in self.bows + self.molotovs:
             name = self.book.contents[cell]
@@ -430,21 +450,42 @@ class WalkModel:
             )
             used[cell] = c.or_([before.used[cell], fresh])
             for e in range(count):
-                happens = c.and_([fresh, before.epoch[e], self.nonempty(epochs[e], cell)])
-                if happens == c.false:
-                    continue
-                if e == count - 1:
-                    c.require(-happens)  # cannot happen: every event removes something new
-                    continue
-                c.clauses.append([-happens, self.event_at[e][cell]])
-                # What the walk just removed must not leave the walker's own cell deadly.
-                c.clauses.append([-happens, epochs[e + 1].passable[cell]])
-                events.append(happens)
-        # Slaying a Dragon is an event of the step itself.
-        for ways in arrivals.values():
+                happening[e][cell] = c.and_([fresh, before.epoch[e], self.nonempty(epochs[e], cell)])
+                dying.append((happening[e][cell], e, cell))
+        # Slaying a Dragon is an event of the step itself (its move checked the cell after it).
+        for cell, ways in arrivals.items():
             for move, shift in ways:
                 if shift:
-                    events.append(move)
+                    for e in range(count - 1):
+                        happening[e][cell] = c.or_([happening[e].get(cell, c.false), c.and_([move, before.epoch[e]])])
+        # The Boss: the weapons held change on arriving at one not held yet; a rule whose weapons are all held
+        # then slays the Bosses of its spread that stand (local rule 27).
+        weapons = dict(before.weapons)
+        for cell in self.weapon_cells:
+            name = self.book.contents[cell]
+            picks = c.and_([arrived.get(cell, c.false), self._pre_arrival(before, arrivals, cell, name)])
+            weapons[name] = c.or_([weapons[name], picks])
+        changed = c.or_(c.and_([-before.weapons[name], weapons[name]]) for name in self.weapons)
+        complete = [c.and_([changed] + [weapons[name] for name in rule.items]) for rule in self.boss_rules]
+        for e in range(count):
+            falls = c.or_(
+                c.and_([complete[number], c.or_(epochs[e].now_is(boss, "Boss") for boss in bosses)])
+                for number, bosses in enumerate(self.boss_cells)
+            )
+            kill = c.and_([before.epoch[e], falls])
+            if kill != c.false:
+                happening[e][-1] = kill
+                for cell in self.weapon_cells:
+                    dying.append((c.and_([kill, arrived.get(cell, c.false)]), e, cell))
+        events = [literal for per_epoch in happening for literal in per_epoch.values()]
+        for literal, e, cell in dying:
+            if literal == c.false:
+                continue
+            if e == count - 1:
+                c.require(-literal)  # cannot happen: every event removes something new
+            else:
+                # What the walk just removed must not leave the walker's own cell deadly.
+                c.clauses.append([-literal, epochs[e + 1].passable[cell]])
         event = c.or_(events)
         epoch = [
             c.name(
@@ -453,9 +494,20 @@ class WalkModel:
             )
             for e in range(count)
         ]
+        # The epoch's event variables say exactly what this step did, when this step is the one that ends it.
+        for e in range(count - 1):
+            ends = c.and_([before.epoch[e], event])
+            if ends == c.false:
+                continue
+            for cell, chosen in self.event_at[e].items():
+                happened = happening[e].get(cell, c.false)
+                c.clauses += [[-ends, -chosen, happened], [-ends, chosen, -happened]]
+            for number, chosen in enumerate(self.boss_falls[e]):
+                c.clauses += [[-ends, -chosen, complete[number]], [-ends, chosen, -complete[number]]]
         sword = {cell: c.name(("sword", t, cell), literal) for cell, literal in sword.items()}
         used = {cell: c.name(("used", t, cell), literal) for cell, literal in used.items()}
-        return Step(at, mask, epoch, used, sword)
+        weapons = {name: c.name(("weapon", t, name), literal) for name, literal in weapons.items()}
+        return Step(at, mask, epoch, used, sword, weapons)
 
     def _pre_arrival(self, before: Step, arrivals: dict[int, list[tuple[int, int]]], cell: int, name: str) -> int:
         """The arriving cell is `name` in the epoch the walker arrives in (the next one after a slaying)."""

@@ -18,6 +18,13 @@ GAME = Game(
             frozenset({"walk", "readings"}),
             "the rule engine: every cell evaluated, breadth-first walk over path states",
         ),
+        Engine(
+            "sat",
+            "twisty.solver.book_sat",
+            frozenset({"walk"}),
+            "the rules as SAT over the cells' contents: the walk over time steps, one evaluation per change "
+            "the walk makes (books of at most 400 cells; the corridor's shape from the rule engine)",
+        ),
     ),
     auto=("rules",),
     loader="twisty.rules.book.loader:load_book",

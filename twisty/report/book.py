@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from twisty.checking import CheckOptions, Outcome, level_status, status_word
+from twisty.games.book import GAME
 from twisty.limits import Deadline
 from twisty.render.book import MARK_LEGEND, spread_lines
 from twisty.rules.book.contents import RULE_NAMES
@@ -23,7 +24,7 @@ from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluati
 from twisty.rules.book.topology import Cell
 from twisty.rules.level import Level
 from twisty.rules.source import LevelSource, unknown_key_error
-from twisty.solver.book import BookAnalysis, border, reading_differences, solve_book
+from twisty.solver.book import BookAnalysis, border, reading_differences
 
 _CELL_CLAIMS = {
     # key -> (which evaluation, the statuses that satisfy it, what it means)
@@ -384,13 +385,16 @@ def check(level: Level, options: CheckOptions) -> BookVerdict:
     and every answer is unknown."""
     source, deadline = level.source, options.deadline
     asked = {"walk", "readings"} if options.questions is None else set(options.questions) & {"walk", "readings"}
+    engine = GAME.chosen_engine(options.engine if options.engine in GAME.engine_names() else "auto")
     if level.stopped_by is not None:
         data = unevaluated_report(source, read_expectations(source, None), level.stopped_by, deadline)
+        data["engine"] = engine.name
         return BookVerdict(level.path, None, None, _finish(data, source, asked))
     book: Book = level.model
     expect = read_expectations(source, book)
-    analysis = solve_book(book, deadline=deadline)
+    analysis = engine.load().analyse(book, deadline=deadline)
     data = report(source, book, analysis, expect, deadline, readings="readings" in asked)
+    data["engine"] = engine.name
     return BookVerdict(level.path, book, analysis, _finish(data, source, asked))
 
 

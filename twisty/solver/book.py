@@ -200,6 +200,14 @@ def solve_book(
     return verdict
 
 
+NAME = "rules"
+
+
+def analyse(book: Book, *, deadline: Deadline | None = None) -> BookAnalysis:
+    """The engine contract of the Book's engines (twisty.games.book): the verdict on the walk."""
+    return solve_book(book, deadline=deadline)
+
+
 def _corridor_shape(verdict: BookAnalysis, corridor: set[int], edges: set[tuple[int, int]]) -> None:
     """The corridor and its branches and dead ends (only for a search that ran to the end)."""
     book, shape = verdict.book, verdict.book.shape

@@ -16,7 +16,7 @@ sizes below) is refused with a UsageError naming why: the rule engine answers it
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from twisty.encodings.book_circuit import PYSAT, Answer, backend
 from twisty.encodings.book_sat_walk import NotModelled, WalkModel
@@ -25,14 +25,15 @@ from twisty.limits import Deadline
 from twisty.rules.book.contents import CREATURES
 from twisty.rules.book.model import Book
 from twisty.rules.book.path import PathRules, replay_walk
-from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, evaluate
+from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluation, evaluate
 from twisty.rules.book.topology import Cell
+from twisty.solver.book import BookAnalysis, solve_book
 
 NAME = "sat"
 # The model holds a copy of the book's evaluation per epoch and the walker's state per step: beyond these
 # sizes it takes minutes, where the rule engine takes milliseconds.
-MAX_CELLS = 400
-MAX_EVENTS = 6
+MAX_CELLS = 5_000
+MAX_EVENTS = 16
 
 
 @dataclass
@@ -43,6 +44,7 @@ class SatWalkVerdict:
     moves: int | None = None
     shortest_walks: int | None = None  # counted up to 2
     walk: list[Cell] = field(default_factory=list)
+    walk_moves: list[tuple[int, ...]] = field(default_factory=list)  # the cells each move enters
     cap: str | None = None
     steps: int = 0  # time steps built
     clauses: int = 0
@@ -127,6 +129,7 @@ def _search(model: WalkModel, sat, verdict: SatWalkVerdict, deadline: Deadline |
     if model.exit not in model.region:
         verdict.status, verdict.shortest_walks = "unsolvable", 0
         return
+
     # The exit ends the walk (a walker there stays), so "on the exit after t moves" grows with t: gallop to a
     # step count that reaches it (or to the bound), then halve the gap.
     def on_exit(steps: int) -> Answer | None:
@@ -166,6 +169,7 @@ def _search(model: WalkModel, sat, verdict: SatWalkVerdict, deadline: Deadline |
         raise EngineBug(f"the sat engine's walk of {length} moves is not replayed to the exit by the path rules")
     shape = book.shape
     verdict.walk = [book.entrance] + [shape.cell(cell) for entered in moves for cell in entered]
+    verdict.walk_moves = moves
     # Another walk of the same length? Block this one (its positions and disguises) and ask again.
     selector = circuit.var(("another walk", length))
     circuit.clauses.append([-selector] + [-literal for literal in model.walk_literals(length, found.true)])
@@ -216,3 +220,52 @@ def _replay_statuses(book: Book, statuses: list[int]) -> None:
             raise EngineBug(
                 f"the sat engine says cell {list(book.shape.cell(index))} is status {ours}, the rules say {theirs}"
             )
+
+
+def analyse(book: Book, *, deadline: Deadline | None = None) -> BookAnalysis:
+    """The engine contract (twisty.games.book): solvability, the shortest walk, its length and whether it is
+    the only one come from SAT; the corridor, its shape and the rules that fired (which this model does not
+    answer) from the rule engine, whose answers on the walk must agree with SAT's wherever both are decided
+    (a disagreement is an engine bug, never printed)."""
+    analysis = solve_book(book, deadline=deadline)
+    sat = solve_book_sat(book, deadline=deadline)
+    if sat.cap is not None:
+        return replace(
+            analysis,
+            status="unknown",
+            walk=[],
+            moves=None,
+            shortest_walks=None,
+            final=None,
+            cap=sat.cap,
+            seconds=analysis.seconds + sat.seconds,
+        )
+    if analysis.status != "unknown" and (analysis.status, analysis.moves) != (sat.status, sat.moves):
+        raise EngineBug(
+            f"the sat engine finds {sat.status} in {sat.moves} moves, the rule engine {analysis.status} in "
+            f"{analysis.moves}"
+        )
+    if analysis.shortest_walks is not None and analysis.shortest_walks != sat.shortest_walks:
+        raise EngineBug(
+            f"the sat engine counts {sat.shortest_walks} shortest walks (up to 2), the rule engine "
+            f"{analysis.shortest_walks}"
+        )
+    final = analysis.final
+    if sat.walk and sat.walk != analysis.walk:
+        final = None  # the rule engine's book at the exit belongs to its own walk; SAT's is shown
+    return replace(
+        analysis,
+        status=sat.status,
+        walk=sat.walk,
+        moves=sat.moves,
+        shortest_walks=sat.shortest_walks,
+        final=final if final is not None or not sat.walk else _final_along(book, sat.walk_moves),
+        seconds=analysis.seconds + sat.seconds,
+    )
+
+
+def _final_along(book: Book, moves: list[tuple[int, ...]]) -> Evaluation | None:
+    """The book as the SAT walk leaves it at the exit, by the path rules' replay of its moves."""
+    rules = PathRules(book)
+    finals = replay_walk(rules, moves)
+    return rules.evaluation(finals[0].state) if finals else None
