@@ -27,6 +27,7 @@ from twisty.commands import (  # noqa: E402
     bench_passages,
     book,
     check,
+    generate_book,
     generate_passages,
     importing,
     odds,
@@ -68,6 +69,7 @@ main.add_command(render.render)
 main.add_command(serve.serve)
 main.add_command(importing.import_group)
 generate.add_command(generate_passages.generate_passages)
+generate.add_command(generate_book.generate_book_command)
 generate.add_command(odds.generate_tunnels)
 generate.add_command(temple.generate_temple)
 bench.add_command(bench_passages.bench_passages)

@@ -33,13 +33,16 @@ def build_static(
     tag: object = 0,
     *,
     exact: bool = False,
+    chain_bound: int = CHAIN_BOUND,
+    melee_bound: int = MELEE_BOUND,
 ) -> StaticModel:
     """The evaluation of the book under the removals `removed` (cell -> literal "the walk removed it").
 
     `exact`: unroll every chain to its full length (for fixed books, where it folds to constants); else to
-    the bounds CHAIN_BOUND and MELEE_BOUND, with constraints holding the models within them."""
+    the bounds given (a Vampire chain of `chain_bound` conversions, a melee of `melee_bound` fighters), with
+    constraints holding the models within them."""
     size = contents.frame.size
-    model = StaticModel(circuit, contents, dict(removed or {}), tag)
+    model = StaticModel(circuit, contents, dict(removed or {}), tag, chain_bound, melee_bound)
     if exact:
         model.chain_bound = model.melee_bound = size + 1
     model.deadly_reasons = [[] for _ in range(size)]

@@ -101,7 +101,7 @@ def rule_mage(model: StaticModel) -> list[int]:
             model.fire("mage", index, deadly)
         wraith = model.now_is(index, "Wraith")
         if wraith != c.false:
-            model.fire("mage", index, c.and_([wraith, mage_page[frame.page_of(index) - shape.first_page]]))
+            model.fire("mage:walk", index, c.and_([wraith, mage_page[frame.page_of(index) - shape.first_page]]))
     return mage_page
 
 
@@ -189,9 +189,10 @@ def rule_number(model: StaticModel) -> None:
         around = [model.creature(other) for other in king[index]]
         levels = c.at_least(around, max(digit for digit, _ in digits) + 1)
         for digit, literal in digits:
-            wrong = c.and_([literal, -c.and_([levels[digit], -levels[digit + 1]])])
-            model.deadly_because(index, wrong)
-            model.fire("number", index, literal)
+            right = c.and_([levels[digit], -levels[digit + 1]])
+            model.deadly_because(index, c.and_([literal, -right]))
+            model.fire("number", index, c.and_([literal, -right]))
+            model.fire("number:walk", index, c.and_([literal, right]))
 
 
 def rule_safe_items(model: StaticModel) -> None:
@@ -252,7 +253,7 @@ def rule_torches_and_shadows(model: StaticModel) -> None:
         shadow = model.now_is(index, "Shadow")
         is_lit = c.or_(lit.get(index, []))
         model.deadly_because(index, c.and_([shadow, -is_lit]))
-        model.fire("torch", index, c.and_([shadow, is_lit]))
+        model.fire("torch:walk", index, c.and_([shadow, is_lit]))
 
 
 # --- phase 6: overrides -----------------------------------------------------------------------------
@@ -271,7 +272,7 @@ def rule_chuck(model: StaticModel) -> list[list[int]]:
             continue
         for index in cells:
             spared[index].append(chuck)
-            model.fire("chuck", index, c.and_([chuck, c.or_([model.deadly5[index], model.wall_like[index]])]))
+            model.fire("chuck:walk", index, c.and_([chuck, c.or_([model.deadly5[index], model.wall_like[index]])]))
     return spared
 
 
@@ -298,7 +299,7 @@ def rule_oracle(model: StaticModel) -> dict[int, int]:
         for other in king[oracle]:
             protected = c.and_([protects, -model.wall_like[other]])
             spared.setdefault(other, []).append(protected)
-            model.fire("oracle", other, c.and_([protected, model.deadly5[other]]))
+            model.fire("oracle:walk", other, c.and_([protected, model.deadly5[other]]))
     return {index: c.or_(literals) for index, literals in spared.items()}
 
 

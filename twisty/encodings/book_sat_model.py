@@ -114,7 +114,9 @@ class StaticModel:
     deadly: list[int] = field(default_factory=list)
     wall: list[int] = field(default_factory=list)
     petrified: list[int] = field(default_factory=list)
-    # fires[family][cell]: the rule gives the cell its status, in a way the reader must see (generator).
+    # fires[key][cell]: a rule gives the cell its status in a way the reader must see (for the generator):
+    # keys are rule families ("wolf": a Wolf's pack or attack makes it deadly), "...:walk" for the passable
+    # side of a rule ("melee:walk": the smaller side of a melee, cut down).
     fires: dict[str, dict[int, int]] = field(default_factory=dict)
 
     @property
@@ -267,7 +269,7 @@ def rule_path_removal_and_giant_crush(model: StaticModel) -> None:
         ]
         crushed = c.and_([c.or_(crushable), c.or_(between[index])]) if crushable and between[index] else c.false
         model.crushed.append(crushed)
-        model.fire("giant", index, crushed)
+        model.fire("giant:walk", index, crushed)
         if crushed != c.false:
             identity = {
                 name: (
@@ -430,7 +432,8 @@ def rule_orcs_and_dwarves(model: StaticModel) -> None:
             ]
         )
         model.deadly_because(index, deadly)
-        model.fire("melee", index, c.and_([fighter[index], in_melee]))
+        model.fire("melee", index, c.and_([in_melee, deadly]))
+        model.fire("melee:walk", index, c.and_([fighter[index], in_melee, -deadly]))
 
 
 def rule_rat(model: StaticModel) -> None:

@@ -1,0 +1,222 @@
+"""`twisty generate book`: books whose only walk is a corridor, each teaching the rules named.
+
+Parse options, call twisty.generator.book, write files. Files are written as `generate passages` writes
+them (its helpers): every target is checked before any work starts, an existing file is replaced only with
+--force and never through a symbolic link, and each file is written to a temporary file in the same folder
+and renamed into place, so an interrupted run leaves only complete books.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, timeout_option
+from twisty.commands.generate_passages import file_mode, interrupts_held, refuse_targets, write_atomically
+from twisty.encodings.book_circuit import BACKENDS, PYSAT
+from twisty.errors import GenerationError, LimitReached, UsageError
+from twisty.games import GAMES
+from twisty.generator.book import BookParams, GeneratedBook, generate_book, parse_rules, parse_size
+from twisty.generator.book_families import family_names
+from twisty.limits import Deadline
+
+GAME = GAMES["book"]
+MAX_COUNT = 10_000
+
+
+def book_file_name(params: BookParams, seed: int) -> str:
+    return f"book-{params.pages}p-{params.rows}x{params.cols}-{'-'.join(params.rules)}-seed{seed}.toml"
+
+
+def summary_of(made: GeneratedBook) -> str:
+    fired = ", ".join(f"{name} ({len(cells)})" for name, cells in made.fired.items())
+    return f"{made.walk.moves} moves, one walk; fires {fired or 'the path rules'}"
+
+
+def json_of(made: GeneratedBook, path: str | None, seed: int, seconds: float) -> dict:
+    shape = made.book.shape
+    return {
+        "file": path,
+        "seed": seed,
+        "moves": made.walk.moves,
+        "walk": [list(shape.cell(index)) for index in made.walk.cells],
+        "fired": {
+            name: [{"cell": list(shape.cell(index)), "status": status} for index, status in cells]
+            for name, cells in made.fired.items()
+        },
+        "rounds": made.rounds,
+        "clauses": made.clauses,
+        "seconds": round(seconds, 3),
+    }
+
+
+def _status(enabled: bool, seed: int) -> Callable[[str], None] | None:
+    """On a terminal, a line on stderr naming the stage of the book being made."""
+    if not enabled:
+        return None
+
+    def show(stage: str) -> None:
+        click.echo(f"\r\033[Kseed {seed}: {stage}...", nl=False, err=True)
+
+    return show
+
+
+@click.command("book")
+@click.option("--pages", type=int, default=6, show_default=True, help="Pages of the book (1, 2, ...).")
+@click.option("--size", default="6x8", show_default=True, help="Every page's ROWSxCOLS.")
+@click.option(
+    "--rules",
+    "rules_text",
+    default="wolf,vampire,oracle",
+    show_default=True,
+    help=f"Rule families each book must teach, comma-separated: {', '.join(family_names())}.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first book.")
+@click.option(
+    "-n",
+    "count",
+    type=click.IntRange(1, MAX_COUNT),
+    default=1,
+    show_default=True,
+    help="Books, seeds seed, seed+1, ...",
+)
+@click.option(
+    "-o",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder to write the books to (created if missing); without it one book is printed.",
+)
+@click.option("--walk-length", type=int, default=None, help="Moves of the walk (default: 1.5 x columns per page).")
+@click.option(
+    "--density",
+    type=float,
+    default=0.6,
+    show_default=True,
+    help="Share of the cells around the corridor that hold something.",
+)
+@click.option("--force", is_flag=True, help="Replace book files that already exist (never through a symbolic link).")
+@click.option("--solver", type=click.Choice(BACKENDS), default=PYSAT, show_default=True, help="SAT backend.")
+@click.option(
+    "--engine",
+    type=click.Choice(("auto", *GAME.engine_names())),
+    default="auto",
+    show_default=True,
+    help="Engine that checks every book before it is written.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per book on stdout.")
+@timeout_option("Seconds allowed per book (the SAT model and the check); a seed that runs out fails.")
+def generate_book_command(
+    pages: int,
+    size: str,
+    rules_text: str,
+    seed: int,
+    count: int,
+    out_dir: str | None,
+    walk_length: int | None,
+    density: float,
+    force: bool,
+    solver: str,
+    engine: str,
+    as_json: bool,
+    timeout: float | None,
+) -> None:
+    """Generate books of Read These Before You Die: each has one simple corridor from the entrance on the
+    first page to the exit on the last, which is its only shortest walk, and each named rule decides a cell
+    on the walk or beside it. Every book is checked by the rule engine before it is written, with [expect]
+    claims for what was checked; the same options give the same files.
+
+    Exit 0 when every book was written, 1 when some seed gave no book, 2 for bad options or files that
+    exist without --force, 130 when interrupted.
+    """
+    try:
+        rows, cols = parse_size(size)
+        params = BookParams(pages, rows, cols, parse_rules(rules_text), walk_length, density)
+        params.validate()
+    except UsageError as error:
+        raise click.UsageError(str(error)) from None
+    if seed < 0:
+        raise click.BadParameter("must be 0 or more", param_hint="'--seed'")
+    if out_dir is None and count > 1:
+        raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
+    verifier = GAME.chosen_engine(engine).load()
+    seeds = [seed + offset for offset in range(count)]
+    folder = None if out_dir is None else _prepare(Path(out_dir), [book_file_name(params, s) for s in seeds], force)
+    failures = written = 0
+    mode = file_mode()
+    try:
+        bar = (
+            click.progressbar(seeds, label="generating", file=sys.stderr, show_pos=True)
+            if count > 1 and sys.stderr.isatty()
+            else None
+        )
+        for book_seed in bar if bar is not None else seeds:
+            started = time.perf_counter()
+            try:
+                made = generate_book(
+                    params,
+                    book_seed,
+                    Deadline(timeout),
+                    solver,
+                    verifier,
+                    _status(sys.stderr.isatty() and bar is None, book_seed),
+                )
+            except (GenerationError, LimitReached) as error:
+                failures += 1
+                click.echo(f"twisty: seed {book_seed}: {error}", err=True)
+                continue
+            finally:
+                if sys.stderr.isatty() and bar is None:
+                    click.echo("\r\033[K", nl=False, err=True)
+            seconds = time.perf_counter() - started
+            if folder is None:
+                click.echo(json.dumps(json_of(made, None, book_seed, seconds)) if as_json else made.text, nl=as_json)
+                continue
+            path = folder / book_file_name(params, book_seed)
+            try:
+                with interrupts_held():
+                    write_atomically(path, made.text, replace=force, mode=mode)
+                    written += 1
+            except OSError as error:
+                click.echo(f"twisty: cannot write {path}: {error.strerror or error}", err=True)
+                sys.exit(EXIT_FAILED)
+            if as_json:
+                click.echo(json.dumps(json_of(made, str(path), book_seed, seconds)))
+            else:
+                click.echo(f"{path}: {summary_of(made)}  [{seconds:.1f}s]")
+    except KeyboardInterrupt:
+        done = f"; the {written} book files written before it are complete" if folder is not None else ""
+        click.echo(f"{chr(10) if sys.stderr.isatty() else ''}twisty: interrupted{done}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit(EXIT_FAILED if failures else EXIT_OK)
+
+
+def _prepare(folder: Path, names: list[str], force: bool) -> Path:
+    """The output folder, made if missing, once every file the run would write may be written."""
+    if folder.is_symlink():
+        _usage_failure(f"{folder} is a symbolic link; twisty does not write through links")
+    if folder.is_dir():
+        refused = refuse_targets([folder / name for name in names], force)
+        if refused is not None:
+            _usage_failure(refused)
+    else:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise click.BadParameter(
+                f"cannot create the folder: {error.strerror or error}", param_hint="'-o'"
+            ) from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        _usage_failure(f"cannot write to the folder {folder}")
+    return folder
+
+
+def _usage_failure(message: str) -> None:
+    click.echo(f"twisty: {message}", err=True)
+    sys.exit(EXIT_INVALID)
