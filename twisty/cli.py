@@ -27,6 +27,7 @@ from twisty.commands import (  # noqa: E402
     bench_passages,
     book,
     check,
+    complete,
     generate_book,
     generate_passages,
     importing,
@@ -64,6 +65,7 @@ def bench() -> None:
 main.add_command(check.check)
 main.add_command(check.solve)
 main.add_command(book.explain)
+main.add_command(complete.complete)
 main.add_command(odds.odds)
 main.add_command(render.render)
 main.add_command(serve.serve)

@@ -22,6 +22,7 @@ from twisty.encodings.book_sat_model import (
     rule_vampire_conversion,
     rule_wolf,
 )
+from twisty.rules.book.contents import PREY
 
 __all__ = ["CHAIN_BOUND", "IMMUNE", "MELEE_BOUND", "BookFrame", "Contents", "StaticModel", "build_static"]
 
@@ -43,11 +44,11 @@ def build_static(
     constraints holding the models within them."""
     size = contents.frame.size
     model = StaticModel(circuit, contents, dict(removed or {}), tag, chain_bound, melee_bound)
-    if exact:
-        model.chain_bound = model.melee_bound = size + 1
     model.deadly_reasons = [[] for _ in range(size)]
     rule_mimic(model)
     rule_path_removal_and_giant_crush(model)
+    if exact:
+        _exact_bounds(model)
     rule_vampire_conversion(model)
     wolves = rule_wolf(model)
     rule_orcs_and_dwarves(model)
@@ -55,3 +56,27 @@ def build_static(
     phase_effects(model, wolves)
     phase_overrides(model)
     return model
+
+
+def _exact_bounds(model: StaticModel) -> None:
+    """Bounds no model can exceed: a chain converts at most every cell that may be prey, and a melee holds
+    at most the largest joined group of cells that may hold a fighter."""
+    size = model.frame.size
+    orthogonal = model.shape.orthogonal_table()
+    prey = [index for index in range(size) if any(name in PREY for name in model.now[index])]
+    model.chain_bound = len(prey) + 1
+    fighters = {index for index in range(size) if "Orc" in model.now[index] or "Dwarf" in model.now[index]}
+    largest, seen = 1, set()
+    for start in fighters:
+        if start in seen:
+            continue
+        group, frontier = {start}, [start]
+        while frontier:
+            here = frontier.pop()
+            for other in orthogonal[here]:
+                if other in fighters and other not in group:
+                    group.add(other)
+                    frontier.append(other)
+        seen |= group
+        largest = max(largest, len(group))
+    model.melee_bound = largest

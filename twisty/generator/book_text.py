@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ from twisty.rules.book.topology import BookShape, spread_of
 if TYPE_CHECKING:
     from twisty.generator.book import BookParams
     from twisty.generator.book_walks import IntendedWalk
+    from twisty.rules.book.model import Book
     from twisty.solver.book import BookAnalysis
 
 _CLAIM = {PASSABLE: "passable", DEADLY: "deadly", WALL: "impassable", PETRIFIED: "impassable"}
@@ -100,4 +102,39 @@ def book_file_text(
         rules += [PATH_FAMILIES[name] for name in params.rules if name in PATH_FAMILIES]
         decided = {index: status for cells in fired.values() for index, status in cells}
         lines += [""] + expect_lines(shape, analysis, rules, decided)
+    return "\n".join(lines) + "\n"
+
+
+def completed_text(book: Book, names: Sequence[str], analysis: BookAnalysis, sketch: str) -> str:
+    """A book completed from a sketch: the sketch's shape, ends, Tunnels and local rules, every cell filled,
+    and the [expect] claims the rule engine has verified (a sketch's own [expect] is not carried over)."""
+    shape = book.shape
+    lines = [
+        f"# Read These Before You Die: completed from {sketch} by `twisty complete`; its only walk is the corridor",
+        'game = "book"',
+    ]
+    if book.title:
+        lines.append(f"title = {json.dumps(book.title)}")
+    lines += [
+        f"rows = {shape.height}",
+        f"cols = {shape.width}",
+        f"entrance = {list(book.entrance)}",
+        f"exit = {list(book.exit)}",
+        "",
+    ]
+    for first, second in sorted({tuple(sorted(pair)) for pair in book.tunnels.items()}):
+        lines += ["[[tunnel]]", f"cells = {cell_list(shape, [first, second])}", ""]
+    for spread in sorted(book.medusa_spreads):
+        lines += ["[[local]]", 'rule = "medusa"', f"page = {max(shape.first_page, 2 * spread)}", ""]
+    for rule in book.bosses:
+        items = ", ".join(json.dumps(item) for item in rule.items)
+        lines += [
+            "[[local]]",
+            'rule = "boss"',
+            f"page = {max(shape.first_page, 2 * rule.spread)}",
+            f"items = [{items}]",
+            "",
+        ]
+    lines += pages_text(shape, names)
+    lines += [""] + expect_lines(shape, analysis, [], {})
     return "\n".join(lines) + "\n"

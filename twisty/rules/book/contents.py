@@ -106,6 +106,14 @@ DEADLY_TERRAIN = frozenset({"Spikes", "Swamp", "Pit"})
 SAFE_TERRAIN = frozenset({"Rubble", "Moss", "Planks", "Bridge"})
 
 
+# Contents whose rule acts on the walk (path rules) or belongs to the Boss's local rule.
+PATH_CONTENTS = frozenset({"Bridge", "Tunnel", "Bow", "Sword", "Mask", "Molotov"})
+BOSS_CONTENTS = frozenset({"Boss", "Bazooka", "Tweezers", "Excalibur"})
+# What an open cell of a sketch (`?` in `twisty complete`) may be filled with: every content whose rules
+# are static, and the empty cell.
+FILLABLE = frozenset(CONTENTS) - PATH_CONTENTS - BOSS_CONTENTS | {""}
+
+
 def content_named(token: str) -> str | None:
     """The canonical name for a code or full name (any case); "" for an empty cell; None if unknown."""
     return _LOOKUP.get(token.lower())

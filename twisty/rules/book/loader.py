@@ -24,7 +24,7 @@ from itertools import pairwise
 from typing import Any
 
 from twisty.limits import Deadline
-from twisty.rules.book.contents import ITEMS, content_named
+from twisty.rules.book.contents import FILLABLE, ITEMS, content_named
 from twisty.rules.book.model import Book, BossRule
 from twisty.rules.book.static import MAX_PACK, PackTooLarge, evaluate
 from twisty.rules.book.topology import BookShape, Cell, leaf_of, spread_of
@@ -56,6 +56,18 @@ def load_book(source: LevelSource, deadline: Deadline | None = None) -> Book:
 
     The level's `deadline` is polled while the pages are read and the book is first evaluated (which
     rejects Wolf packs over six): past it, LimitReached is raised and nothing is returned."""
+    book, _open = _load(source, deadline, partial=False)
+    return book
+
+
+def load_sketch(source: LevelSource, deadline: Deadline | None = None) -> tuple[Book, dict[int, frozenset[str]]]:
+    """A sketch for `twisty complete`: a book file whose cells may also be open, written `?` (any content
+    of FILLABLE) or `?{Wo,Va,.}` (one of these). Returns the book with its open cells empty, and the open
+    cells with what each may hold. The book is not evaluated (its open cells are not known yet)."""
+    return _load(source, deadline, partial=True)
+
+
+def _load(source: LevelSource, deadline: Deadline | None, *, partial: bool) -> tuple[Book, dict[int, frozenset[str]]]:
     data = source.data
     for key in data:
         if key not in TOP_KEYS:
@@ -108,16 +120,20 @@ def load_book(source: LevelSource, deadline: Deadline | None = None) -> Book:
     shape = BookShape(height, width, numbers[0], numbers[-1])
 
     contents = [""] * shape.cell_count
+    open_cells: dict[int, frozenset[str]] = {}
     positions: dict[int, tuple[int, int | None]] = {}
     key_lines = _page_key_lines(source)
     for page in numbers:
         if deadline is not None:
             deadline.check()
         key = _page_key(pages, page)
-        grid = _read_grid(source, key, pages[key], page, height, width, key_lines.get(key))
+        grid = _read_grid(source, key, pages[key], page, height, width, key_lines.get(key), partial)
         for (row, col), (name, line, column) in grid.items():
             index = shape.index((page, row, col))
-            contents[index] = name
+            if isinstance(name, frozenset):
+                open_cells[index] = name
+            else:
+                contents[index] = name
             if line is not None:
                 positions[index] = (line, column)
 
@@ -141,13 +157,15 @@ def load_book(source: LevelSource, deadline: Deadline | None = None) -> Book:
     book = Book(
         shape, tuple(contents), entrance, exit_cell, tunnels, frozenset(medusa_spreads), tuple(bosses), title, positions
     )
+    if partial:
+        return book, open_cells
     try:
         book.cache["initial"] = evaluate(book, deadline=deadline)
     except PackTooLarge as pack:
         raise token_error(
             f"a pack of {len(pack.cells)} Wolves; a pack can never contain more than {MAX_PACK} Wolves", pack.cells[0]
         ) from None
-    return book
+    return book, open_cells
 
 
 def _position_or_start(source: LevelSource, table: str) -> dict[str, Any]:
@@ -254,9 +272,17 @@ def _page_key_lines(source: LevelSource) -> dict[str, int]:
 
 
 def _read_grid(
-    source: LevelSource, key: str, value: Any, page: int, height: int, width: int, key_line: int | None
-) -> dict[tuple[int, int], tuple[str, int | None, int | None]]:
-    """The cells of one page grid: (row, col) -> (content name, line, column in the file)."""
+    source: LevelSource,
+    key: str,
+    value: Any,
+    page: int,
+    height: int,
+    width: int,
+    key_line: int | None,
+    partial: bool = False,
+) -> dict[tuple[int, int], tuple[str | frozenset[str], int | None, int | None]]:
+    """The cells of one page grid: (row, col) -> (content name, line, column in the file). With `partial`
+    (a sketch), an open cell `?` or `?{...}` gives the set of contents it may hold instead of a name."""
     if not isinstance(value, str):
         raise source.error(f"page {page} must be a multi-line string of cell codes", table="pages", key=key)
     rows = _grid_rows(source, key, value, key_line)
@@ -280,6 +306,10 @@ def _read_grid(
             )
         for col, token in enumerate(tokens):
             column = offset + token.start() + 1 if line is not None else None
+            where = {"line": line, "column": column} if line is not None else {"table": "pages", "key": key}
+            if partial and token.group().startswith("?"):
+                cells[(row, col)] = (_open_cell(source, token.group(), page, row, col, where), line, column)
+                continue
             name = content_named(token.group())
             if name is None:
                 raise source.error(
@@ -291,6 +321,38 @@ def _read_grid(
                 )
             cells[(row, col)] = (name, line, column)
     return cells
+
+
+def _open_cell(source: LevelSource, token: str, page: int, row: int, col: int, where: dict[str, Any]) -> frozenset[str]:
+    """What an open cell of a sketch may hold: `?` anything of FILLABLE, `?{Wo,Va,.}` one of those. A
+    mistake inside the braces is reported at the code itself."""
+    if token == "?":
+        return FILLABLE
+    found = re.fullmatch(r"\?\{([^{}]*)\}", token)
+    if found is None:
+        raise source.error(
+            f'open cell "{token:.40}" on page {page}, row {row}, col {col}: write ? or ?{{Wo,Va,.}} '
+            f"(codes separated by commas, no spaces)",
+            **where,
+        )
+    names = set()
+    start = 2
+    for part in found.group(1).split(","):
+        at = dict(where)
+        if "column" in at:
+            at["column"] = where["column"] + start
+        start += len(part) + 1
+        name = content_named(part.strip())
+        cell = f"page {page}, row {row}, col {col}"
+        if name is None:
+            raise source.error(f'unknown content "{part.strip():.40}" in the open cell {token:.40} ({cell})', **at)
+        if name not in FILLABLE:
+            raise source.error(
+                f"an open cell may not hold {name} ({cell}): write path-rule and Boss cells into the sketch yourself",
+                **at,
+            )
+        names.add(name)
+    return frozenset(names)
 
 
 def _grid_rows(source: LevelSource, key: str, value: str, line: int | None) -> list[tuple[str, int | None, int]]:
