@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
+from twisty.rules.book.contents import CONTENTS, PATH_CONTENTS
 from twisty.rules.book.loader import load_book
-from twisty.rules.source import parse_level_bytes
+from twisty.rules.source import LevelError, parse_level_bytes
 
 
 def book_text(pages: dict[int, str], *, rows: int, cols: int, entrance=None, exit=None, extra: str = "") -> str:
@@ -50,3 +53,41 @@ def bow_field_text(bows: int, *, reachable_exit: bool = True, extra: str = "") -
         cols, exit_cell = bows + 2, [1, 2, bows + 1]
     grid = "\n".join(" ".join(row) for row in rows)
     return book_text({1: grid}, rows=6, cols=cols, entrance=[1, 2, 0], exit=exit_cell, extra=extra)
+
+
+# Contents of random books without path rules (and without the Boss, which needs its local rule).
+STATIC_CODES = [
+    content.code
+    for name, content in CONTENTS.items()
+    if name not in PATH_CONTENTS | {"Boss", "Bazooka", "Tweezers", "Excalibur"}
+]
+FILLER = [".", "Ru", "Ms"]
+
+
+def random_book(seed: int):
+    """A small random book without path rules (None when it is invalid: a pack of more than six Wolves).
+    A small palette per book makes packs, melees, Giants in line and Vampire chains likely."""
+    chooser = random.Random(seed)
+    rows, cols = chooser.randint(1, 4), chooser.randint(1, 4)
+    first, count = chooser.randint(1, 3), chooser.randint(1, 3)
+    density = chooser.random()
+    palette = chooser.sample(STATIC_CODES, chooser.randint(2, 6))
+    pages = {
+        page: "\n".join(
+            " ".join(
+                chooser.choice(palette) if chooser.random() < density else chooser.choice(FILLER) for _ in range(cols)
+            )
+            for _ in range(rows)
+        )
+        for page in range(first, first + count)
+    }
+
+    def any_cell():
+        return [chooser.randint(first, first + count - 1), chooser.randrange(rows), chooser.randrange(cols)]
+
+    extra = f'[[local]]\nrule = "medusa"\npage = {first}\n' if chooser.random() < 0.5 else ""
+    text = book_text(pages, rows=rows, cols=cols, entrance=any_cell(), exit=any_cell(), extra=extra)
+    try:
+        return load_book(parse_level_bytes(text.encode(), "random.toml"))
+    except LevelError:
+        return None

@@ -1,9 +1,9 @@
 """One micro book per static rule, mostly the rulebook's own examples, asserting the exact cells decided."""
 
 from tests.book_levels import blank, make_book
-from twisty.encodings.book_cnf import solve_cnf
 from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, evaluate
 from twisty.solver.book import solve_book
+from twisty.solver.book_sat import solve_book_sat
 
 
 def statuses(book, status):
@@ -326,12 +326,7 @@ def test_the_oracles_four_are_counted_before_chucks_override():
     verdict = solve_book(book)
     assert verdict.walk == [(2, 1, 0), (2, 1, 1), (2, 1, 2), (3, 1, 0), (3, 1, 1), (3, 1, 2)]
     assert verdict.moves == 5 and verdict.unique
-    # The CNF engine (the second engine) reads the same statuses and the same shortest walk.
-    cnf = solve_cnf(book)
-    assert {cell for cell, status in cnf.status.items() if status != "passable"} == {
-        (2, 0, 0),
-        (2, 0, 1),
-        (2, 2, 0),
-        (2, 2, 1),
-    }
-    assert (cnf.solvable, cnf.moves) == (True, 5)
+    # The SAT engine (the second engine) reads the same statuses and the same one shortest walk.
+    sat = solve_book_sat(book)
+    assert sat.statuses == evaluation.status
+    assert (sat.status, sat.moves, sat.shortest_walks) == ("solvable", 5, 1)

@@ -11,15 +11,13 @@ import random
 
 import pytest
 
-from tests.book_levels import make_book
-from tests.solver.test_book_differential import random_book
+from tests.book_levels import make_book, random_book
 from tests.solver.test_book_path_states import random_path_book
 from twisty.encodings.book_circuit import Circuit, backend
 from twisty.encodings.book_sat import BookFrame, Contents, build_static
-from twisty.encodings.book_sat_walk import PATH_CONTENTS
 from twisty.errors import UsageError
 from twisty.limits import Deadline
-from twisty.rules.book.contents import CONTENTS
+from twisty.rules.book.contents import CONTENTS, PATH_CONTENTS
 from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, evaluate
 from twisty.solver.book import solve_book
 from twisty.solver.book_sat import solve_book_sat

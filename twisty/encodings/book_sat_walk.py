@@ -33,7 +33,6 @@ from twisty.rules.book.model import Book
 from twisty.rules.book.topology import DIRECTIONS
 
 BOW_REACH, MOLOTOV_REACH = 5, 2
-PATH_CONTENTS = frozenset({"Bridge", "Tunnel", "Bow", "Sword", "Mask", "Molotov"})
 
 
 class NotModelled(Exception):
