@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from twisty.rules.source import LevelError, read_level
 from twisty.solver.book import solve_book
 
 BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "book" / "bench.py"
+SAT_BENCH_SCRIPT = BENCH_SCRIPT.with_name("bench_sat.py")
+BENCH_PARTS = ("evaluate", "walk", "generate", "complete", "sat")
 
 
 @click.command()
@@ -89,16 +92,44 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
 @click.option("--cols", type=click.IntRange(3, MAX_COLS), default=16, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--repeat", type=click.IntRange(1, 100), default=3, show_default=True)
-def bench_book(pages: int, rows: int, cols: int, seed: int, repeat: int) -> None:
-    """Time evaluating a generated book and finding its walk (benchmarks/book/bench.py). The book is held to
-    the input limits like any level (at most 250,000 cells and 1 MiB of text)."""
-    spec = importlib.util.spec_from_file_location("twisty_book_bench", BENCH_SCRIPT)
+@click.option(
+    "--parts",
+    default=",".join(BENCH_PARTS),
+    show_default=True,
+    help="Which benchmarks: evaluate (a large book loaded, evaluated and walked), walk (a 96-cell book of "
+    "Bows and Molotovs), generate (10 spreads, PySAT and CP-SAT), complete (30 open cells), sat (the SAT "
+    "engine on the shipped books).",
+)
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None, help="Write the figures as JSON.")
+def bench_book(pages: int, rows: int, cols: int, seed: int, repeat: int, parts: str, json_path: str | None) -> None:
+    """Time the Book: evaluating a generated book and finding its walk (benchmarks/book/bench.py, held to
+    the input limits like any level), the walk search with path rules, generation and completion by SAT
+    with either backend, and the SAT engine (benchmarks/book/bench_sat.py); each against a baseline of the
+    same run."""
+    chosen = tuple(part.strip() for part in parts.split(",") if part.strip())
+    unknown = sorted(set(chosen) - set(BENCH_PARTS))
+    if unknown:
+        raise click.BadParameter(
+            f"unknown part {', '.join(unknown)} (parts: {', '.join(BENCH_PARTS)})", param_hint="'--parts'"
+        )
+    figures = {}
+    try:
+        if "evaluate" in chosen:
+            figures["evaluate"] = _script(BENCH_SCRIPT).run(pages=pages, rows=rows, cols=cols, seed=seed, repeat=repeat)
+        rest = tuple(part for part in chosen if part != "evaluate")
+        if rest:
+            figures.update(_script(SAT_BENCH_SCRIPT).run(parts=rest))
+    except LevelError as error:
+        fail_invalid(error)
+    if json_path:
+        Path(json_path).write_text(json.dumps(figures, indent=2) + "\n")
+
+
+def _script(path: Path):
+    spec = importlib.util.spec_from_file_location(f"twisty_bench_{path.stem}", path)
     if spec is None or spec.loader is None:
-        click.echo(f"twisty: benchmark script not found: {BENCH_SCRIPT}", err=True)
+        click.echo(f"twisty: benchmark script not found: {path}", err=True)
         sys.exit(EXIT_INVALID)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    try:
-        module.run(pages=pages, rows=rows, cols=cols, seed=seed, repeat=repeat)
-    except LevelError as error:
-        fail_invalid(error)
+    return module

@@ -31,7 +31,9 @@ MAX_COUNT = 10_000
 
 
 def book_file_name(params: BookParams, seed: int) -> str:
-    return f"book-{params.pages}p-{params.rows}x{params.cols}-{'-'.join(params.rules)}-seed{seed}.toml"
+    last = params.first_page + params.pages - 1
+    pages = f"{params.pages}p" if params.first_page == 1 else f"p{params.first_page}-{last}"
+    return f"book-{pages}-{params.rows}x{params.cols}-{'-'.join(params.rules)}-seed{seed}.toml"
 
 
 def summary_of(made: GeneratedBook) -> str:
@@ -70,6 +72,9 @@ def _status(enabled: bool, seed: int) -> Callable[[str], None] | None:
 @click.command("book")
 @click.option("--pages", type=int, default=6, show_default=True, help="Pages of the book (1, 2, ...).")
 @click.option("--size", default="6x8", show_default=True, help="Every page's ROWSxCOLS.")
+@click.option(
+    "--first-page", type=int, default=1, show_default=True, help="The first page's number (2: start with a spread)."
+)
 @click.option(
     "--rules",
     "rules_text",
@@ -115,6 +120,7 @@ def _status(enabled: bool, seed: int) -> Callable[[str], None] | None:
 def generate_book_command(
     pages: int,
     size: str,
+    first_page: int,
     rules_text: str,
     seed: int,
     count: int,
@@ -137,7 +143,7 @@ def generate_book_command(
     """
     try:
         rows, cols = parse_size(size)
-        params = BookParams(pages, rows, cols, parse_rules(rules_text), walk_length, density)
+        params = BookParams(pages, rows, cols, parse_rules(rules_text), walk_length, density, first_page)
         params.validate()
     except UsageError as error:
         raise click.UsageError(str(error)) from None

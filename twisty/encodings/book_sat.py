@@ -15,6 +15,7 @@ from twisty.encodings.book_sat_model import (
     BookFrame,
     Contents,
     StaticModel,
+    largest_group,
     rule_mimic,
     rule_orcs_and_dwarves,
     rule_path_removal_and_giant_crush,
@@ -63,20 +64,6 @@ def _exact_bounds(model: StaticModel) -> None:
     at most the largest joined group of cells that may hold a fighter."""
     size = model.frame.size
     orthogonal = model.shape.orthogonal_table()
-    prey = [index for index in range(size) if any(name in PREY for name in model.now[index])]
-    model.chain_bound = len(prey) + 1
+    model.chain_bound = sum(1 for index in range(size) if any(name in PREY for name in model.now[index])) + 1
     fighters = {index for index in range(size) if "Orc" in model.now[index] or "Dwarf" in model.now[index]}
-    largest, seen = 1, set()
-    for start in fighters:
-        if start in seen:
-            continue
-        group, frontier = {start}, [start]
-        while frontier:
-            here = frontier.pop()
-            for other in orthogonal[here]:
-                if other in fighters and other not in group:
-                    group.add(other)
-                    frontier.append(other)
-        seen |= group
-        largest = max(largest, len(group))
-    model.melee_bound = largest
+    model.melee_bound = largest_group(orthogonal, fighters)

@@ -301,17 +301,23 @@ def rule_vampire_conversion(model: StaticModel) -> None:
         model.vampire = layer
         return
     candidates = [index for index in range(frame.size) if prey[index] != c.false]
-    for _ in range(model.chain_bound):
+    # Unrolled for `chain_bound` rounds past the last round in which a fixed cell was converted: a chain of
+    # fixed cells is followed to its end however long, a chain through free cells to the bound.
+    rounds_left = model.chain_bound
+    while True:
         following = list(layer)
         for index in candidates:
             following[index] = c.or_([layer[index], c.and_([prey[index], c.or_(layer[n] for n in orthogonal[index])])])
         if following == layer:
             break
+        fixed_grew = any(following[index] == c.true and layer[index] != c.true for index in candidates)
         layer = following
-    else:
-        # Unrolled to the bound: every model must have reached the fixpoint by then.
-        for index in candidates:
-            c.require(-c.and_([prey[index], -layer[index], c.or_(layer[n] for n in orthogonal[index])]))
+        rounds_left = model.chain_bound if fixed_grew else rounds_left - 1
+        if rounds_left == 0:
+            # Unrolled to the bound: every model must have reached the fixpoint by then.
+            for index in candidates:
+                c.require(-c.and_([prey[index], -layer[index], c.or_(layer[n] for n in orthogonal[index])]))
+            break
     model.vampire = layer
     for index in candidates:
         converted = c.and_([prey[index], layer[index]])
@@ -361,6 +367,24 @@ def _reach_within(
     return reach
 
 
+def largest_group(orthogonal: Sequence[tuple[int, ...]], members: set[int]) -> int:
+    """The size of the largest orthogonally joined group of `members` (1 when there are none)."""
+    largest, seen = 1, set()
+    for start in members:
+        if start in seen:
+            continue
+        group, frontier = {start}, [start]
+        while frontier:
+            here = frontier.pop()
+            for other in orthogonal[here]:
+                if other in members and other not in group:
+                    group.add(other)
+                    frontier.append(other)
+        seen |= group
+        largest = max(largest, len(group))
+    return largest
+
+
 @dataclass
 class Wolves:
     pack: list[int]  # the cell holds a Wolf of a pack of two or more (deadly)
@@ -405,14 +429,15 @@ def rule_orcs_and_dwarves(model: StaticModel) -> None:
     Outside a melee, an Orc or a Dwarf stays deadly."
 
     A melee is a connected set of Orc and Dwarf cells holding both kinds. Each fighter counts the Orcs and
-    the Dwarves joined to it; over free cells a melee holds at most `melee_bound` fighters.
+    the Dwarves joined to it; a melee holds at most `melee_bound` fighters, or the largest group of fixed
+    fighters when that is larger.
     """
     c, frame = model.circuit, model.frame
     orthogonal = frame.shape.orthogonal_table()
     orc = [model.now_is(index, "Orc") for index in range(frame.size)]
     dwarf = [model.now_is(index, "Dwarf") for index in range(frame.size)]
     fighter = [c.or_([orc[index], dwarf[index]]) for index in range(frame.size)]
-    bound = model.melee_bound
+    bound = max(model.melee_bound, largest_group(orthogonal, {i for i in range(frame.size) if fighter[i] == c.true}))
     for index in range(frame.size):
         if fighter[index] == c.false:
             continue

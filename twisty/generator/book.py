@@ -43,7 +43,7 @@ from twisty.generator.book_families import (
 from twisty.generator.book_text import book_file_text
 from twisty.generator.book_walks import IntendedWalk, neighbours_of, random_walk
 from twisty.limits import Deadline
-from twisty.rules.book.loader import MAX_COLS, MAX_PAGES, MAX_ROWS, load_book
+from twisty.rules.book.loader import MAX_COLS, MAX_PAGE_NUMBER, MAX_PAGES, MAX_ROWS, load_book
 from twisty.rules.book.model import Book
 from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL
 from twisty.rules.book.topology import BookShape, spread_of
@@ -69,6 +69,7 @@ class BookParams:
     rules: tuple[str, ...] = ("wolf", "vampire", "oracle")
     walk_length: int | None = None  # moves; None: about one and a half times the columns per page
     density: float = 0.6  # the share of cells around the corridor that hold something
+    first_page: int = 1  # the book's first page (2: a book that starts with a whole spread)
 
     def validate(self) -> None:
         if not 1 <= self.pages <= MAX_PAGES:
@@ -80,6 +81,8 @@ class BookParams:
             raise UsageError(f"unknown rule family {', '.join(unknown)} (families: {', '.join(family_names())})")
         if not self.rules:
             raise UsageError("--rules names at least one rule family")
+        if not 1 <= self.first_page <= MAX_PAGE_NUMBER - self.pages:
+            raise UsageError(f"--first-page must be 1 to {MAX_PAGE_NUMBER - self.pages}, not {self.first_page}")
         if not 0.0 <= self.density <= 1.0:
             raise UsageError(f"--density must lie between 0 and 1, not {self.density}")
         if self.walk_length is not None and self.walk_length < self.pages * self.cols:
@@ -312,7 +315,7 @@ def generate_book(
     tell = progress or (lambda stage: None)
     params.validate()
     chooser = random.Random(f"book {seed}")
-    shape = BookShape(params.rows, params.cols, 1, params.pages)
+    shape = BookShape(params.rows, params.cols, params.first_page, params.first_page + params.pages - 1)
     problems = []
     for _attempt in range(WALK_ATTEMPTS):
         tell("drawing the walk")
@@ -378,7 +381,7 @@ def generate_from(params: Mapping[str, Any], seed: int, deadline: Deadline, engi
         fields["rows"], fields["cols"] = parse_size(fields.pop("size"))
     if "rules" in fields:
         fields["rules"] = parse_rules(fields["rules"])
-    unknown = sorted(set(fields) - {"pages", "rows", "cols", "rules", "walk_length", "density"})
+    unknown = sorted(set(fields) - {"pages", "rows", "cols", "rules", "walk_length", "density", "first_page"})
     if unknown:
         raise UsageError(
             f"generate('book') takes pages, size (or rows and cols), rules, walk_length and density, "

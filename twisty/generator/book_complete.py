@@ -35,9 +35,9 @@ from twisty.rules.source import parse_level_bytes
 from twisty.solver.book import BookAnalysis, solve_book
 
 MAX_ROUNDS = 20
-# What the solver tries first in an open cell, most of the time: plain ground, Walls and plain monsters, so
+# What an open cell holds unless the corridor needs more there: plain ground, Walls and plain monsters, so
 # that a filling reads like a designer's page rather than a bestiary.
-PLAIN = frozenset({"", "Rubble", "Moss", "Wall", "Troll", "Ogre", "Spikes", "Goblin"})
+PLAIN = frozenset({"", "Rubble", "Moss", "Planks", "Wall", "Troll", "Ogre", "Skeleton", "Spikes", "Goblin", "Kobold"})
 CORRIDOR_WISH = "one simple corridor joins the entrance to the exit"
 
 # The rule a fixed cell's content belongs to, to name it in a conflict.
@@ -159,7 +159,7 @@ def _model(sketch: Book, open_cells: dict[int, frozenset[str]], relaxed: bool):
         else:
             domains.append(frozenset({name}))
     contents = Contents(circuit, BookFrame(sketch.shape, sketch.medusa_spreads), domains)
-    model = build_static(circuit, contents, exact=True)
+    model = build_static(circuit, contents)
     gate = circuit.var(("wish", "corridor"))
     shape = sketch.shape
     corridor_constraints(circuit, model, shape.index(sketch.entrance), shape.index(sketch.exit), gate)
@@ -222,19 +222,22 @@ def complete_book(
     chooser = random.Random(f"complete {seed}")
     circuit, contents, wishes = _model(sketch, open_cells, relaxed=False)
     phases = []
+    plain_wishes: dict[int, int] = {}  # selector "this open cell holds something plain" -> cell
     for index in sorted(open_cells):
         choice = contents.choice[index]
         plain = sorted(PLAIN & set(choice))
-        preferred = chooser.choice(plain if plain and chooser.random() < 0.8 else sorted(choice))
+        preferred = chooser.choice(plain or sorted(choice))
         phases += [literal if option == preferred else -literal for option, literal in choice.items()]
+        if plain and len(plain) < len(choice):
+            selector = circuit.var(("plain", index))
+            circuit.clauses.append([-selector] + [choice[option] for option in plain])
+            plain_wishes[selector] = index
     sat = backend(circuit, solver, phases)
     gate = next(iter(wishes))
     analyse = engine.analyse if engine is not None else solve_book
     try:
         for round_number in range(1, MAX_ROUNDS + 1):
-            answer = sat.solve([gate], None if deadline is None else deadline.remaining())
-            if answer is None:
-                raise LimitReached(f"{deadline.cap if deadline else 'time'} limit")
+            answer = _plainest(sat, gate, plain_wishes, deadline)
             if not answer.satisfiable:
                 completion = Completion(rounds=round_number)
                 completion.conflict = _conflict(sketch, open_cells, solver, deadline)
@@ -253,6 +256,23 @@ def complete_book(
     finally:
         sat.close()
     raise GenerationError(f"the bound of {MAX_ROUNDS} rounds of refinement was reached")
+
+
+def _plainest(sat, gate: int, plain_wishes: dict[int, int], deadline: Deadline | None):
+    """A filling that keeps open cells plain wherever it can: ask with every open cell plain, and when that
+    fails let the cells of the solver's core hold anything, until a filling is found or none can be."""
+    wanted = set(plain_wishes)
+    while True:
+        answer = sat.solve([gate, *sorted(wanted)], None if deadline is None else deadline.remaining())
+        if answer is None:
+            raise LimitReached(f"{deadline.cap if deadline else 'time'} limit")
+        if answer.satisfiable or not wanted:
+            return answer
+        blamed = wanted & set(answer.core)
+        if not blamed:
+            wanted = set()  # the corridor itself fails: no plainness to give up
+        else:
+            wanted -= blamed
 
 
 def _probe_text(sketch: Book, names: list[str]) -> str:

@@ -80,7 +80,8 @@ def book_file_text(
         lines += [
             "# Read These Before You Die: a book made by `twisty generate book`; its only walk is the corridor",
             f"# seed: {seed}; parameters: --pages {params.pages} --size {size} --rules {','.join(params.rules)} "
-            f"--walk-length {params.length} --density {params.density:g}",
+            f"--walk-length {params.length} --density {params.density:g}"
+            + (f" --first-page {params.first_page}" if params.first_page != 1 else ""),
         ]
     title = f"generated: {', '.join(params.rules)} (seed {seed})"
     lines += [
