@@ -158,7 +158,8 @@ def mimic_chain(frame: BookFrame, index: int) -> list[int]:
     would loop back (the same walk as the rule engine's)."""
     steps = frame.shape.step_table()
     spread = frame.spread_of_cell(index)
-    chain, seen, here = [], {index}, index
+    chain: list[int] = []
+    seen, here = {index}, index
     while True:
         toward_gutter = RIGHT if frame.page_of(here) % 2 == 0 else LEFT
         moved = steps[here][toward_gutter]

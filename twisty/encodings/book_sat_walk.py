@@ -452,8 +452,8 @@ class WalkModel:
                 happening[e][cell] = c.and_([fresh, before.epoch[e], self.nonempty(epochs[e], cell)])
                 dying.append((happening[e][cell], e, cell))
         # Slaying a Dragon is an event of the step itself (its move checked the cell after it).
-        for cell, ways in arrivals.items():
-            for move, shift in ways:
+        for cell, arriving in arrivals.items():
+            for move, shift in arriving:
                 if shift:
                     for e in range(count - 1):
                         happening[e][cell] = c.or_([happening[e].get(cell, c.false), c.and_([move, before.epoch[e]])])

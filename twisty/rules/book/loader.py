@@ -134,7 +134,7 @@ def _load(source: LevelSource, deadline: Deadline | None, *, partial: bool) -> t
                 open_cells[index] = name
             else:
                 contents[index] = name
-            if line is not None:
+            if line is not None and column is not None:
                 positions[index] = (line, column)
 
     def token_error(message: str, index: int) -> LevelError:
@@ -283,6 +283,7 @@ def _read_grid(
 ) -> dict[tuple[int, int], tuple[str | frozenset[str], int | None, int | None]]:
     """The cells of one page grid: (row, col) -> (content name, line, column in the file). With `partial`
     (a sketch), an open cell `?` or `?{...}` gives the set of contents it may hold instead of a name."""
+    cells: dict[tuple[int, int], tuple[str | frozenset[str], int | None, int | None]] = {}
     if not isinstance(value, str):
         raise source.error(f"page {page} must be a multi-line string of cell codes", table="pages", key=key)
     rows = _grid_rows(source, key, value, key_line)
@@ -290,7 +291,6 @@ def _read_grid(
         raise source.error(
             f"page {page} has {len(rows)} rows; every page has {height} (rows = {height})", table="pages", key=key
         )
-    cells = {}
     for row, (text, line, offset) in enumerate(rows):
         tokens = list(re.finditer(r"\S+", text))
         if len(tokens) != width:
