@@ -157,3 +157,13 @@ def test_a_tunnel_pair_on_two_leaves_is_refused_at_its_cells(tmp_path):
     result, path = run(tmp_path, text, "check")
     assert result.exit_code == 2
     assert f"{path}:7:1: a Tunnel pair must be the front and back of one leaf, not pages 1 and 3" in result.output
+
+
+def test_check_with_the_sat_engine_gives_the_same_walk_and_names_the_engine(tmp_path):
+    rules, _ = run(tmp_path, good_text(), "check", "--json")
+    sat, _ = run(tmp_path, good_text(), "check", "--json", "--engine", "sat")
+    assert (rules.exit_code, sat.exit_code) == (0, 0)
+    by_rules, by_sat = json.loads(rules.output), json.loads(sat.output)
+    assert (by_rules["engine"], by_sat["engine"]) == ("rules", "sat")
+    for key in ("solvable", "moves", "unique", "shortest_walks", "walk", "corridor"):
+        assert by_sat[key] == by_rules[key], key

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import click
 
+from twisty.batch import interrupts_held
 from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, timeout_option
-from twisty.commands.generate_passages import file_mode, interrupts_held, refuse_targets, write_atomically
+from twisty.commands.generate_passages import file_mode, refuse_targets, write_atomically
 from twisty.encodings.book_circuit import BACKENDS, PYSAT
 from twisty.errors import GenerationError, LimitReached, UsageError
 from twisty.games import GAMES
