@@ -64,18 +64,14 @@ STATIC_CODES = [
 FILLER = [".", "Ru", "Ms"]
 
 
-def random_book(seed: int):
-    """A small random book without path rules (None when it is invalid: a pack of more than six Wolves).
-    A small palette per book makes packs, melees, Giants in line and Vampire chains likely."""
-    chooser = random.Random(seed)
-    rows, cols = chooser.randint(1, 4), chooser.randint(1, 4)
-    first, count = chooser.randint(1, 3), chooser.randint(1, 3)
-    density = chooser.random()
-    palette = chooser.sample(STATIC_CODES, chooser.randint(2, 6))
+def random_book_from(chooser, rows, cols, first, count, palette, density, filler, medusa_chance=0.0):
+    """A random book of these pages, each cell from `palette` with chance `density` (else from `filler`),
+    the entrance and exit anywhere, the Medusa rule on the first spread with `medusa_chance`; None when it is
+    invalid (a pack of more than six Wolves)."""
     pages = {
         page: "\n".join(
             " ".join(
-                chooser.choice(palette) if chooser.random() < density else chooser.choice(FILLER) for _ in range(cols)
+                chooser.choice(palette) if chooser.random() < density else chooser.choice(filler) for _ in range(cols)
             )
             for _ in range(rows)
         )
@@ -85,9 +81,21 @@ def random_book(seed: int):
     def any_cell():
         return [chooser.randint(first, first + count - 1), chooser.randrange(rows), chooser.randrange(cols)]
 
-    extra = f'[[local]]\nrule = "medusa"\npage = {first}\n' if chooser.random() < 0.5 else ""
+    medusa = medusa_chance and chooser.random() < medusa_chance
+    extra = f'[[local]]\nrule = "medusa"\npage = {first}\n' if medusa else ""
     text = book_text(pages, rows=rows, cols=cols, entrance=any_cell(), exit=any_cell(), extra=extra)
     try:
         return load_book(parse_level_bytes(text.encode(), "random.toml"))
     except LevelError:
         return None
+
+
+def random_book(seed: int):
+    """A small random book without path rules (None when it is invalid: a pack of more than six Wolves).
+    A small palette per book makes packs, melees, Giants in line and Vampire chains likely."""
+    chooser = random.Random(seed)
+    rows, cols = chooser.randint(1, 4), chooser.randint(1, 4)
+    first, count = chooser.randint(1, 3), chooser.randint(1, 3)
+    density = chooser.random()
+    palette = chooser.sample(STATIC_CODES, chooser.randint(2, 6))
+    return random_book_from(chooser, rows, cols, first, count, palette, density, FILLER, medusa_chance=0.5)

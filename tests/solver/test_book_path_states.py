@@ -7,10 +7,8 @@ corridor of harmless Bows is one state per cell, where every subset of Bows reac
 
 import random
 
-from tests.book_levels import book_text, make_book
-from twisty.rules.book.loader import load_book
+from tests.book_levels import make_book, random_book_from
 from twisty.rules.book.path import PathRules
-from twisty.rules.source import LevelError, parse_level_bytes
 from twisty.solver.book import solve_book
 
 PATH_CODES = ["Bw", "Mo", "Zo", "Tr", "Dr", "Sd", "Mk", "Br", "Si", "Gi", "Wo", "Og", "Th", "Va", "Re"]
@@ -24,24 +22,7 @@ def random_path_book(seed: int):
     first, count = chooser.randint(1, 2), chooser.randint(1, 4)
     palette = chooser.sample(PATH_CODES, chooser.randint(2, 5)) + chooser.sample(MORE_CODES, chooser.randint(0, 2))
     density = chooser.random()
-    pages = {
-        page: "\n".join(
-            " ".join(
-                chooser.choice(palette) if chooser.random() < density else chooser.choice(FILLER) for _ in range(cols)
-            )
-            for _ in range(rows)
-        )
-        for page in range(first, first + count)
-    }
-
-    def any_cell():
-        return [chooser.randint(first, first + count - 1), chooser.randrange(rows), chooser.randrange(cols)]
-
-    text = book_text(pages, rows=rows, cols=cols, entrance=any_cell(), exit=any_cell())
-    try:
-        return load_book(parse_level_bytes(text.encode(), "random.toml"))
-    except LevelError:
-        return None  # a pack of more than six Wolves
+    return random_book_from(chooser, rows, cols, first, count, palette, density, FILLER)
 
 
 def answers(verdict):

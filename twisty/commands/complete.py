@@ -14,8 +14,8 @@ from pathlib import Path
 import click
 
 from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, timeout_option
+from twisty.commands.generate_book import solver_options
 from twisty.commands.generate_passages import file_mode, refuse_targets, write_atomically
-from twisty.encodings.book_circuit import BACKENDS, PYSAT
 from twisty.errors import GenerationError, LevelError, LimitReached, TwistyError
 from twisty.games import GAMES
 from twisty.generator.book_complete import complete_book
@@ -34,14 +34,7 @@ GAME = GAMES["book"]
 )
 @click.option("--force", is_flag=True, help="Replace OUT if it exists (never through a symbolic link).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Picks among the possible fillings.")
-@click.option("--solver", type=click.Choice(BACKENDS), default=PYSAT, show_default=True, help="SAT backend.")
-@click.option(
-    "--engine",
-    type=click.Choice(("auto", *GAME.engine_names())),
-    default="auto",
-    show_default=True,
-    help="Engine that checks the filled book before it is written.",
-)
+@solver_options("the filled book")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as one JSON object.")
 @timeout_option("Seconds for the whole completion (reading, SAT, the check, the conflict); past them: unknown.")
 def complete(

@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -29,6 +30,25 @@ from twisty.limits import Deadline
 
 GAME = GAMES["book"]
 MAX_COUNT = 10_000
+
+
+def solver_options(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--solver (the SAT backend) and --engine (the Book engine that checks the result before it is
+    written), shared by `generate book` and `complete`."""
+
+    def add(command: Callable[..., Any]) -> Callable[..., Any]:
+        command = click.option(
+            "--engine",
+            type=click.Choice(("auto", *GAME.engine_names())),
+            default="auto",
+            show_default=True,
+            help=f"Engine that checks {what} before it is written.",
+        )(command)
+        return click.option(
+            "--solver", type=click.Choice(BACKENDS), default=PYSAT, show_default=True, help="SAT backend."
+        )(command)
+
+    return add
 
 
 def book_file_name(params: BookParams, seed: int) -> str:
@@ -108,14 +128,7 @@ def _status(enabled: bool, seed: int) -> Callable[[str], None] | None:
     help="Share of the cells around the corridor that hold something.",
 )
 @click.option("--force", is_flag=True, help="Replace book files that already exist (never through a symbolic link).")
-@click.option("--solver", type=click.Choice(BACKENDS), default=PYSAT, show_default=True, help="SAT backend.")
-@click.option(
-    "--engine",
-    type=click.Choice(("auto", *GAME.engine_names())),
-    default="auto",
-    show_default=True,
-    help="Engine that checks every book before it is written.",
-)
+@solver_options("every book")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per book on stdout.")
 @timeout_option("Seconds allowed per book (the SAT model and the check); a seed that runs out fails.")
 def generate_book_command(

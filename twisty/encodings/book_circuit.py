@@ -14,19 +14,23 @@ PySAT (Glucose) or to CP-SAT as clauses (`solve`); docs/book-generator.md measur
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from pysat.formula import IDPool
 
 PYSAT, CPSAT = "pysat", "cpsat"
+POLL_EVERY = 4096
 BACKENDS = (PYSAT, CPSAT)
 
 
 class Circuit:
     """Clauses with constant folding and structural hashing: each gate returns an equivalent literal."""
 
-    def __init__(self) -> None:
+    def __init__(self, poll: Callable[[], None] | None = None) -> None:
+        # Called every POLL_EVERY new gates while a model is built: the level's deadline raises LimitReached
+        # there, so building a large model never overruns it by much.
+        self.poll = poll
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
         self.true = self.pool.id(("true",))
@@ -70,6 +74,8 @@ class Circuit:
         if gate is None:
             gate = self.pool.id(("and", len(self._gates)))
             self._gates[key] = gate
+            if self.poll is not None and len(self._gates) % POLL_EVERY == 0:
+                self.poll()
             self.clauses += [[-gate, literal] for literal in kept]
             self.clauses.append([gate] + [-literal for literal in kept])
         return gate

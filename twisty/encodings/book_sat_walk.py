@@ -24,6 +24,7 @@ Nothing here solves; `twisty.solver.book_sat` grows the steps, asks for the exit
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from twisty.encodings.book_circuit import Circuit
@@ -55,9 +56,9 @@ class Step:
 class WalkModel:
     """The book's walk over time steps; `extend()` adds one step."""
 
-    def __init__(self, book: Book, circuit: Circuit | None = None) -> None:
+    def __init__(self, book: Book, circuit: Circuit | None = None, poll: Callable[[], None] | None = None) -> None:
         self.book = book
-        self.circuit = c = circuit or Circuit()
+        self.circuit = c = circuit or Circuit(poll)
         self.frame = BookFrame(book.shape, book.medusa_spreads)
         shape = book.shape
         self.contents = Contents(c, self.frame, [frozenset({name}) for name in book.contents])

@@ -208,10 +208,12 @@ def _bridge_constraints(circuit: Circuit, model: StaticModel, walk: IntendedWalk
             circuit.require(-circuit.and_([model.deadly[moved[0]], model.passable[beyond[0]]]))
 
 
-def build_model(params: BookParams, zones: _Zones, shape: BookShape) -> tuple[Circuit, Contents, StaticModel]:
+def build_model(
+    params: BookParams, zones: _Zones, shape: BookShape, poll: Callable[[], None] | None = None
+) -> tuple[Circuit, Contents, StaticModel]:
     """The SAT model of one generation: contents, the book's evaluation (and after the Bow's shot), the
-    corridor and the families' firings."""
-    circuit = Circuit()
+    corridor and the families' firings. `poll` (the deadline's check) is called while it is built."""
+    circuit = Circuit(poll)
     walk = zones.walk
     medusa = (
         frozenset(spread_of(page) for page in shape.pages)
@@ -319,10 +321,11 @@ def generate_book(
     problems = []
     for _attempt in range(WALK_ATTEMPTS):
         tell("drawing the walk")
-        walk = random_walk(shape, chooser, params.length, params.path_rules)
+        poll = None if deadline is None else deadline.check
+        walk = random_walk(shape, chooser, params.length, params.path_rules, poll)
         zones = _domains(params, shape, walk, chooser)
         tell("building the SAT model")
-        circuit, contents, _first = build_model(params, zones, shape)
+        circuit, contents, _first = build_model(params, zones, shape, poll)
         sat = backend(circuit, solver, _phases(contents, chooser))
         try:
             for round_number in range(1, MAX_ROUNDS + 1):

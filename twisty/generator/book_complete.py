@@ -146,10 +146,12 @@ def corridor_constraints(circuit: Circuit, model: StaticModel, entrance: int, ex
         c.clauses.append([-gate, -inside[index], c.exactly(links, wanted)])
 
 
-def _model(sketch: Book, open_cells: dict[int, frozenset[str]], relaxed: bool):
+def _model(
+    sketch: Book, open_cells: dict[int, frozenset[str]], relaxed: bool, deadline: Deadline | None = None
+) -> tuple[Circuit, Contents, dict[int, Wish]]:
     """The completion's model. Relaxed, every fixed cell may also be otherwise (empty, or a Wall for an
     empty cell) and every open cell hold anything fillable, each wish an assumption."""
-    circuit = Circuit()
+    circuit = Circuit(None if deadline is None else deadline.check)
     domains: list[frozenset[str]] = []
     for index, name in enumerate(sketch.contents):
         if index in open_cells:
@@ -220,7 +222,7 @@ def complete_book(
             f"no path rule (a Bridge, Tunnel, Bow, Sword, Mask, Molotov or Boss changes the walk as it goes)"
         )
     chooser = random.Random(f"complete {seed}")
-    circuit, contents, wishes = _model(sketch, open_cells, relaxed=False)
+    circuit, contents, wishes = _model(sketch, open_cells, relaxed=False, deadline=deadline)
     phases = []
     plain_wishes: dict[int, int] = {}  # selector "this open cell holds something plain" -> cell
     for index in sorted(open_cells):
@@ -307,7 +309,7 @@ def _conflict(
     sketch: Book, open_cells: dict[int, frozenset[str]], solver: str, deadline: Deadline | None
 ) -> list[Wish]:
     """The designer's wishes that conflict, shrunk until each one is needed."""
-    circuit, _contents, wishes = _model(sketch, open_cells, relaxed=True)
+    circuit, _contents, wishes = _model(sketch, open_cells, relaxed=True, deadline=deadline)
     sat = backend(circuit, solver)
     try:
         assumptions = list(wishes)

@@ -16,6 +16,7 @@ simple corridor and the only shortest walk. Path rules shape it:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from twisty.errors import GenerationError
@@ -80,6 +81,28 @@ def _page_path(
         row, col = cell
         return [(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)]
 
+    def steps_to_end(head: tuple[int, int], on_path: set[tuple[int, int]]) -> int | None:
+        """Steps from `head` to the end through cells the path could still take (none of them beside an
+        earlier cell of the path), or None when the end cannot be reached any more."""
+        if end is None:
+            return 0
+        blocked = set(on_path) | {n for cell in on_path if cell != head for n in neighbours(cell)}
+        if end in blocked and end != head:
+            return None
+        distance = {head: 0}
+        frontier = [head]
+        while frontier:
+            following = []
+            for cell in frontier:
+                if cell == end:
+                    return distance[cell]
+                for other in neighbours(cell):
+                    if other not in distance and other not in blocked and allowed(other):
+                        distance[other] = distance[cell] + 1
+                        following.append(other)
+            frontier = following
+        return None
+
     for _attempt in range(ATTEMPTS_PER_PAGE):
         path = [start]
         on_path = {start}
@@ -111,6 +134,9 @@ def _page_path(
                     continue  # the jumped cell touches only the Bridge and the landing
                 if end is not None and target != end and len(path) + 1 >= high:
                     continue
+                left = steps_to_end(target, on_path | {target})
+                if left is None or len(path) + 1 + left > high:
+                    continue  # the end could no longer be reached within the length
                 if over is not None:
                     jumped = (len(path) - 1, over[0], over[1])
                 path.append(target)
@@ -126,10 +152,15 @@ def _page_path(
 
 
 def random_walk(
-    shape: BookShape, chooser: random.Random, length: int, path_rules: frozenset[str] = frozenset()
+    shape: BookShape,
+    chooser: random.Random,
+    length: int,
+    path_rules: frozenset[str] = frozenset(),
+    poll: Callable[[], None] | None = None,
 ) -> IntendedWalk:
     """The intended walk of about `length` moves over every page of `shape`, shaped by the path rules
-    named (bridge, tunnel, bow). Raises GenerationError when no such walk fits the pages."""
+    named (bridge, tunnel, bow). Raises GenerationError when no such walk fits the pages; `poll` (the
+    deadline's check) is called once per page drawn."""
     if shape.height < 3 or shape.width < 3:
         raise GenerationError("a generated book needs pages of at least 3x3 cells")
     pages = list(shape.pages)
@@ -148,6 +179,8 @@ def random_walk(
         row = chooser.randrange(1, shape.height - 1)
         ok = True
         for page in pages:
+            if poll is not None:
+                poll()
             start = (row, 0)
             tunnel_from = tunnel_leaf is not None and page == tunnel_leaf
             tunnel_to = tunnel_leaf is not None and page == tunnel_leaf + 1

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from twisty.encodings.book_circuit import PYSAT, Answer, backend
 from twisty.encodings.book_sat_walk import NotModelled, WalkModel
-from twisty.errors import EngineBug, UsageError
+from twisty.errors import EngineBug, LimitReached, UsageError
 from twisty.limits import Deadline
 from twisty.rules.book.contents import CREATURES
 from twisty.rules.book.model import Book
@@ -84,9 +84,11 @@ def solve_book_sat(book: Book, *, deadline: Deadline | None = None, solver: str 
     if book.shape.cell_count > MAX_CELLS:
         raise UsageError(f"the sat engine takes books of at most {MAX_CELLS} cells, not {book.shape.cell_count}")
     try:
-        model = WalkModel(book)
+        model = WalkModel(book, poll=None if deadline is None else deadline.check)
     except NotModelled as missing:
         raise UsageError(f"the sat engine does not model {missing}") from None
+    except LimitReached as reached:
+        return SatWalkVerdict(book, "unknown", cap=reached.cap, seconds=time.perf_counter() - started)
     if len(model.epochs) - 1 > MAX_EVENTS:
         raise UsageError(
             f"the sat engine takes books whose walk can change them at most {MAX_EVENTS} times "
@@ -96,6 +98,8 @@ def solve_book_sat(book: Book, *, deadline: Deadline | None = None, solver: str 
     sat = backend(model.circuit, solver)
     try:
         _search(model, sat, verdict, deadline)
+    except LimitReached as reached:
+        verdict.cap = reached.cap
     finally:
         sat.close()
         verdict.steps = len(model.steps_built)
