@@ -57,7 +57,7 @@ CHAIN_BOUND = 8
 MELEE_BOUND = 5
 # Walk cells of the stretch where each family is taught.
 SPOT_LENGTH = 7
-WALK_ATTEMPTS = 4
+WALK_ATTEMPTS = 12
 DEADLY_STUFF = frozenset({"Spikes", "Swamp", "Pit", "Troll", "Ogre", "Skeleton", "Mummy", "Witch"})
 
 
