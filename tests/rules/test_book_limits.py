@@ -253,10 +253,13 @@ def test_three_readings_share_one_timeout_of_two_seconds(tmp_path):
     # the whole check (reading the file, the first evaluation, the search, the three readings) ends within
     # half a second of the limit. The claim cannot be decided, so it fails, naming the limit.
     text = bow_field_text(12, reachable_exit=False, extra="[expect]\nsolvable = false\n")
-    started = time.perf_counter()
+    # The half second is asserted on the process's CPU time: on a machine shared with other work the wall
+    # clock stretches by the time others take, while a check that ignored the limit would spend over ten
+    # seconds of CPU. The wall clock only guards against a hang.
+    started_wall, started_cpu = time.perf_counter(), time.process_time()
     result, path = run(tmp_path, text, "check", "--timeout", "2")
-    elapsed = time.perf_counter() - started
-    assert elapsed < 2.5
+    assert time.process_time() - started_cpu < 2.5
+    assert time.perf_counter() - started_wall < 5
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert lines[0].startswith(f"FAILED     {path}: unknown (time limit reached before a walk was found);")
