@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 import twisty.commands.generate_passages as command
+import twisty.commands.writing as writing
 from twisty.cli import main
 from twisty.errors import GenerationError
 from twisty.generator.passages import PassagesParams, generate_level
@@ -163,7 +164,7 @@ class FailingHalfWay:
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads the temporary file's name from /proc")
 def test_a_write_failing_half_way_leaves_no_file_and_exits_1(tmp_path: Path, monkeypatch):
     failing = FailingHalfWay(OSError(errno.ENOSPC, "No space left on device"))
-    monkeypatch.setattr(command.os, "fdopen", failing)
+    monkeypatch.setattr(writing.os, "fdopen", failing)
     result = run("--seed", "1", "-o", str(tmp_path))
     assert result.exit_code == 1
     assert result.stderr == f"twisty: cannot write {target(tmp_path, 1)}: No space left on device\n"
@@ -177,7 +178,7 @@ def test_a_write_failing_half_way_leaves_no_file_and_exits_1(tmp_path: Path, mon
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads the temporary file's name from /proc")
 def test_ctrl_c_in_the_middle_of_a_write_leaves_no_file(tmp_path: Path, monkeypatch):
     failing = FailingHalfWay(KeyboardInterrupt())
-    monkeypatch.setattr(command.os, "fdopen", failing)
+    monkeypatch.setattr(writing.os, "fdopen", failing)
     result = run("--seed", "1", "-n", "2", "-o", str(tmp_path))
     assert result.exit_code == 130
     assert result.stderr.splitlines()[-1] == "twisty: interrupted; the 0 level files written before it are complete"

@@ -15,7 +15,7 @@ import click
 
 from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, timeout_option
 from twisty.commands.generate_book import solver_options
-from twisty.commands.generate_passages import file_mode, refuse_targets, write_atomically
+from twisty.commands.writing import file_mode, refuse_targets, write_atomically
 from twisty.errors import GenerationError, LevelError, LimitReached, TwistyError
 from twisty.games import GAMES
 from twisty.generator.book_complete import complete_book

@@ -1,15 +1,12 @@
 """`twisty generate book`: books whose only walk is a corridor, each teaching the rules named.
 
-Parse options, call twisty.generator.book, write files. Files are written as `generate passages` writes
-them (its helpers): every target is checked before any work starts, an existing file is replaced only with
---force and never through a symbolic link, and each file is written to a temporary file in the same folder
-and renamed into place, so an interrupted run leaves only complete books.
+Parse options, call twisty.generator.book, write files (as twisty.commands.writing writes them: an
+interrupted run leaves only complete books, and nothing is replaced without --force).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -19,8 +16,8 @@ from typing import Any
 import click
 
 from twisty.batch import interrupts_held
-from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, timeout_option
-from twisty.commands.generate_passages import file_mode, refuse_targets, write_atomically
+from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, timeout_option
+from twisty.commands.writing import batch_output_options, file_mode, prepare_folder, write_atomically
 from twisty.encodings.book_circuit import BACKENDS, PYSAT
 from twisty.errors import GenerationError, LimitReached, UsageError
 from twisty.games import GAMES
@@ -29,7 +26,6 @@ from twisty.generator.book_families import family_names
 from twisty.limits import Deadline
 
 GAME = GAMES["book"]
-MAX_COUNT = 10_000
 
 
 def solver_options(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -104,21 +100,7 @@ def _status(enabled: bool, seed: int) -> Callable[[str], None] | None:
     help=f"Rule families each book must teach, comma-separated: {', '.join(family_names())}.",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first book.")
-@click.option(
-    "-n",
-    "count",
-    type=click.IntRange(1, MAX_COUNT),
-    default=1,
-    show_default=True,
-    help="Books, seeds seed, seed+1, ...",
-)
-@click.option(
-    "-o",
-    "out_dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Folder to write the books to (created if missing); without it one book is printed.",
-)
+@batch_output_options("book")
 @click.option("--walk-length", type=int, default=None, help="Moves of the walk (default: 1.5 x columns per page).")
 @click.option(
     "--density",
@@ -127,7 +109,6 @@ def _status(enabled: bool, seed: int) -> Callable[[str], None] | None:
     show_default=True,
     help="Share of the cells around the corridor that hold something.",
 )
-@click.option("--force", is_flag=True, help="Replace book files that already exist (never through a symbolic link).")
 @solver_options("every book")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per book on stdout.")
 @timeout_option("Seconds allowed per book (the SAT model and the check); a seed that runs out fails.")
@@ -167,7 +148,9 @@ def generate_book_command(
         raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
     verifier = GAME.chosen_engine(engine).load()
     seeds = [seed + offset for offset in range(count)]
-    folder = None if out_dir is None else _prepare(Path(out_dir), [book_file_name(params, s) for s in seeds], force)
+    folder = (
+        None if out_dir is None else prepare_folder(Path(out_dir), [book_file_name(params, s) for s in seeds], force)
+    )
     failures = written = 0
     mode = file_mode()
     try:
@@ -215,28 +198,3 @@ def generate_book_command(
         click.echo(f"{chr(10) if sys.stderr.isatty() else ''}twisty: interrupted{done}", err=True)
         sys.exit(EXIT_INTERRUPTED)
     sys.exit(EXIT_FAILED if failures else EXIT_OK)
-
-
-def _prepare(folder: Path, names: list[str], force: bool) -> Path:
-    """The output folder, made if missing, once every file the run would write may be written."""
-    if folder.is_symlink():
-        _usage_failure(f"{folder} is a symbolic link; twisty does not write through links")
-    if folder.is_dir():
-        refused = refuse_targets([folder / name for name in names], force)
-        if refused is not None:
-            _usage_failure(refused)
-    else:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise click.BadParameter(
-                f"cannot create the folder: {error.strerror or error}", param_hint="'-o'"
-            ) from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        _usage_failure(f"cannot write to the folder {folder}")
-    return folder
-
-
-def _usage_failure(message: str) -> None:
-    click.echo(f"twisty: {message}", err=True)
-    sys.exit(EXIT_INVALID)

@@ -1,19 +1,15 @@
 """`twisty generate passages`: tight Twisty Little Passages levels with a unique solution.
 
-Parse options, call twisty.generator.passages, write files. Bad options are usage errors (exit 2). Files are
-written so that nothing is lost or left half-written: an existing file is replaced only with --force, never
-through a symbolic link, and each file is written to a temporary file in the same folder and renamed into
-place, so that an interrupted run leaves only complete levels.
+Parse options, call twisty.generator.passages, write files (as twisty.commands.writing writes them: an
+interrupted run leaves only complete levels, and nothing is replaced without --force). Bad options are usage
+errors (exit 2).
 """
 
 from __future__ import annotations
 
-import errno
-import os
 import re
 import sys
-import tempfile
-from contextlib import closing, suppress
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,14 +17,14 @@ import click
 
 from twisty.batch import Lost, Tasks, Where, interrupts_held, map_tasks
 from twisty.commands.cluster import BatchProgress, cluster_options, where
-from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, timeout_option
+from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, timeout_option
+from twisty.commands.writing import batch_output_options, file_mode, prepare_folder, write_atomically
 from twisty.errors import GenerationError, UsageError
 from twisty.games import GAMES
 from twisty.generator.passages import DIFFICULTIES, PassagesEngine, PassagesParams, generate_level
 from twisty.limits import Deadline
 
 GAME = GAMES["passages"]
-MAX_COUNT = 10_000
 
 # One job for a worker: the parameters, the seed, the engine's name and the seconds allowed per level.
 Job = tuple[PassagesParams, int, str, "float | None"]
@@ -69,65 +65,6 @@ def generate_one(job: Job) -> Result:
     return seed, made.text, summary
 
 
-# ---------------------------------------------------------------------------------------------- files
-
-
-def refuse_targets(paths: list[Path], force: bool) -> str | None:
-    """Why the run may not write to `paths` (checked before any work starts), or None when it may."""
-    existing = []
-    for path in paths:
-        if path.is_symlink():
-            return f"{path} is a symbolic link; refusing to write through it (remove it first)"
-        if path.exists():
-            if not path.is_file():
-                return f"{path} exists and is not a regular file"
-            existing.append(path)
-    if existing and not force:
-        others = f" (and {len(existing) - 1} more of the {len(paths)} files to write)" if len(existing) > 1 else ""
-        return f"{existing[0]} already exists{others}; use --force to replace existing levels"
-    return None
-
-
-def file_mode() -> int:
-    """The mode a plain new file gets under this process's umask (temporary files are made 0600)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def write_atomically(path: Path, text: str, *, replace: bool, mode: int) -> None:
-    """Write `text` to `path` all at once or not at all: into a new temporary file in the same folder
-    (created exclusively, never through a symbolic link), then renamed into place. Without `replace` the
-    rename is a hard link, which fails rather than replace a file that appeared meanwhile. A rename
-    replaces a symbolic link itself, never the file it points to. On any error or interruption the
-    temporary file is removed."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(descriptor, "wb") as out:
-            os.fchmod(out.fileno(), mode)
-            out.write(text.encode("utf-8"))
-            out.flush()
-            os.fsync(out.fileno())
-        if replace:
-            if path.is_symlink():
-                raise FileExistsError(errno.EEXIST, "became a symbolic link; refusing to write through it")
-            os.replace(temporary, path)
-        else:
-            try:
-                os.link(temporary, path)
-            except OSError as error:
-                if error.errno == errno.EEXIST or os.path.lexists(path):
-                    raise FileExistsError(errno.EEXIST, "appeared while the level was made; not replaced") from None
-                # A file system without hard links: check, then rename (the window is the rename itself).
-                os.replace(temporary, path)
-        with suppress(FileNotFoundError):
-            os.unlink(temporary)
-    except BaseException:
-        with suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-
-
 # ------------------------------------------------------------------------------------------- command
 
 
@@ -156,22 +93,7 @@ class Tally:
     help="Target band of the difficulty score (see docs/generator-passages.md).",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first level.")
-@click.option(
-    "-n",
-    "count",
-    type=click.IntRange(1, MAX_COUNT),
-    default=1,
-    show_default=True,
-    help="Number of levels, with seeds seed, seed+1, ...",
-)
-@click.option(
-    "-o",
-    "out_dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Folder to write the levels to (created if missing); without it one level is printed.",
-)
-@click.option("--force", is_flag=True, help="Replace level files that already exist (never through a symbolic link).")
+@batch_output_options("level")
 @click.option(
     "--engine",
     type=click.Choice(("auto", *GAME.engine_names())),
@@ -220,7 +142,11 @@ def generate_passages(
     place = where(scheduler, workers)
     verifying_engine(engine)  # an engine that is not available here is a usage error, before any work
     jobs: list[Job] = [(params, seed + offset, engine, timeout) for offset in range(count)]
-    folder = None if out_dir is None else prepare_folder(Path(out_dir), params, jobs, force)
+    folder = (
+        None
+        if out_dir is None
+        else prepare_folder(Path(out_dir), [level_file_name(params, job[1]) for job in jobs], force)
+    )
     tally = Tally()
     try:
         run_jobs(jobs, place, params, folder, force, tally)
@@ -230,29 +156,6 @@ def generate_passages(
         click.echo(f"{chr(10) if sys.stderr.isatty() else ''}twisty: interrupted{done}", err=True)
         sys.exit(EXIT_INTERRUPTED)
     sys.exit(EXIT_FAILED if tally.failures else EXIT_OK)
-
-
-def usage_failure(message: str) -> None:
-    click.echo(f"twisty: {message}", err=True)
-    sys.exit(EXIT_INVALID)
-
-
-def prepare_folder(folder: Path, params: PassagesParams, jobs: list[Job], force: bool) -> Path:
-    """The output folder, made if missing, once every file the run would write may be written."""
-    if folder.is_dir():
-        refused = refuse_targets([folder / level_file_name(params, job[1]) for job in jobs], force)
-        if refused is not None:
-            usage_failure(refused)
-    else:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise click.BadParameter(
-                f"cannot create the folder: {error.strerror or error}", param_hint="'-o'"
-            ) from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        usage_failure(f"cannot write to the folder {folder}")
-    return folder
 
 
 def run_jobs(

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from twisty.commands.common import EXIT_INVALID
-from twisty.commands.generate_passages import file_mode, refuse_targets, write_atomically
+from twisty.commands.writing import prepare_folder, write_files
 from twisty.errors import LevelError, UsageError
 from twisty.importers.h5mota import floor_ranges, import_range, read_project
 from twisty.importers.losses import LossReport
@@ -35,18 +35,6 @@ def _report(title: str, report: LossReport, as_json: bool) -> None:
     click.echo(title)
     for line in report.lines():
         click.echo(f"  {line}")
-
-
-def _write(targets: list[tuple[Path, str]], force: bool) -> None:
-    refused = refuse_targets([path for path, _ in targets], force)
-    if refused is not None:
-        raise UsageError(refused)
-    mode = file_mode()
-    for path, text in targets:
-        try:
-            write_atomically(path, text, replace=force, mode=mode)
-        except OSError as error:
-            raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def _strict_failure(report: LossReport) -> None:
@@ -93,7 +81,7 @@ def import_mtai_command(
     _report(f"{map_file} -> {output}", report, as_json)
     if strict and not report.exact:
         _strict_failure(report)
-    _write([(output, imported.text)], force)
+    write_files([(output, imported.text)], force)
 
 
 @import_group.command(name="h5mota")
@@ -144,12 +132,9 @@ def import_h5mota_command(
         _strict_failure(total)
     if not made:
         raise UsageError("no level could be made from these floors (see the reasons above)")
-    try:
-        output.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot create the folder {output}: {error.strerror or error}") from None
     names = [level.floors[0] if len(level.floors) == 1 else f"{level.floors[0]}-{level.floors[-1]}" for level in made]
-    _write([(output / f"{name}.toml", level.text) for name, level in zip(names, made, strict=True)], force)
+    prepare_folder(output, [f"{name}.toml" for name in names], force)
+    write_files([(output / f"{name}.toml", level.text) for name, level in zip(names, made, strict=True)], force)
     if not as_json:
         clean = sum(1 for level in made if not set(level.floors) & total.lost_floors())
         click.echo(f"{len(made)} levels written to {output}; {clean} of them import without loss")

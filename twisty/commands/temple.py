@@ -8,9 +8,7 @@ Exit codes: 0 every round written, 1 a seed gave no round (or ran out of time), 
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,38 +19,20 @@ from twisty.batch import Lost, Tasks, map_tasks
 from twisty.bench import temple as temple_bench
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, SECONDS, timeout_option
-from twisty.errors import GenerationError, UsageError
+from twisty.commands.writing import batch_output_options, prepare_folder, write_files
+from twisty.errors import GenerationError
 from twisty.games import GAMES
 from twisty.generator.temple import CHALLENGES, MAX_PLAYERS, MAX_TURNS, TempleParams, generate_round
 from twisty.rules.source import read_level
 from twisty.rules.temple.loader import load_round
 from twisty.rules.temple.model import Temple
 
-MAX_COUNT = 10_000
 GAME = GAMES["temple"]
 
 
 def round_file_name(params: TempleParams, seed: int) -> str:
     challenges = "".join(f"-{name}" for name in params.challenges)
     return f"temple-{params.players}p-{params.turns}t{challenges}-seed{seed}.toml"
-
-
-def write_safely(path: Path, text: str, force: bool) -> None:
-    """Write `text` to `path`: refuse a link and (without force) an existing file; write a temporary file in
-    the same folder, then replace the target with it in one step."""
-    if path.is_symlink():
-        raise UsageError(f"{path} is a symbolic link; twisty does not write through links")
-    if path.exists() and not force:
-        raise UsageError(f"{path} exists; use --force to overwrite it")
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
 
 
 def _temple_of(path: str | None) -> Temple | None:
@@ -76,34 +56,9 @@ def _challenges(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def _folder(out_dir: str) -> Path:
-    folder = Path(out_dir)
-    if folder.is_symlink():
-        raise UsageError(f"{folder} is a symbolic link; twisty does not write through links")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot create the folder {folder}: {error.strerror or error}") from None
-    return folder
-
-
 @click.command("temple")
 @click.option("--seed", type=click.IntRange(0, None), default=1, show_default=True, help="Seed of the first round.")
-@click.option(
-    "-n",
-    "count",
-    type=click.IntRange(1, MAX_COUNT),
-    default=1,
-    show_default=True,
-    help="Number of rounds, with seeds seed, seed+1, ...",
-)
-@click.option(
-    "-o",
-    "out_dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Folder to write the rounds to (created if missing); without it one round is printed.",
-)
+@batch_output_options("round")
 @click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=2, show_default=True)
 @click.option(
     "--turns",
@@ -145,7 +100,6 @@ def _folder(out_dir: str) -> Path:
     "the fastest on generated rounds (docs/bench-temple.md), and both accept the same rounds.",
 )
 @timeout_option("Seconds per round (each seed); a seed that runs out of time gives no round (exit 1).")
-@click.option("--force", is_flag=True, help="Overwrite existing files.")
 @cluster_options
 def generate_temple(
     seed: int,
@@ -185,13 +139,9 @@ def generate_temple(
     place = where(scheduler, workers)
     if out_dir is None and count > 1:
         raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
-    folder = _folder(out_dir) if out_dir is not None else None
     seeds = range(seed, seed + count)
-    if folder is not None:
-        for number in seeds:  # refuse before any work rather than after it
-            path = folder / round_file_name(params, number)
-            if path.is_symlink() or (path.exists() and not force):
-                write_safely(path, "", force)
+    names = [round_file_name(params, number) for number in seeds]
+    folder = prepare_folder(Path(out_dir), names, force) if out_dir is not None else None
     failures = 0
     progress = BatchProgress("rounds", count)
     jobs = [RoundJob(params, number, engine, timeout) for number in seeds]
@@ -208,7 +158,7 @@ def generate_temple(
                     progress.echo(text, nl=False)
                 else:
                     path = folder / round_file_name(params, number)
-                    write_safely(path, text, force)
+                    write_files([(path, text)], force)
                     progress.echo(f"{path}: {summary}")
         finally:
             progress.finish()
