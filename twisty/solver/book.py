@@ -36,8 +36,26 @@ def walker_cap(max_walkers: int) -> str:
     return f"limit of {max_walkers:,} walkers"
 
 
+class WalkAnswers:
+    """Solvability and uniqueness read off a walk engine's status and its count of shortest walks (both
+    engines answer them the same way)."""
+
+    status: str  # "solvable", "unsolvable" or "unknown"
+    shortest_walks: int | None  # counted up to 2; None: undecided
+
+    @property
+    def solvable(self) -> bool | None:
+        return None if self.status == "unknown" else self.status == "solvable"
+
+    @property
+    def unique(self) -> bool | None:
+        if self.status == "unsolvable":
+            return False
+        return None if self.shortest_walks is None or self.status == "unknown" else self.shortest_walks == 1
+
+
 @dataclass
-class BookAnalysis:
+class BookAnalysis(WalkAnswers):
     book: Book
     status: str  # "solvable", "unsolvable" or "unknown" (a cap, no walk found)
     walk: list[Cell] = field(default_factory=list)
@@ -58,16 +76,6 @@ class BookAnalysis:
     @property
     def complete(self) -> bool:
         return self.cap is None
-
-    @property
-    def solvable(self) -> bool | None:
-        return None if self.status == "unknown" else self.status == "solvable"
-
-    @property
-    def unique(self) -> bool | None:
-        if self.status == "unsolvable":
-            return False
-        return None if self.shortest_walks is None or self.status == "unknown" else self.shortest_walks == 1
 
     @property
     def simple_corridor(self) -> bool | None:

@@ -27,7 +27,7 @@ from twisty.rules.book.model import Book
 from twisty.rules.book.path import PathRules, replay_walk
 from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluation, evaluate
 from twisty.rules.book.topology import Cell
-from twisty.solver.book import BookAnalysis, solve_book
+from twisty.solver.book import BookAnalysis, WalkAnswers, solve_book
 
 NAME = "sat"
 # The model holds a copy of the book's evaluation per epoch and the walker's state per step: beyond these
@@ -37,7 +37,7 @@ MAX_EVENTS = 16
 
 
 @dataclass
-class SatWalkVerdict:
+class SatWalkVerdict(WalkAnswers):
     book: Book
     status: str  # "solvable", "unsolvable" or "unknown"
     statuses: list[int] | None = None  # every cell before the walk (rules.book.static's codes)
@@ -49,16 +49,6 @@ class SatWalkVerdict:
     steps: int = 0  # time steps built
     clauses: int = 0
     seconds: float = 0.0
-
-    @property
-    def solvable(self) -> bool | None:
-        return None if self.status == "unknown" else self.status == "solvable"
-
-    @property
-    def unique(self) -> bool | None:
-        if self.status == "unsolvable":
-            return False
-        return None if self.shortest_walks is None else self.shortest_walks == 1
 
 
 def step_bound(model: WalkModel) -> int:
