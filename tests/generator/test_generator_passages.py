@@ -367,8 +367,9 @@ def test_shipped_levels_are_what_their_header_regenerates(path: Path):
     this machine (work is bounded by counts, never by time)."""
     text = path.read_text(encoding="utf-8")
     seed = int(re.search(r"^# seed: (\d+)$", text, re.M).group(1))
-    found = re.search(r"--size (\d+)x(\d+) --blockers (\d+) --difficulty (\w+)", text)
-    params = PassagesParams(int(found.group(1)), int(found.group(2)), int(found.group(3)), found.group(4))
+    found = re.search(r"--size (\d+)x(\d+) --blockers (\d+) --difficulty (\w+)(?: --method (\w+))?", text)
+    width, height, blockers, difficulty, method = found.groups()
+    params = PassagesParams(int(width), int(height), int(blockers), difficulty, method or "auto")
     assert made_level(params, seed).text == text
 
 

@@ -21,7 +21,15 @@ from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, timeo
 from twisty.commands.writing import batch_output_options, file_mode, prepare_folder, write_atomically
 from twisty.errors import GenerationError, UsageError
 from twisty.games import GAMES
-from twisty.generator.passages import DIFFICULTIES, PassagesEngine, PassagesParams, generate_level
+from twisty.generator.passages import (
+    DIFFICULTIES,
+    METHODS,
+    ROUTE_FIRST_BLOCKERS,
+    PassagesEngine,
+    PassagesParams,
+    generate_level,
+    uses_route_first,
+)
 from twisty.limits import Deadline
 
 GAME = GAMES["passages"]
@@ -83,7 +91,7 @@ class Tally:
     type=int,
     default=10,
     show_default=True,
-    help="Doors and enemies to place, the boss included (repairs may wall up a few doors).",
+    help="Doors and enemies to place, the boss included (the 'repair' method may wall up a few doors).",
 )
 @click.option(
     "--difficulty",
@@ -91,6 +99,15 @@ class Tally:
     default="medium",
     show_default=True,
     help="Target band of the difficulty score (see docs/generator-passages.md).",
+)
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="auto",
+    show_default=True,
+    help="How drafts are shaped: 'route' fixes the intended route and removes one rival solution at a time, "
+    "'repair' tightens a draft around its best route and repairs every rival; 'auto' is 'route' from "
+    f"{ROUTE_FIRST_BLOCKERS} blockers on (with the search engine), else 'repair'.",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first level.")
 @batch_output_options("level")
@@ -110,6 +127,7 @@ def generate_passages(
     size: str,
     blockers: int,
     difficulty: str,
+    method: str,
     seed: int,
     count: int,
     out_dir: str | None,
@@ -130,7 +148,7 @@ def generate_passages(
     written), 2 for bad options or files that exist without --force, 130 when interrupted.
     """
     width, height = parse_size(size)
-    params = PassagesParams(width, height, blockers, difficulty)
+    params = PassagesParams(width, height, blockers, difficulty, method)
     try:
         params.validate()
     except UsageError as error:
@@ -140,7 +158,11 @@ def generate_passages(
     if out_dir is None and count > 1:
         raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
     place = where(scheduler, workers)
-    verifying_engine(engine)  # an engine that is not available here is a usage error, before any work
+    chosen = verifying_engine(engine)  # an engine that is not available here is a usage error, before any work
+    try:
+        uses_route_first(params, getattr(chosen, "generator_oracle", None))
+    except UsageError as error:
+        raise click.UsageError(f"--method route: {error}") from None
     jobs: list[Job] = [(params, seed + offset, engine, timeout) for offset in range(count)]
     folder = (
         None

@@ -38,10 +38,19 @@ from typing import Any
 
 from twisty.errors import GenerationError, LimitReached, UsageError
 from twisty.generator.passages_bestiary import is_sealed
+from twisty.generator.passages_construct import asks_enough, shape_route_first
 from twisty.generator.passages_difficulty import measure_difficulty
 from twisty.generator.passages_draft import draw_draft, walk_route
 from twisty.generator.passages_explore import TooMuchWork
-from twisty.generator.passages_params import DIFFICULTIES, PROFILES, Difficulty, PassagesParams, score_range
+from twisty.generator.passages_params import (
+    DIFFICULTIES,
+    METHODS,
+    PROFILES,
+    ROUTE_FIRST_BLOCKERS,
+    Difficulty,
+    PassagesParams,
+    score_range,
+)
 from twisty.generator.passages_shape import tighten
 from twisty.generator.passages_traps import relax_traps
 from twisty.generator.passages_verify import PassagesEngine, VerificationError, engine_name, verify
@@ -53,6 +62,8 @@ from twisty.rules.source import parse_level_bytes
 
 __all__ = [
     "DIFFICULTIES",
+    "METHODS",
+    "ROUTE_FIRST_BLOCKERS",
     "MAX_ATTEMPTS",
     "Difficulty",
     "GeneratedLevel",
@@ -61,6 +72,7 @@ __all__ = [
     "PassagesParams",
     "generate_from",
     "generate_level",
+    "uses_route_first",
 ]
 
 # Drafts tried per seed: a count, so that whether a seed succeeds does not depend on the machine.
@@ -95,26 +107,38 @@ def generate_level(
     rng = random.Random(seed)
     # The engine's exact answers to the explorer's questions on large drafts (passages_engine_explore).
     oracle = getattr(engine, "generator_oracle", None)
+    route_first = uses_route_first(params, oracle)
     disagreements = 0
     attempt = 0
     try:
         for attempt in range(1, max_attempts + 1):
             deadline.check()
             draft = draw_draft(rng, params, profile)
-            if draft is None or not walk_route(draft, rng, profile.route_share, deadline):
+            cells = None if draft is None else walk_route(draft, rng, profile.route_share, deadline)
+            if draft is None or cells is None:
                 continue
-            try:
-                tightened = tighten(draft, rng, deadline, oracle)
-            except TooMuchWork:
-                continue
-            if tightened is None:
-                continue
-            start_hp, win = tightened
-            relax_traps(draft, rng, start_hp, win, profile.trap_share, deadline, oracle)
+            if route_first:
+                shaped = shape_route_first(draft, rng, cells, profile.trap_share, deadline, oracle)
+                if shaped is None:
+                    continue
+                start_hp, solution = shaped
+                candidate = draft.level(start_hp)
+                if not asks_enough(candidate, solution, draft.boss):
+                    continue
+            else:
+                try:
+                    tightened = tighten(draft, rng, deadline, oracle)
+                except TooMuchWork:
+                    continue
+                if tightened is None:
+                    continue
+                start_hp, win = tightened
+                relax_traps(draft, rng, start_hp, win, profile.trap_share, deadline, oracle)
+                candidate = draft.level(start_hp)
+                solution = win.decisions
             if any(is_sealed(thing.enemy) for thing in draft.things.values()):
                 continue
-            candidate = draft.level(start_hp)
-            difficulty = measure_difficulty(candidate, win.decisions, deadline, oracle)
+            difficulty = measure_difficulty(candidate, solution, deadline, oracle)
             if not low <= difficulty.score <= high:
                 continue
             body = level_text(candidate, params, seed, difficulty, header=False)
@@ -139,6 +163,17 @@ def generate_level(
     )
 
 
+def uses_route_first(params: PassagesParams, oracle: Any | None) -> bool:
+    """Whether the draft is shaped route first (passages_construct) rather than repaired (passages_shape):
+    by the method asked, "auto" choosing route first from ROUTE_FIRST_BLOCKERS blockers on. Route first
+    needs the engine's generator oracle (its counting walks name the witnesses)."""
+    if params.method == "route" and oracle is None:
+        raise UsageError("the route-first method needs an engine that answers the generator (the search engine)")
+    if params.method == "auto":
+        return oracle is not None and params.blockers >= ROUTE_FIRST_BLOCKERS
+    return params.method == "route"
+
+
 def generate_from(params: Mapping[str, Any], seed: int, deadline: Deadline, engine: PassagesEngine) -> GeneratedLevel:
     """The registry's entry point (twisty.generate("passages", ...)): `params` are the keyword parameters
     width, height, blockers and difficulty (or size="WxH"); `engine` verifies the level."""
@@ -149,9 +184,9 @@ def generate_from(params: Mapping[str, Any], seed: int, deadline: Deadline, engi
         if not (width.strip().isdigit() and height.strip().isdigit()):
             raise UsageError(f"size is WxH (for example 6x5), not {size!r}")
         fields["width"], fields["height"] = int(width), int(height)
-    unknown = sorted(set(fields) - {"width", "height", "blockers", "difficulty"})
+    unknown = sorted(set(fields) - {"width", "height", "blockers", "difficulty", "method"})
     if unknown:
         raise UsageError(
-            f"passages levels take width, height (or size), blockers and difficulty, not {', '.join(unknown)}"
+            f"passages levels take width, height (or size), blockers, difficulty and method, not {', '.join(unknown)}"
         )
     return generate_level(PassagesParams(**fields), seed, engine, deadline)

@@ -112,3 +112,22 @@ def trap_ladder(natural: Enemy) -> list[Enemy]:
     for factor, step in ((3, 2), (2, 4), (3, 6), (4, 8)):
         ladder.append(replace(natural, hp=natural.hp * factor // 2 + 1, atk=natural.atk + step))
     return ladder
+
+
+def stronger_enemy(
+    enemy: Enemy, accept: Callable[[Enemy], bool], hp_span: int = 16, atk_span: int = 8, def_span: int = 2
+) -> Enemy | None:
+    """The smallest strengthening of `enemy` (hp, atk and def each the same or more) that `accept` takes
+    (ties: fewer hp first). More hp, atk or def never makes a fight cheaper at any player's stats (the
+    rule's strikes and hits only grow with them), so such a change can only take routes away."""
+    best: tuple[tuple[int, int, int, int], Enemy] | None = None
+    for hp in range(enemy.hp, enemy.hp + hp_span + 1):
+        for atk in range(enemy.atk, enemy.atk + atk_span + 1):
+            for defense in range(enemy.defense, enemy.defense + def_span + 1):
+                change = (hp - enemy.hp) + 2 * (atk - enemy.atk) + 3 * (defense - enemy.defense)
+                if change == 0 or (best is not None and (change, hp, atk, defense) >= best[0]):
+                    continue
+                candidate = replace(enemy, hp=hp, atk=atk, defense=defense)
+                if accept(candidate):
+                    best = ((change, hp, atk, defense), candidate)
+    return None if best is None else best[1]

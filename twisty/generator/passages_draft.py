@@ -146,8 +146,9 @@ def draw_draft(rng: random.Random, params: PassagesParams, profile: Profile) -> 
 # ----------------------------------------------------------------------------------------- route
 
 
-def walk_route(draft: Draft, rng: random.Random, share: float, deadline: Deadline | None) -> bool:
-    """Draw the intended route: from the start, consume frontier blockers at random (preferring those
+def walk_route(draft: Draft, rng: random.Random, share: float, deadline: Deadline | None) -> list[Cell] | None:
+    """Draw the intended route and return the cells of the blockers it consumes, in order (None: the draft
+    has no route): from the start, consume frontier blockers at random (preferring those
     that open items) until about `share` of the enemies are fought, then the boss. Each enemy fought
     gets stats drawn against the player it meets; keys the route does not need are removed, since a
     spare key opens a door that makes a second solution. Doors need a key (blocker_cost); enemies are
@@ -172,7 +173,7 @@ def walk_route(draft: Draft, rng: random.Random, share: float, deadline: Deadlin
         if boss_ready:
             chosen = boss_number
         elif not options:
-            return False
+            return None
         else:
             chosen = weighted_order(rng, options, partial(step_weight, explorer, mask))[0]
         steps.append(chosen)
@@ -185,7 +186,7 @@ def walk_route(draft: Draft, rng: random.Random, share: float, deadline: Deadlin
         if chosen == boss_number:
             break
     drop_spare_keys(draft, explorer, steps)
-    return True
+    return [level.things[explorer.objects[b]].cell for b in steps]
 
 
 def step_weight(explorer: Explorer, mask: int, b: int) -> float:

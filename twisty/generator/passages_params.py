@@ -12,6 +12,12 @@ from twisty.errors import UsageError
 from twisty.rules.passages_format import MAX_MAP_SIDE
 
 DIFFICULTIES = ("easy", "medium", "hard")
+# How a draft is shaped: "repair" samples a draft, tightens it around its best route and repairs every rival
+# signature (passages_shape); "route" fixes the intended route first and removes one witness at a time
+# (passages_construct); "auto" is "route" from ROUTE_FIRST_BLOCKERS blockers on, when the engine answers
+# the generator's questions (it has a generator_oracle), else "repair".
+METHODS = ("auto", "route", "repair")
+ROUTE_FIRST_BLOCKERS = 50
 MIN_BLOCKERS_ABOVE_EASY = 3
 MAX_MAZE_CELLS = 400
 
@@ -22,6 +28,7 @@ class PassagesParams:
     height: int = 5
     blockers: int = 10  # doors and enemies, the boss included
     difficulty: str = "medium"
+    method: str = "auto"
 
     def validate(self) -> None:
         """Raise UsageError, with the reason, for parameters no level can meet."""
@@ -45,6 +52,8 @@ class PassagesParams:
             )
         if self.difficulty not in DIFFICULTIES:
             raise UsageError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {self.difficulty!r}")
+        if self.method not in METHODS:
+            raise UsageError(f"method must be one of {', '.join(METHODS)}, not {self.method!r}")
         if self.difficulty != "easy" and self.blockers < MIN_BLOCKERS_ABOVE_EASY:
             raise UsageError(
                 f"a {self.difficulty} level needs at least {MIN_BLOCKERS_ABOVE_EASY} blockers "

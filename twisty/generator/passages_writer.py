@@ -79,11 +79,12 @@ def header_lines(params: PassagesParams, seed: int, difficulty: Difficulty, leve
         f"losing one; the solution has {difficulty.route_length}"
     )
     blockers = len(level.blockers())
+    method = "" if params.method == "auto" else f" --method {params.method}"
     return [
         "# Twisty Little Passages level made by `twisty generate passages`; verified tight and unique.",
         f"# seed: {seed}",
         f"# parameters: --size {params.width}x{params.height} --blockers {params.blockers} "
-        f"--difficulty {params.difficulty} ({blockers} blockers on the map)",
+        f"--difficulty {params.difficulty}{method} ({blockers} blockers on the map)",
         f"# difficulty score: {difficulty.score} (traps {difficulty.traps}, of them at the start "
         f"{difficulty.first_move_traps}; fights that must wait {difficulty.ordered_fights}; {greedy})",
     ]

@@ -462,5 +462,30 @@ class GeneratorOracle:
             raise MemoryError("the count was not finished in time")
         return [(replay(sg.level, decisions).final_hp, decisions) for decisions in counted.witnesses]
 
+    def others(
+        self, level: PassagesLevel, start_hp: int, route: tuple[Decision, ...], cap: int, deadline: Deadline
+    ) -> list[tuple[int, tuple[Decision, ...]]]:
+        """Up to `cap` winning routes (at least 1 hp) from `start_hp` whose signatures differ from the
+        signature of `route` and from each other, each with its final hp: the counting engine's walks with
+        `route` as the first signature found, so the first of them is the witness against uniqueness.
+        The route-first generator asks this of its intended route (passages_construct)."""
+        sg = SearchGraph(level.with_start_hp(start_hp), start_hp)
+        counter = passages_count.Counter(sg, _passages_core, deadline)
+        known = [passages_count.Known.of(sg, replay(sg.level, route).signature)]
+        found: list[tuple[int, tuple[Decision, ...]]] = []
+        while len(found) < cap:
+            try:
+                other = counter.another(known, 1)
+            except passages_count.OutOfTime:
+                raise MemoryError("the other solutions were not found in time") from None
+            if other is None:
+                break
+            replayed = replay(sg.level, other)
+            if any(k.signature == replayed.signature for k in known):
+                raise EngineBug("the counting engine found a signature twice")
+            known.append(passages_count.Known.of(sg, replayed.signature))
+            found.append((replayed.final_hp, other))
+        return found
+
 
 generator_oracle = GeneratorOracle()
