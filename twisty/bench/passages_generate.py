@@ -1,7 +1,7 @@
 """The generator benchmark: `twisty bench generate`.
 
-Per blocker count, the passages generator makes one level per seed (medium difficulty on a maze of about
-two cells per blocker) twice in the same run, alternating: verified by the search engine as it is (its
+Per blocker count, the passages generator makes one level per seed (on a maze of about two cells per blocker:
+params_for) twice in the same run, alternating: verified by the search engine as it is (its
 counting engine), and by the search engine with the previous counting code (passages_count_walk) instead.
 The two must make the same level (the verifier only accepts or refuses; the explorer shapes the level),
 and a difference is a bug. Times cover the whole generation of the level. Nothing here prints.
@@ -18,11 +18,11 @@ from types import SimpleNamespace
 
 from twisty.errors import GenerationError
 from twisty.generator.passages import generate_level
-from twisty.generator.passages_params import PassagesParams
+from twisty.generator.passages_params import ROUTE_FIRST_BLOCKERS, PassagesParams
 from twisty.limits import Deadline
 from twisty.solver import passages_count_walk, passages_search
 
-GENERATE_BLOCKERS = (10, 20, 30, 40, 60)
+GENERATE_BLOCKERS = (10, 20, 30, 40, 60, 90, 120)
 VERIFIERS = {
     "count": passages_search,
     "walk": SimpleNamespace(
@@ -36,10 +36,13 @@ VERIFIERS = {
 
 
 def params_for(blockers: int) -> PassagesParams:
-    """A maze of about two cells per blocker, a little wider than high, medium difficulty."""
+    """A maze of about two cells per blocker, a little wider than high; medium difficulty, hard from
+    ROUTE_FIRST_BLOCKERS on, where the generator shapes levels route first (method "auto") and its levels'
+    many traps score above the medium band (docs/generator-passages.md)."""
     cells = max(12, 2 * blockers)
     width = math.ceil(math.sqrt(cells * 1.2))
-    return PassagesParams(width=width, height=math.ceil(cells / width), blockers=blockers, difficulty="medium")
+    difficulty = "hard" if blockers >= ROUTE_FIRST_BLOCKERS else "medium"
+    return PassagesParams(width=width, height=math.ceil(cells / width), blockers=blockers, difficulty=difficulty)
 
 
 @dataclass

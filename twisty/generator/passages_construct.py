@@ -340,6 +340,10 @@ def shape_route_first(
             return None
         level = draft.level(start_hp)
         decisions = route_decisions(level, cells)
+        if not asks_enough(level, decisions, draft.boss):
+            # Removing witnesses never changes what the intended route pays, and a better route taken
+            # instead skips fights: a route that asks too little now is not worth the counting walks.
+            return None
         witnesses = other_wins(oracle, level, decisions, WITNESSES_PER_ROUND, deadline)
         if not witnesses:
             set_traps(draft, rng, start_hp, decisions, share, deadline, oracle)
