@@ -152,6 +152,8 @@ def test_cli_prints_one_level_that_loads():
         (["-n", "3"], "-o DIR"),
         (["--seed", "-4"], "0 or more"),
         (["--workers", "0"], "--workers"),
+        (["--method", "route", "--engine", "brute"], "route-first method needs an engine"),
+        (["--method", "guess"], "guess"),
     ],
 )
 def test_cli_bad_options_exit_2_with_a_message(args, message):
@@ -427,10 +429,12 @@ def test_seeds_1_to_5_give_the_same_bytes_as_before_the_split(size, blockers, di
 
 
 LARGE = sorted((ROOT / "puzzles" / "passages" / "large").glob("*.toml"))
+# Levels of 60 blockers made route first (`--method auto` from 50 blockers: passages_construct).
+ROUTE_FIRST = sorted((ROOT / "puzzles" / "passages" / "route-first").glob("*.toml"))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", LARGE, ids=[p.name for p in LARGE])
+@pytest.mark.parametrize("path", LARGE + ROUTE_FIRST, ids=[p.name for p in LARGE + ROUTE_FIRST])
 def test_large_shipped_levels_are_what_their_header_regenerates(path: Path):
     """The levels of 60 blockers and more (made with the engine-backed explorer) regenerate byte for byte
     from their headers too; each takes minutes, so under `-m slow` only (`twisty check` checks their claims
@@ -447,3 +451,19 @@ def test_large_levels_are_shipped_tight_and_unique():
         assert "final_hp = 1" in text and "unique = true" in text, path.name
         on_map = int(re.search(r"\((\d+) blockers on the map\)", text).group(1))
         assert on_map >= 50, path.name
+
+
+def test_ten_levels_of_60_blockers_are_shipped():
+    """Issue 23's levels: at least ten generated levels with 60 blockers on the map (route first, and some made
+    by the repair pipeline), each claiming final life 1 and one solution in its [expect] (which `twisty check
+    puzzles` proves in every run); route first keeps every blocker asked for on the map."""
+    sixty = []
+    for path in LARGE + ROUTE_FIRST:
+        text = path.read_text(encoding="utf-8")
+        assert "final_hp = 1" in text and "unique = true" in text, path.name
+        on_map = int(re.search(r"\((\d+) blockers on the map\)", text).group(1))
+        if path in ROUTE_FIRST:
+            assert on_map == 60 and "--method" not in text, path.name  # made by the default, route first
+        if on_map == 60:
+            sixty.append(path)
+    assert len(sixty) >= 10
