@@ -511,7 +511,7 @@ def test_numbers_beyond_the_cores_range_are_refused_not_wrapped():
     with pytest.raises(OverflowError):
         core.follow(sg.compiled_graph(), tuple(state), [], True)
     graph = list(sg.compiled_graph())
-    graph[-1] = lambda atk, defense: [1 << 50] * sg.blocker_count
+    graph[11] = lambda atk, defense: [1 << 50] * sg.blocker_count  # the cost callback
     with pytest.raises(ValueError):
         core.follow(tuple(graph), sg.compiled_state(sg.walk.start(level.player)), [], True)
 

@@ -7,6 +7,10 @@ _ALL = frozenset({"route", "min-hp", "count"})
 # The tower features (docs/mota.md) that the engines on the region graph as it was answer: floors joined by
 # stairs are only more of the graph. The reference engine and the brute force answer every feature.
 _GRAPH_ONLY = frozenset({"floors"})
+# The search engine's compiled core also holds keys of several colours, magic defence, every special whose
+# damage is a function of the hero's stats at the fight (all but drain) and the boss whose defeat wins;
+# money without a shop changes nothing. Shops, drain and items that are decisions go to the reference engine.
+_COMPILED = _GRAPH_ONLY | {"colours", "mdef", "specials", "boss", "money"}
 
 GAME = Game(
     name="passages",
@@ -25,7 +29,7 @@ GAME = Game(
             "exact best-first search over consumed blockers with bounds and dominance, in a compiled core "
             "(levels it cannot hold, or no core built: the reference engine's answers)",
             bench=True,
-            features=_GRAPH_ONLY,
+            features=_COMPILED,
         ),
         Engine(
             "cpsat",

@@ -57,6 +57,19 @@
    first routes found are good ones and the search stops the moment the best remaining bound cannot beat
    the best route: that is the optimality proof.
 
+   Towers (docs/mota.md). Python packs what a tower adds into what the core already holds: the keys of each
+   colour are a field of one 64-bit number (Graph.fields; a door takes one key of its colour, and the rules
+   above hold colour by colour: doors_A <= doors_B, or keys covering every door left, for each colour), the
+   magic defence rides in the defence (defence x scale + mdef, which adds up as the gains do; only the cost
+   callback reads it), and the specials are in the costs the callback gives. The bounds and the dominance rule
+   need one fact of the costs: a state with more reached areas fights no dearer. In a tower that is true when
+   every gain on the map of each stat is never against the hero (passages_tower: monotone and gain-safe
+   stats, each gain checked at every combination of held values, so a chain of gains is too); levels with an
+   unsafe stat, a shop (purchases are state) or drain (a cost that reads the life) are not given to the
+   core. A boss whose defeat wins is a blocker with `ends` (Graph.ending): consuming it is a win with the
+   life its fight leaves, and nothing it uncovers is taken; the closure never takes it, a state after it is
+   never stored (it dominates nothing), and dominance application 3 never looks over it.
+
    Sets of areas and of blockers are 128-bit masks, sets of dominator-tree nodes 256-bit masks; levels with
    more areas, blockers or nodes go to the reference engine (passages_search_graph.py checks the sizes).
    A state is a record in one growing array, never freed during the search: a record keeps the index of the
@@ -161,13 +174,17 @@ static inline nodes_t nodes_of_areas(set_t areas) { nodes_t out = {{areas.w[0], 
 
 typedef struct {
     int64_t atk, defense, hp;
-    int keys, goal;
+    int64_t keys;           /* packed, a field per key colour (Graph.fields) */
+    int goal;
     set_t blockers;
     nodes_t children;
 } Area;
 
 typedef struct {
     int is_door, goal;
+    int ends;               /* a boss whose defeat wins: consuming it ends the route (header comment, "Towers") */
+    int64_t key_unit;       /* a door: one key of its colour, packed (1 << its field's shift); else 0 */
+    int64_t key_bits;       /* a door: the bits of its colour's field; else 0 */
     int64_t least;          /* least damage ever (doors 0) */
     int64_t goal_distance;  /* -1: no goal beyond */
     set_t areas, blockers, allowed_neighbours;
@@ -203,8 +220,18 @@ static inline void spin_lock(SpinLock *lock) {
 }
 static inline void spin_unlock(SpinLock *lock) { atomic_flag_clear_explicit(&lock->held, memory_order_release); }
 
+/* The most key colours: the rulebook's key and the towers' four. */
+#define MAX_FIELDS 5
+
 typedef struct {
     int areas_count, blockers_count, nodes_count;
+    /* Keys, packed: one field per key colour the level has, `field_shift` its lowest bit and `field_bits` the
+       mask of its value after the shift; the doors of each colour, and those of them the search may open. */
+    int fields;
+    int field_shift[MAX_FIELDS];
+    int64_t field_bits[MAX_FIELDS];
+    set_t field_doors[MAX_FIELDS], field_allowed[MAX_FIELDS];
+    set_t ending;           /* the bosses whose defeat wins */
     Area *areas;
     Blocker *blockers;
     int64_t *positive;      /* per node */
@@ -238,17 +265,19 @@ typedef struct {
     set_t consumed, areas, frontier;
     nodes_t boundary;
     int64_t hp, elixirs, gain, atk, defense;
-    int keys, goal;
-    int parent, step;       /* the record this one was made from (-1 for the root) and the blocker */
-    int key_id;             /* the id of the state's key (KeyTable) */
-    int refined;            /* the lazy bounds (priced, Steiner) are in the bound it is queued with */
+    int64_t keys;           /* packed (Graph.fields) */
     int64_t cheap;          /* its own bound (bound_of), which the step test reads */
+    int goal;
+    int parent;             /* the record this one was made from (-1 for the root) */
+    int key_id;             /* the id of the state's key (KeyTable) */
+    int16_t step;           /* the blocker consumed on the way from the parent */
+    int8_t refined;         /* the lazy bounds (priced, Steiner) are in the bound it is queued with */
     ChainHint hint;         /* its own chain bound's, or else the one it was made with */
-} State;
+} State;                    /* 160 bytes, as before keys were packed into 64 bits */
 
 typedef struct {
     set_t areas, linked;
-    int keys;
+    int64_t keys;
 } Key;
 
 static inline uint64_t mix(uint64_t h, uint64_t x) {
@@ -260,7 +289,7 @@ static inline uint64_t key_hash(const Key *k) {
     h = mix(h, k->areas.w[1]);
     h = mix(h, k->linked.w[0]);
     h = mix(h, k->linked.w[1]);
-    h = mix(h, (uint64_t)(int64_t)k->keys);
+    h = mix(h, (uint64_t)k->keys);
     return h ^ (h >> 29);
 }
 static inline uint64_t set_hash(set_t s) {
@@ -710,7 +739,7 @@ static inline void take_blocker(const Graph *g, State *s, int b) {
     const int A = g->areas_count;
     const Blocker *blocker = &g->blockers[b];
     s->consumed = set_with(s->consumed, b);
-    if (blocker->is_door) s->keys -= 1;
+    s->keys -= blocker->key_unit;     /* a door: one key of its colour; 0 for the rest */
     s->frontier = set_or(s->frontier, blocker->blockers);
     if (s->goal < 0) s->goal = blocker->goal;
     nodes_t children = blocker->children;
@@ -739,17 +768,33 @@ static inline void take_blocker(const Graph *g, State *s, int b) {
     s->frontier = set_andnot(set_and(s->frontier, g->allowed), s->consumed);
 }
 
+/* Keys of colour field c held (packed keys: Graph.fields). */
+static inline int64_t keys_of_colour(const Graph *g, int64_t keys, int c) {
+    return (keys >> g->field_shift[c]) & g->field_bits[c];
+}
+
+/* Whether the state's keys of colour c cover every allowed door of that colour left. */
+static inline int keys_cover(const Graph *g, const State *s, int c) {
+    return keys_of_colour(g, s->keys, c) >= set_count(set_andnot(g->field_allowed[c], s->consumed));
+}
+
 /* The closure (dominance rule, application 1): take every free step, the lowest first, again and again: an
-   enemy that does no damage at the state's stats, or a door once the keys cover every allowed door left.
+   enemy that does no damage at the state's stats (never a boss whose defeat ends the route), or a door once
+   the keys of its colour cover every allowed door of that colour left.
    Each is appended to `taken` when it is not NULL. Returns -1 on error. */
 static int close_state(Graph *g, State *s, Trail *taken) {
     for (;;) {
         CostTable *table = costs_at(g, s->atk, s->defense);
         if (!table) return -1;
-        set_t free_steps = set_and(table->free, s->frontier);
+        set_t free_steps = set_andnot(set_and(table->free, s->frontier), g->ending);
         set_t doors = set_and(s->frontier, g->door_mask);
-        if (s->keys >= 1 && !set_empty(doors) && s->keys >= set_count(set_andnot(g->allowed_doors, s->consumed)))
-            free_steps = set_or(free_steps, doors);
+        if (!set_empty(doors)) {
+            /* (a door on the frontier is an allowed door left, so covering them all means a key to open it) */
+            for (int c = 0; c < g->fields; c++) {
+                set_t of_colour = set_and(doors, g->field_doors[c]);
+                if (!set_empty(of_colour) && keys_cover(g, s, c)) free_steps = set_or(free_steps, of_colour);
+            }
+        }
         if (set_empty(free_steps)) return 0;
         int b = set_lowest(free_steps);
         if (taken && trail_add(taken, b) < 0) return -1;
@@ -762,6 +807,14 @@ static int close_state(Graph *g, State *s, Trail *taken) {
 static int consume(Graph *g, const State *from, int b, int64_t cost, State *out, Trail *taken) {
     State s = *from;
     s.hp -= cost;
+    if (g->blockers[b].ends) {
+        /* The boss: the route ends with this fight, and nothing it uncovers is taken. */
+        s.consumed = set_with(s.consumed, b);
+        s.goal = g->blockers[b].goal;
+        s.frontier = (set_t){{0, 0}};
+        *out = s;
+        return 0;
+    }
     take_blocker(g, &s, b);
     if (close_state(g, &s, taken) < 0) return -1;
     *out = s;
@@ -1541,19 +1594,25 @@ static inline int move_cost(const Graph *g, const State *s, int b, const int64_t
         return 0;
     if (blocker->is_door) {
         *cost = 0;
-        return s->keys >= 1;
+        return (s->keys & blocker->key_bits) != 0;     /* a key of its colour */
     }
     *cost = costs[b];
     return *cost >= 0 && (!survival || *cost < s->hp);
 }
 
+/* The doors of each colour a state consumed (by colour field), into `opened`. */
+static inline void doors_opened(const Graph *g, set_t consumed, int *opened) {
+    for (int c = 0; c < g->fields; c++) opened[c] = set_count(set_and(consumed, g->field_doors[c]));
+}
+
 /* The part of the dominance rule (header comment) that is not about life: state `a` has reached these areas
-   and consumed these linking blockers, and opened no more than `doors` doors or holds keys for every door
-   left. */
-static inline int reaches_beyond(const Graph *g, const State *a, set_t areas, set_t linked, int doors) {
-    return set_within(areas, a->areas) && set_within(linked, a->consumed)
-        && (set_count(set_and(a->consumed, g->door_mask)) <= doors
-            || a->keys >= set_count(set_andnot(g->allowed_doors, a->consumed)));
+   and consumed these linking blockers, and for each key colour opened no more doors of it than `opened`
+   says, or holds keys of it for every door of it left. */
+static inline int reaches_beyond(const Graph *g, const State *a, set_t areas, set_t linked, const int *opened) {
+    if (!set_within(areas, a->areas) || !set_within(linked, a->consumed)) return 0;
+    for (int c = 0; c < g->fields; c++)
+        if (set_count(set_and(a->consumed, g->field_doors[c])) > opened[c] && !keys_cover(g, a, c)) return 0;
+    return 1;
 }
 
 /* Dominance application 3: a known state one enemy step further on dominates the state. A step can close
@@ -1565,8 +1624,10 @@ static int dominated(Search *S, const State *s, int32_t own_key) {
     const Graph *g = &S->g;
     set_t linked = set_and(s->consumed, g->linking);
     int64_t lost = s->elixirs - s->hp;
-    int doors = set_count(set_and(s->consumed, g->door_mask));
-    set_t enemies = set_andnot(s->frontier, g->door_mask);
+    int opened[MAX_FIELDS];
+    doors_opened(g, s->consumed, opened);
+    /* (not over a boss: the state after it ends the route, and dominates nothing) */
+    set_t enemies = set_andnot(set_andnot(s->frontier, g->door_mask), g->ending);
     /* The lookups miss the cache more often than not: asked for all at once, the misses overlap. */
     int32_t found[64 * SET_WORDS];
     int count = 0;
@@ -1580,7 +1641,7 @@ static int dominated(Search *S, const State *s, int32_t own_key) {
     for (int i = 0; i < count; i++) {
         const Best *further = &S->keys.entries[found[i]].best;
         if (further->record >= 0 && further->elixirs - further->hp <= lost
-                && reaches_beyond(g, &S->records[further->record], s->areas, linked, doors))
+                && reaches_beyond(g, &S->records[further->record], s->areas, linked, opened))
             return 1;
     }
     return 0;
@@ -1649,13 +1710,44 @@ static int tuple_of(PyObject *o, Py_ssize_t size, const char *what) {
     return 0;
 }
 
+/* The key colours as Python packs them: a tuple of (shift, bits) per colour field, the fields apart and every
+   one within MAX_NUMBER. */
+static int read_fields(PyObject *fields, Graph *g) {
+    if (!PyTuple_Check(fields) || PyTuple_GET_SIZE(fields) < 1 || PyTuple_GET_SIZE(fields) > MAX_FIELDS) {
+        PyErr_SetString(PyExc_ValueError, "the key fields must be a tuple of 1 to 5 (shift, bits)");
+        return -1;
+    }
+    g->fields = (int)PyTuple_GET_SIZE(fields);
+    int64_t used = 0;
+    for (int c = 0; c < g->fields; c++) {
+        PyObject *field = PyTuple_GET_ITEM(fields, c);
+        int shift;
+        if (tuple_of(field, 2, "a key field") < 0 || read_small(field, 0, &shift) < 0
+                || read_int(field, 1, &g->field_bits[c]) < 0)
+            return -1;
+        if (shift < 0 || shift > 55 || g->field_bits[c] < 1 || (g->field_bits[c] & (g->field_bits[c] + 1))
+                || (g->field_bits[c] << shift) > MAX_NUMBER || (used & (g->field_bits[c] << shift))) {
+            PyErr_SetString(PyExc_ValueError, "the key fields overlap or leave the compiled search's range");
+            return -1;
+        }
+        g->field_shift[c] = shift;
+        used |= g->field_bits[c] << shift;
+    }
+    return 0;
+}
+
 /* The graph comes as a tuple: (areas, blockers, positive, goal_extra, door_mask, goal_blockers, linking,
-   allowed, allowed_doors, goal_ancestors, total_elixirs, cost_callback), with
+   allowed, allowed_doors, goal_ancestors, total_elixirs, cost_callback, key fields, ending), with
    areas = tuple of (atk, defence, keys, hp, goal, blockers: set bytes, children: node bytes),
-   blockers = tuple of (is_door, goal, least, goal_distance, areas, blockers, allowed_neighbours, children),
-   positive and goal_extra = tuples of ints per node. */
+   blockers = tuple of (is_door, goal, least, goal_distance, areas, blockers, allowed_neighbours, children,
+   key field (a door's colour; -1 for the rest), ends), positive and goal_extra = tuples of ints per node,
+   key fields as read_fields reads them and ending the mask of the bosses whose defeat wins. Stats and keys
+   come packed (passages_search_graph.py): the defence may hold the magic defence too, the keys one field per
+   colour. */
 static int read_graph(PyObject *spec, Graph *g) {
-    if (tuple_of(spec, 12, "the graph") < 0) return -1;
+    if (tuple_of(spec, 14, "the graph") < 0 || read_fields(PyTuple_GET_ITEM(spec, 12), g) < 0
+            || read_set(PyTuple_GET_ITEM(spec, 13), &g->ending) < 0)
+        return -1;
     PyObject *areas = PyTuple_GET_ITEM(spec, 0), *blockers = PyTuple_GET_ITEM(spec, 1);
     PyObject *positive = PyTuple_GET_ITEM(spec, 2), *goal_extra = PyTuple_GET_ITEM(spec, 3);
     if (!PyTuple_Check(areas) || !PyTuple_Check(blockers) || !PyTuple_Check(positive) || !PyTuple_Check(goal_extra)) {
@@ -1682,7 +1774,7 @@ static int read_graph(PyObject *spec, Graph *g) {
         PyObject *item = PyTuple_GET_ITEM(areas, a);
         Area *area = &g->areas[a];
         if (tuple_of(item, 7, "an area") < 0 || read_int(item, 0, &area->atk) < 0
-                || read_int(item, 1, &area->defense) < 0 || read_small(item, 2, &area->keys) < 0
+                || read_int(item, 1, &area->defense) < 0 || read_int(item, 2, &area->keys) < 0
                 || read_int(item, 3, &area->hp) < 0 || read_small(item, 4, &area->goal) < 0
                 || read_set(PyTuple_GET_ITEM(item, 5), &area->blockers) < 0
                 || read_nodes(PyTuple_GET_ITEM(item, 6), &area->children) < 0)
@@ -1691,14 +1783,25 @@ static int read_graph(PyObject *spec, Graph *g) {
     for (int b = 0; b < g->blockers_count; b++) {
         PyObject *item = PyTuple_GET_ITEM(blockers, b);
         Blocker *blocker = &g->blockers[b];
-        if (tuple_of(item, 8, "a blocker") < 0 || read_small(item, 0, &blocker->is_door) < 0
+        int field;
+        if (tuple_of(item, 10, "a blocker") < 0 || read_small(item, 0, &blocker->is_door) < 0
                 || read_small(item, 1, &blocker->goal) < 0
                 || read_int(item, 2, &blocker->least) < 0 || read_int(item, 3, &blocker->goal_distance) < 0
                 || read_set(PyTuple_GET_ITEM(item, 4), &blocker->areas) < 0
                 || read_set(PyTuple_GET_ITEM(item, 5), &blocker->blockers) < 0
                 || read_set(PyTuple_GET_ITEM(item, 6), &blocker->allowed_neighbours) < 0
-                || read_nodes(PyTuple_GET_ITEM(item, 7), &blocker->children) < 0)
+                || read_nodes(PyTuple_GET_ITEM(item, 7), &blocker->children) < 0
+                || read_small(item, 8, &field) < 0 || read_small(item, 9, &blocker->ends) < 0)
             return -1;
+        if (blocker->is_door ? field < 0 || field >= g->fields : field != -1) {
+            PyErr_SetString(PyExc_ValueError, "a door needs the key field of its colour, and only a door has one");
+            return -1;
+        }
+        if (blocker->is_door) {
+            blocker->key_unit = (int64_t)1 << g->field_shift[field];
+            blocker->key_bits = g->field_bits[field] << g->field_shift[field];
+            g->field_doors[field] = set_with(g->field_doors[field], b);
+        }
     }
     for (int n = 0; n < g->nodes_count; n++) {
         if (read_int(positive, n, &g->positive[n]) < 0 || read_int(goal_extra, n, &g->goal_extra[n]) < 0) return -1;
@@ -1711,6 +1814,7 @@ static int read_graph(PyObject *spec, Graph *g) {
             || read_nodes(PyTuple_GET_ITEM(spec, 9), &g->goal_ancestors) < 0
             || read_int(spec, 10, &g->total_elixirs) < 0)
         return -1;
+    for (int c = 0; c < g->fields; c++) g->field_allowed[c] = set_and(g->field_doors[c], g->allowed);
     g->cost_callback = PyTuple_GET_ITEM(spec, 11);
     if (!PyCallable_Check(g->cost_callback)) {
         PyErr_SetString(PyExc_TypeError, "the cost callback must be callable");
@@ -1726,7 +1830,7 @@ static int read_state(Graph *g, PyObject *t, State *s, int close, Trail *taken) 
     if (tuple_of(t, 9, "a state") < 0) return -1;
     memset(s, 0, sizeof(State));
     if (read_set(PyTuple_GET_ITEM(t, 0), &s->consumed) < 0 || read_set(PyTuple_GET_ITEM(t, 1), &s->areas) < 0
-            || read_int(t, 2, &s->atk) < 0 || read_int(t, 3, &s->defense) < 0 || read_small(t, 4, &s->keys) < 0
+            || read_int(t, 2, &s->atk) < 0 || read_int(t, 3, &s->defense) < 0 || read_int(t, 4, &s->keys) < 0
             || read_int(t, 5, &s->hp) < 0 || read_int(t, 6, &s->elixirs) < 0
             || read_set(PyTuple_GET_ITEM(t, 7), &s->frontier) < 0 || read_small(t, 8, &s->goal) < 0)
         return -1;
@@ -2067,6 +2171,24 @@ static int run_search_roots(Search *S, const State *roots, int count, PyObject *
             if (!move_cost(g, &state, b, costs, 1, &cost)) continue;
             int64_t least = blocker->least < 0 ? 0 : blocker->least;
             if (state.cheap - cost + least <= floor) continue;   /* the child's bound could not beat floor */
+            if (blocker->ends) {
+                /* The boss: a win with the life the fight leaves, and the end of the route (never queued,
+                   never stored under a key, so it dominates nothing). */
+                if (state.hp - cost < o.at_least || (out->have_best && state.hp - cost <= out->best_hp)) continue;
+                State child;
+                if (consume(g, &state, b, cost, &child, NULL) < 0) goto failed;
+                child.parent = popped;
+                child.step = (int16_t)b;
+                child.key_id = -1;
+                child.cheap = child.hp;
+                child.refined = 1;
+                int32_t child_record = add_record(S, &child);
+                if (child_record < 0) goto failed;
+                out->have_best = 1; out->best_hp = child.hp; out->best_record = child_record;
+                floor = out->best_hp;
+                if (o.first_win) { S->queue.size = 0; stop = 1; }
+                continue;
+            }
             set_t raw = set_with(state.consumed, b);
             StepEntry *known_step = steps_slot(&S->steps, raw);
             if (known_step->key_id >= 0) {
@@ -2086,7 +2208,7 @@ static int run_search_roots(Search *S, const State *roots, int count, PyObject *
             int64_t child_bound = child_cheap < state_bound ? child_cheap : state_bound;
             if (child_bound <= floor) continue;
             child.parent = popped;
-            child.step = b;
+            child.step = (int16_t)b;
             child.key_id = child_key;
             child.cheap = child_cheap;
             child.refined = 0;
@@ -2373,8 +2495,9 @@ static int need_dominated(NeedSearch *N, const NeedEntry *entry) {
     const State *s = &entry->state;
     set_t linked = set_and(s->consumed, g->linking);
     int64_t damage = s->elixirs - s->hp;
-    int doors = set_count(set_and(s->consumed, g->door_mask));
-    set_t enemies = set_andnot(s->frontier, g->door_mask);
+    int opened[MAX_FIELDS];
+    doors_opened(g, s->consumed, opened);
+    set_t enemies = set_andnot(set_andnot(s->frontier, g->door_mask), g->ending);
     FOR_EACH(f, enemies, {
         StepEntry *step = steps_slot(&N->S.steps, set_with(s->consumed, f));
         if (step->key_id >= 0 && step->key_id != s->key_id && step->key_id < N->fronts_capacity) {
@@ -2382,7 +2505,7 @@ static int need_dominated(NeedSearch *N, const NeedEntry *entry) {
             for (int32_t i = 0; i < front->count; i++) {
                 const NeedEntry *other = &N->entries[front->items[i]];
                 if (other->need <= entry->need && other->state.elixirs - other->state.hp <= damage
-                        && reaches_beyond(g, &other->state, s->areas, linked, doors))
+                        && reaches_beyond(g, &other->state, s->areas, linked, opened))
                     return 1;
             }
         }
@@ -2454,6 +2577,10 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
             int64_t child_need = cost - state->hp + 1 > entry.need ? cost - state->hp + 1 : entry.need;
             int64_t least = blocker->least < 0 ? 0 : blocker->least;
             if (child_need >= N.best_need || least_final_need + cost - least >= N.best_need) continue;
+            if (blocker->ends) {
+                N.best_need = child_need;       /* the boss: a win, with this need (it ends the route) */
+                continue;
+            }
             State child;
             if (consume(g, state, b, cost, &child, NULL) < 0) goto done;
             set_t raw = set_with(state->consumed, b);
@@ -2523,9 +2650,9 @@ done:
 
 /* A state in the form read_state reads. */
 static PyObject *state_tuple(const State *s) {
-    return Py_BuildValue("(y#y#LLiLLy#i)", (const char *)&s->consumed, (Py_ssize_t)sizeof(set_t),
+    return Py_BuildValue("(y#y#LLLLLy#i)", (const char *)&s->consumed, (Py_ssize_t)sizeof(set_t),
                          (const char *)&s->areas, (Py_ssize_t)sizeof(set_t), (long long)s->atk,
-                         (long long)s->defense, s->keys, (long long)s->hp, (long long)s->elixirs,
+                         (long long)s->defense, (long long)s->keys, (long long)s->hp, (long long)s->elixirs,
                          (const char *)&s->frontier, (Py_ssize_t)sizeof(set_t), s->goal);
 }
 
@@ -2554,12 +2681,15 @@ static PyObject *follow_py(PyObject *module, PyObject *args) {
         CostTable *table = costs_at(&S.g, state.atk, state.defense);
         if (!table) goto done;
         if (b < 0 || b >= S.g.blockers_count || !set_has(state.frontier, (int)b)
-                || (S.g.blockers[b].is_door ? state.keys < 1 : table->costs[b] < 0 || table->costs[b] >= state.hp)) {
+                || (S.g.blockers[b].is_door ? !(state.keys & S.g.blockers[b].key_bits)
+                                            : table->costs[b] < 0 || table->costs[b] >= state.hp)) {
             PyErr_Format(PyExc_ValueError, "step %zd: blocker %ld cannot be consumed now", i, b);
             goto done;
         }
         int64_t cost = S.g.blockers[b].is_door ? 0 : table->costs[b];
         if (close) {
+            if (consume(&S.g, &state, (int)b, cost, &state, NULL) < 0) goto done;
+        } else if (S.g.blockers[b].ends) {
             if (consume(&S.g, &state, (int)b, cost, &state, NULL) < 0) goto done;
         } else {
             state.hp -= cost;

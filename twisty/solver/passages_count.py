@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from twisty.errors import EngineBug
-from twisty.rules.passages import Decision, Signature, replay
+from twisty.rules.passages import Decision, Signature, arrive, replay
 from twisty.solver.passages_reference import Position
 from twisty.solver.passages_search_graph import SearchGraph, bits
 from twisty.solver.passages_verdict import Deadline, SolutionCount, witnesses_kept
@@ -53,7 +53,9 @@ def follow_steps(sg: SearchGraph, root: Position, steps: list[int], goal: int, c
     walk = sg.walk
     at = root
     decisions: list[Decision] = []
-    for b in steps:
+    for number, b in enumerate(steps, start=1):
+        if b >= walk.blockers_count:
+            return _boss_ending(sg, at, b, number == len(steps), goal, claimed_hp, tuple(decisions))
         moved = walk.step(at, b) if at.frontier >> b & 1 else None
         if moved is None:
             raise EngineBug(f"the compiled search's route takes blocker {b} where the rules do not allow it")
@@ -65,6 +67,21 @@ def follow_steps(sg: SearchGraph, root: Position, steps: list[int], goal: int, c
             f"{sorted(walk.goals_near(at))}, not {claimed_hp} hp at goal {goal}"
         )
     return tuple(decisions) + (("goal", goal),)
+
+
+def _boss_ending(
+    sg: SearchGraph, at: Position, b: int, last: bool, goal: int, claimed_hp: int, decisions: tuple[Decision, ...]
+) -> tuple[Decision, ...]:
+    """The core's step over boss blocker b (SearchGraph._add_bosses): the route's end at the goal the boss
+    guards, by the rules' arrive, which must be the core's last step and leave `claimed_hp`."""
+    guarded = sg.boss_goal[b - sg.walk.blockers_count]
+    arrived = arrive(sg.level, guarded, at.stats) if guarded in sg.walk.goals_near(at) else None
+    if not last or guarded != goal or arrived is None or arrived[0].hp != claimed_hp:
+        raise EngineBug(
+            f"the compiled search's route ends at the boss of goal {guarded} "
+            f"({'not ' if arrived is None else ''}allowed), not with {claimed_hp} hp at goal {goal} as its last step"
+        )
+    return decisions + (("goal", guarded),)
 
 
 class OutOfTime(Exception):

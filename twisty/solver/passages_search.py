@@ -35,16 +35,17 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from twisty.errors import EngineBug
-from twisty.rules.passages import Decision, PassagesLevel, Stats, replay
+from twisty.rules.passages import Decision, PassagesLevel, Stats, consume_blocker, replay
 from twisty.rules.passages import start_hp_upper_bound as rules_start_hp_upper_bound
+from twisty.rules.passages_tower import tower_start_hp_upper_bound
 from twisty.solver import passages_count, passages_reference
 from twisty.solver.passages_count import follow_steps
 from twisty.solver.passages_reference import Position
-from twisty.solver.passages_search_graph import SearchGraph
+from twisty.solver.passages_search_graph import NOT_COMPILED, SearchGraph
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 try:
@@ -127,7 +128,7 @@ def search(
     priced = priced and not dive
     steiner = steiner and not dive
     chain_from = None if dive else chain_from
-    root = sg.walk.start(Stats(start_hp, sg.level.player.atk, sg.level.player.defense, sg.level.player.keys))
+    root = sg.walk.start(replace(sg.level.player, hp=start_hp))
     best_hp, complete, expanded, steps, goal = _passages_core.search(
         sg.compiled_graph(),
         sg.compiled_state(root),
@@ -145,6 +146,10 @@ def search(
         return SearchResult(None, None, complete, expanded)
     return SearchResult(best_hp, follow_steps(sg, root, steps, goal, best_hp), complete, expanded)
 
+
+# The tower features with which solutions are counted by the reference engine: the counting walk reads a
+# signature's fights as (atk, def) and steps by the region graph, where a boss whose defeat wins is a goal.
+COUNTED_BY_REFERENCE = frozenset({"colours", "mdef", "specials", "boss"})
 
 # The first try of best_route (FIRST_LOOKS): the same search, bound once here, apart from the race's.
 _first_try = search
@@ -277,6 +282,8 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     race two searches on two cores (_race); smaller ones are done within milliseconds by the first. A
     level the core cannot hold goes to the reference engine."""
     hp = level.player.hp
+    if level.features & NOT_COMPILED:
+        return passages_reference.best_route(level, deadline)
     sg = SearchGraph(level, hp)
     if not fits(sg, hp):
         return passages_reference.best_route(level, deadline)
@@ -315,7 +322,10 @@ def _out_of_memory(deadline: Deadline, answer: Answer) -> Answer:
 
 def start_hp_upper_bound(sg: SearchGraph) -> int:
     """A starting hp with which every fight that can ever happen is survivable (the rules'
-    start_hp_upper_bound). Unsolvable with it = unsolvable at all."""
+    start_hp_upper_bound, or in a tower with specials or magic defence tower_start_hp_upper_bound).
+    Unsolvable with it = unsolvable at all."""
+    if sg.towers:
+        return tower_start_hp_upper_bound(sg.level)
     return rules_start_hp_upper_bound(sg.level)
 
 
@@ -323,8 +333,8 @@ def _required_start_hp(sg: SearchGraph, route: tuple[Decision, ...]) -> int:
     """The least starting hp with which `route` is legal: every fight must leave at least 1 hp. Followed
     with life counted from 0, each fight's damage d needs d - (the life before it) + 1."""
     walk = sg.walk
-    player = sg.level.player
-    at = walk.start(Stats(0, player.atk, player.defense, player.keys))
+    level = sg.level
+    at = walk.start(replace(level.player, hp=0))
     number = sg.graph.blocker_of_object
     need = 1 - at.stats.hp
     for _, obj in route[:-1]:
@@ -334,6 +344,13 @@ def _required_start_hp(sg: SearchGraph, route: tuple[Decision, ...]) -> int:
         need = max(need, moved[1] + 1 - at.stats.hp)
         at = moved[0]
         need = max(need, 1 - at.stats.hp)
+    guard = level.guard(route[-1][1])
+    if guard is not None:
+        # The boss whose defeat wins: its fight is the route's last, and must leave 1 hp too.
+        fought = consume_blocker(level.things[guard], at.stats, survive=False)
+        if fought is None:
+            raise EngineBug(f"a route ends at the boss {guard}, whom the rules do not let it fight")
+        need = max(need, fought[1] + 1 - at.stats.hp)
     return max(1, need)
 
 
@@ -341,6 +358,8 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     """The smallest starting hp that wins: a route found with a starting hp so large that every fight is
     survivable gives a first answer, and the core's least-need search proves the least. A level the core
     cannot hold at that starting hp goes to the reference engine."""
+    if level.features & NOT_COMPILED:
+        return passages_reference.min_start_hp(level, deadline)
     sg = SearchGraph(level)
     upper = start_hp_upper_bound(sg)
     if not fits(sg, upper):
@@ -359,8 +378,7 @@ def _least_need(sg: SearchGraph, known: int, deadline: Deadline, steiner: bool =
     """The least starting hp with which some route wins, given a route that wins with `known` (None when
     time runs out), and the number of states expanded: the core's least_need, with the Steiner bound on
     the final net life unless `steiner` is False."""
-    player = sg.level.player
-    root = sg.walk.start(Stats(0, player.atk, player.defense, player.keys))
+    root = sg.walk.start(replace(sg.level.player, hp=0))
     return _passages_core.least_need(sg.compiled_graph(), sg.compiled_state(root), deadline, known, steiner)
 
 
@@ -372,6 +390,8 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
     at a time, a walk over the prefixes still consistent with a signature found and the core's decision
     searches on the rest. With cap 1, whether the level is unique (the second signature is the witness)."""
     hp = level.player.hp
+    if level.features & (NOT_COMPILED | COUNTED_BY_REFERENCE):
+        return passages_reference.count_solutions(level, deadline, cap, final_hp)
     sg = SearchGraph(level, hp)
     if not fits(sg, hp):
         return passages_reference.count_solutions(level, deadline, cap, final_hp)

@@ -9,6 +9,15 @@ and, through a callback, every blocker's cost at any stats the core meets (the r
 also packs states for the core (compiled_state), read from the reference engine's RegionWalk: wherever a
 route is followed in Python, it is followed by the rules' own functions.
 
+Towers (docs/mota.md). The core holds a tower's keys of several colours, magic defence, specials and
+bosses packed into what it had (_pack_stats, _add_bosses): the defence and the magic defence as one number,
+defence x mdef_scale + mdef, which adds up as the gains do (mdef_scale is one more than all the magic defence
+there is, so the magic defence never carries into the defence); the keys as one number with a field per key
+colour; each boss whose defeat wins as one more blocker after the region graph's, whose fight ends the route
+(to the region graph and the walk it is a goal). The costs are the rules' fight_damage on the unpacked stats.
+The core's bounds and dominance need more reached areas never to make a fight dearer; a level where some gain
+can (an unsafe stat: the level has optional items), a shop or drain is in NOT_COMPILED and goes elsewhere.
+
 Numbers. Every stat of a level is at most 10^9 (twisty.limits.MAX_NUMBER), so one fight can cost up to
 about 10^18 and a sum of many would leave the core's 64-bit integers. No route survives a fight that costs
 more than all the life it can ever have (its starting hp and every elixir, far below MAX_COST under the
@@ -22,7 +31,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterator
 
-from twisty.rules.passages import Enemy, PassagesLevel, Stats, fight_damage, take_items
+from twisty.rules.passages import COLOURS, Enemy, PassagesLevel, Stats, fight_damage, take_items
 from twisty.rules.passages_graph import build_graph
 from twisty.solver.passages_reference import Position, RegionWalk
 
@@ -31,6 +40,12 @@ MAX_COST = 1 << 48
 # The compiled core's sets: 128-bit sets of areas and of blockers, 256-bit sets of dominator-tree nodes.
 SET_BITS = 128
 NODE_BITS = 256
+# The bits of the core's packed numbers (its MAX_NUMBER is 2^56): the keys of every colour, the defence with
+# the magic defence.
+MAX_PACKED_BITS = 55
+# The tower features the core does not hold (docs/mota.md): a shop's purchases and the money they need, life
+# drained in proportion to itself, items that are decisions. Levels with them go to the reference engine.
+NOT_COMPILED = frozenset({"shop", "drain", "optional items"})
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -43,40 +58,52 @@ def bits(mask: int) -> Iterator[int]:
 
 class SearchGraph:
     """The region graph as bitmasks, with the precomputed parts of the search's bounds. With a starting hp,
-    the enemies that no route survives from it are walls."""
+    the enemies that no route survives from it are walls.
+
+    Towers (docs/mota.md) are packed into what the core holds (module docstring of passages_search_graph,
+    "Towers"): the magic defence into the defence, the keys of each colour into one number, and each boss
+    whose defeat wins becomes a blocker of the core after the region graph's, which ends the route."""
 
     def __init__(self, level: PassagesLevel, start_hp: int | None = None) -> None:
         graph = build_graph(level)
         self.level = level
         self.graph = graph
         self.walk = RegionWalk(level, graph)
-        self.blocker_count = len(graph.blockers)
-        self.objects = graph.blockers
-        self.is_door = [level.things[obj].kind == "door" for obj in graph.blockers]
-        self.enemies: list[Enemy | None] = [level.things[obj].enemy for obj in graph.blockers]  # None: a door
+        self._add_bosses()
+        self.blocker_count = len(self.objects)
+        self.is_door = [level.things[obj].kind == "door" for obj in self.objects]
+        self.enemies: list[Enemy | None] = [level.things[obj].enemy for obj in self.objects]  # None: a door
         self.door_mask = sum(1 << b for b in range(self.blocker_count) if self.is_door[b])
         gains = [take_items(Stats(0), items) for items in self.walk.area_items]
+        self._pack_stats(gains)
         self.area_atk = [gain.atk for gain in gains]
-        self.area_def = [gain.defense for gain in gains]
-        self.area_keys = [gain.keys for gain in gains]
+        self.area_def = [self.packed_defense(gain) for gain in gains]
+        self.area_keys = [self.packed_keys(gain) for gain in gains]
         self.area_hp = [gain.hp for gain in gains]
-        self.area_blocker_mask = [sum(1 << b for b in bs) for bs in graph.area_blockers]
-        self.area_goal = [gs[0] if gs else -1 for gs in graph.area_goals]
-        self.blocker_area_mask = [sum(1 << a for a in areas) for areas in graph.blocker_areas]
-        self.blocker_blocker_mask = [sum(1 << c for c in bs) for bs in graph.blocker_blockers]
-        self.blocker_goal = [gs[0] if gs else -1 for gs in graph.blocker_goals]
+        self.area_blocker_mask = [sum(1 << b for b in bs) for bs in self.area_blockers]
+        self.area_goal = [gs[0] if gs else -1 for gs in self.area_goals]
+        self.blocker_area_mask = [sum(1 << a for a in areas) for areas in self.blocker_areas]
+        self.blocker_blocker_mask = [sum(1 << c for c in bs) for bs in self.blocker_blockers]
+        self.blocker_goal = [gs[0] if gs else -1 for gs in self.blocker_goals]
         self.goal_blocker_mask = sum(1 << b for b, goal in enumerate(self.blocker_goal) if goal >= 0)
 
-        # The most attack and defence the player can ever have; enemies it cannot harm even then are walls.
+        # The most attack and defence the player can ever have; enemies it cannot harm even then are walls
+        # (in a tower, at the most of every stat: no fight impossible there is possible with less, as the
+        # stats the core answers make no fight dearer as they rise, docs/mota.md).
         all_atk = level.player.atk + sum(self.area_atk)
-        self.defeatable = [self.is_door[b] or self.enemy(b).defense < all_atk for b in range(self.blocker_count)]
+        all_def = self.packed_defense(level.player) + sum(self.area_def)
+        self.defeatable = [
+            self.is_door[b]
+            or (self.damage(b, all_atk, all_def) is not None if self.towers else self.enemy(b).defense < all_atk)
+            for b in range(self.blocker_count)
+        ]
         # With a starting hp, enemies that no route survives reaching (the relaxation of the bound says the
         # life left after fighting them is below 1) are walls too; walls shrink the best stats, so repeat.
         while True:
             self.in_principle_areas, in_principle_blockers = self._reachable_in_principle()
             principle = list(bits(self.in_principle_areas))
             self.max_atk = level.player.atk + sum(self.area_atk[a] for a in principle)
-            self.max_def = level.player.defense + sum(self.area_def[a] for a in principle)
+            self.max_def = self.packed_defense(level.player) + sum(self.area_def[a] for a in principle)
             self.total_elixirs = sum(self.area_hp[a] for a in principle)
             self._build_dominator_tree()
             self.least_damage = self._least_damages()
@@ -94,9 +121,91 @@ class SearchGraph:
         # Blockers whose consumption matters beyond the areas it reaches: those touching another blocker
         # or a goal. A consumed blocker of any other kind has every area around it reached.
         self.linking_mask = sum(
-            1 << b for b in range(self.blocker_count) if self.graph.blocker_blockers[b] or self.graph.blocker_goals[b]
+            1 << b for b in range(self.blocker_count) if self.blocker_blockers[b] or self.blocker_goals[b]
         )
         self._compiled: dict[int, tuple] = {}
+
+    def _add_bosses(self) -> None:
+        """The region graph's lists, with each boss whose defeat wins made a blocker of the core: numbered
+        after the region graph's blockers, next to whatever its goal cell is next to, with that goal as the
+        only goal it touches; the goals it guards are no goals of the areas and blockers around them (they are
+        reached only through the fight). Its fight ends the route (the core's `ends`), so what lies around it
+        is never reached through it: the lists here say what touches what, as the core's bounds read them."""
+        graph, level = self.graph, self.level
+        count = len(graph.blockers)
+        guarded = [(goal, guard) for goal, guard in enumerate(level.guards) if guard is not None]
+        boss_of_goal = {goal: count + i for i, (goal, _) in enumerate(guarded)}
+        self.boss_goal = [goal for goal, _ in guarded]  # per boss, from blocker number `count` on
+        self.boss_mask = sum(1 << boss for boss in boss_of_goal.values())
+        self.objects = graph.blockers + tuple(guard for _, guard in guarded)
+        self.area_blockers = [
+            (*bs, *(boss_of_goal[goal] for goal in goals if goal in boss_of_goal))
+            for bs, goals in zip(graph.area_blockers, graph.area_goals, strict=True)
+        ]
+        self.blocker_blockers = [
+            (*bs, *(boss_of_goal[goal] for goal in goals if goal in boss_of_goal))
+            for bs, goals in zip(graph.blocker_blockers, graph.blocker_goals, strict=True)
+        ]
+        self.blocker_areas = list(graph.blocker_areas)
+        for goal, _ in guarded:
+            self.blocker_areas.append(tuple(a for a, goals in enumerate(graph.area_goals) if goal in goals))
+            self.blocker_blockers.append(tuple(b for b, goals in enumerate(graph.blocker_goals) if goal in goals))
+        self.area_goals = [tuple(goal for goal in goals if goal not in boss_of_goal) for goals in graph.area_goals]
+        self.blocker_goals = [
+            tuple(goal for goal in goals if goal not in boss_of_goal) for goals in graph.blocker_goals
+        ]
+        self.blocker_goals += [(goal,) for goal, _ in guarded]
+
+    def _pack_stats(self, gains: list[Stats]) -> None:
+        """How the core holds a tower's stats (module docstring, "Towers"): the defence and the magic defence
+        as one number, defence x mdef_scale + mdef, where mdef_scale is one more than the most magic defence
+        the hero can ever have (1 without any: the defence alone); the keys as one number with a field per
+        key colour the level has, the rulebook's key first, each wide enough for every key of it there is."""
+        level = self.level
+        player = level.player
+        self.mdef_scale = 1 + player.mdef + sum(gain.mdef for gain in gains)
+        colours = [""] + [
+            colour
+            for colour in COLOURS
+            if player.colour_keys(colour) or any(thing.colour == colour for thing in level.things)
+        ]
+        self.key_colours = tuple(colours)
+        fields = []
+        shift = 0
+        for colour in colours:
+            most = player.colour_keys(colour) + sum(
+                1 for thing in level.things if thing.kind == "key" and thing.colour == colour
+            )
+            width = max(1, most.bit_length())
+            fields.append((shift, (1 << width) - 1))
+            shift += width
+        self.key_fields = tuple(fields)
+        self.key_bits_used = shift
+        self.door_field = [
+            colours.index(level.things[obj].colour) if self.is_door_object(obj) else -1 for obj in self.objects
+        ]
+        # Whether a fight here is more than the rulebook's: specials or magic defence anywhere.
+        self.towers = self.mdef_scale > 1 or any(
+            thing.enemy is not None and not thing.enemy.plain for thing in level.things
+        )
+
+    def is_door_object(self, obj: int) -> bool:
+        return self.level.things[obj].kind == "door"
+
+    def packed_defense(self, stats: Stats) -> int:
+        """The defence as the core holds it: with the magic defence (_pack_stats)."""
+        return stats.defense * self.mdef_scale + stats.mdef
+
+    def packed_keys(self, stats: Stats) -> int:
+        """The keys as the core holds them: a field per colour (_pack_stats)."""
+        fields = zip(self.key_colours, self.key_fields, strict=True)
+        return sum(stats.colour_keys(colour) << shift for colour, (shift, _) in fields)
+
+    def damage(self, b: int, atk: int, packed_defense: int) -> int | None:
+        """The rules' damage of fighting blocker b (an enemy) at these stats, the defence packed with the
+        magic defence; None when it cannot be harmed."""
+        defense, mdef = divmod(packed_defense, self.mdef_scale)
+        return fight_damage(self.enemy(b), atk, defense, mdef)
 
     def enemy(self, b: int) -> Enemy:
         """The enemy that blocker b is (asked only of blockers that are not doors)."""
@@ -110,17 +219,26 @@ class SearchGraph:
         them stay far within 64 bits, and all the life a route can ever have below MAX_COST, so that a
         cost above it is rightly an impossible fight)."""
         return (
-            self.areas_count <= SET_BITS
+            not self.level.features & NOT_COMPILED
+            and self.areas_count <= SET_BITS
             and self.blocker_count <= SET_BITS
             and self.node_count <= NODE_BITS
             and all(least is None or least < MAX_COST for least in self.least_damage)
             and start_hp + self.total_elixirs < MAX_COST
+            and self.key_bits_used <= MAX_PACKED_BITS
+            and (self.max_def + 1) < 1 << MAX_PACKED_BITS
         )
 
     def costs(self, atk: int, defense: int) -> list[int]:
         """Every blocker's cost at these stats, as the core reads it: a door 0, an enemy its damage by the
-        rules, -1 where it cannot be harmed or costs more than MAX_COST (no route survives that)."""
+        rules, -1 where it cannot be harmed or costs more than MAX_COST (no route survives that). In a tower
+        the defence comes packed with the magic defence (_pack_stats)."""
         out = []
+        if self.towers:
+            for b in range(self.blocker_count):
+                damage = None if self.is_door[b] else self.damage(b, atk, defense)
+                out.append(0 if self.is_door[b] else -1 if damage is None or damage >= MAX_COST else damage)
+            return out
         for b in range(self.blocker_count):
             if self.is_door[b]:
                 out.append(0)
@@ -158,6 +276,8 @@ class SearchGraph:
                     sets(self.blocker_blocker_mask[b]),
                     sets(self.blocker_blocker_mask[b] & allowed),
                     nodes(self.children_mask[self.areas_count + b]),
+                    self.door_field[b],
+                    int(self.boss_mask >> b & 1),
                 )
                 for b in range(self.blocker_count)
             )
@@ -175,6 +295,8 @@ class SearchGraph:
                 nodes(self.goal_ancestors),
                 self.total_elixirs,
                 costs,
+                self.key_fields,
+                sets(self.boss_mask),
             )
         return self._compiled[allowed]
 
@@ -183,16 +305,26 @@ class SearchGraph:
         what it reached; the core works out the rest."""
         elixirs = sum(self.area_hp[a] for a in bits(at.areas))
         stats = at.stats
+        frontier, goal = at.frontier, at.goal
+        if self.boss_mask:
+            # The walk's frontier has no bosses (to it they are goals), and its goal may be one they guard.
+            for a in bits(at.areas):
+                frontier |= self.area_blocker_mask[a] & self.boss_mask
+            for b in bits(at.consumed):
+                frontier |= self.blocker_blocker_mask[b] & self.boss_mask
+            plain = [g for a in bits(at.areas) for g in self.area_goals[a]]
+            plain += [g for b in bits(at.consumed) for g in self.blocker_goals[b]]
+            goal = goal if goal in plain else min(plain, default=-1)
         return (
             _set_bytes(at.consumed),
             _set_bytes(at.areas),
             stats.atk,
-            stats.defense,
-            stats.keys,
+            self.packed_defense(stats),
+            self.packed_keys(stats),
             stats.hp,
             elixirs,
-            _set_bytes(at.frontier),
-            at.goal,
+            _set_bytes(frontier),
+            goal,
         )
 
     def _unsurvivable(self, start_hp: int) -> list[int]:
@@ -230,6 +362,8 @@ class SearchGraph:
                 touching = self.area_blocker_mask[queue_areas.pop()]
             else:
                 b = queue_blockers.pop()
+                if self.boss_mask >> b & 1:
+                    continue  # a boss's fight ends the route: nothing is reached through it
                 for a in bits(self.blocker_area_mask[b] & ~areas):
                     areas |= 1 << a
                     queue_areas.append(a)
@@ -250,14 +384,23 @@ class SearchGraph:
         Tarjan's biconnected components, one depth-first search). In the component that a cut vertex u
         separates from the start, u dominates every node, and no other node does: any two nodes of a
         biconnected component are joined by two ways with no inner node in common. A goal's immediate
-        dominator is the nearest common dominator of the nodes that lead to it."""
+        dominator is the nearest common dominator of the nodes that lead to it. A boss whose defeat wins is a
+        dead end too (its fight ends the route): its immediate dominator is found the same way, and it is the
+        immediate dominator of the goal it guards."""
         graph = self.graph
         areas, blockers = len(graph.areas), self.blocker_count
         total = areas + blockers + len(self.level.goals)
         defeatable = self.defeatable
-        around: list[list[int]] = [[areas + b for b in bs if defeatable[b]] for bs in graph.area_blockers]
+        bosses = self.boss_mask
+
+        def walked(b: int) -> bool:
+            return defeatable[b] and not bosses >> b & 1
+
+        around: list[list[int]] = [[areas + b for b in bs if walked(b)] for bs in self.area_blockers]
         around += [
-            list(graph.blocker_areas[b]) + [areas + c for c in graph.blocker_blockers[b] if defeatable[c]]
+            list(self.blocker_areas[b]) + [areas + c for c in self.blocker_blockers[b] if walked(c)]
+            if not bosses >> b & 1
+            else []
             for b in range(blockers)
         ]
         root = graph.start_area
@@ -296,14 +439,11 @@ class SearchGraph:
         depth = [0] * total
         for node in order[1:]:
             depth[node] = depth[idom[node]] + 1
-        leading_to: list[list[int]] = [[] for _ in self.level.goals]  # reached nodes next to each goal
-        for node, goals in [*enumerate(graph.area_goals), *enumerate(graph.blocker_goals, start=areas)]:
-            if rank[node] >= 0:
-                for g in goals:
-                    leading_to[g].append(node)
-        for g, leading in enumerate(leading_to):
+
+        def hang(node: int, leading: list[int]) -> None:
+            """A dead end below the nearest common dominator of the reached nodes that lead to it."""
             if not leading:
-                continue
+                return
             common = leading[0]
             for other in leading[1:]:
                 while depth[other] > depth[common]:
@@ -312,9 +452,21 @@ class SearchGraph:
                     common = idom[common]
                 while other != common:
                     other, common = idom[other], idom[common]
-            node = areas + blockers + g
             idom[node] = common
+            depth[node] = depth[common] + 1
             order.append(node)
+
+        touching = [*enumerate(self.area_blockers), *enumerate(self.blocker_blockers, start=areas)]
+        for boss in bits(bosses):
+            if defeatable[boss]:
+                hang(areas + boss, [node for node, bs in touching if rank[node] >= 0 and boss in bs])
+        leading_to: list[list[int]] = [[] for _ in self.level.goals]  # reached nodes next to each goal
+        for node, goals in [*enumerate(self.area_goals), *enumerate(self.blocker_goals, start=areas)]:
+            if idom[node] >= 0:
+                for g in goals:
+                    leading_to[g].append(node)
+        for g, leading in enumerate(leading_to):
+            hang(areas + blockers + g, leading)
         self.node_count = total
         self.node_order = order  # every node before the nodes it dominates
         self.idom: list[int | None] = [d if d >= 0 else None for d in idom]
@@ -346,9 +498,7 @@ class SearchGraph:
                 least.append(None)
             else:
                 node = areas + b
-                least.append(
-                    fight_damage(self.enemy(b), self.max_atk - behind_atk[node], self.max_def - behind_def[node])
-                )
+                least.append(self.damage(b, self.max_atk - behind_atk[node], self.max_def - behind_def[node]))
         return least
 
     def _tree_values(self) -> None:
@@ -432,11 +582,11 @@ class SearchGraph:
         blocker_alive = [self.defeatable[b] for b in range(self.blocker_count)]
 
         def area_degree(a: int) -> int:
-            return sum(blocker_alive[b] for b in self.graph.area_blockers[a])
+            return sum(blocker_alive[b] for b in self.area_blockers[a])
 
         def blocker_degree(b: int) -> int:
-            return sum(area_alive[a] for a in self.graph.blocker_areas[b]) + sum(
-                blocker_alive[c] for c in self.graph.blocker_blockers[b]
+            return sum(area_alive[a] for a in self.blocker_areas[b]) + sum(
+                blocker_alive[c] for c in self.blocker_blockers[b]
             )
 
         changed = True
