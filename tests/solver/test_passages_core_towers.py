@@ -13,6 +13,8 @@ import pytest
 
 from tests.passages_helpers import level_from_toml
 from tests.towers_random import random_tower
+from twisty.errors import UsageError
+from twisty.games import GAMES
 from twisty.rules.passages import replay
 from twisty.solver import passages_brute, passages_reference, passages_search
 from twisty.solver.passages_search_graph import NOT_COMPILED, SearchGraph
@@ -165,3 +167,40 @@ def test_the_boss_fight_ends_the_route_and_what_it_uncovers_is_not_taken(core_on
     assert replay(level, found.decisions).final_hp == 129
     # The boss straight away needs 6 (6 - 5 = 1 left); the guard's way needs 17 first: the least start is 6.
     assert passages_search.min_start_hp(level, Deadline(10)).value == 6
+
+
+# Every tower feature a level can have (PassagesLevel.features).
+TOWER_FEATURES = frozenset(
+    {"floors", "colours", "mdef", "money", "shop", "specials", "drain", "optional items", "boss"}
+)
+
+
+def test_the_registry_says_the_search_engine_answers_exactly_what_its_core_holds():
+    search_engine = GAMES["passages"].engine("search")
+    assert search_engine.features is not None
+    assert search_engine.features | NOT_COMPILED == TOWER_FEATURES
+    assert not search_engine.features & NOT_COMPILED
+
+
+@pytest.mark.parametrize(
+    ("path", "chosen", "skipped"),
+    [
+        ("two-floors.toml", "search", set()),
+        ("green-key.toml", "search", set()),
+        ("special-09.toml", "search", set()),
+        ("shop-atk.toml", "reference", {"search"}),
+        ("special-11.toml", "reference", {"search"}),
+        ("break-armour-gem.toml", "reference", {"search"}),
+    ],
+)
+def test_the_portfolio_uses_the_core_where_it_can_and_says_why_not_elsewhere(path, chosen, skipped):
+    level = level_from_toml((TOWERS / path).read_text(), path)
+    game = GAMES["passages"]
+    assert game.auto_engine(level.features).name == chosen
+    reasons = game.skipped_engines(level.features)
+    assert set(reasons) == skipped
+    for reason in reasons.values():
+        assert any(feature in reason for feature in level.features & NOT_COMPILED)
+    if skipped:
+        with pytest.raises(UsageError, match="engines that do: auto, reference, brute"):
+            game.chosen_engine("search", level.features)
