@@ -8,9 +8,10 @@ _ALL = frozenset({"route", "min-hp", "count"})
 # stairs are only more of the graph. The reference engine and the brute force answer every feature.
 _GRAPH_ONLY = frozenset({"floors"})
 # The search engine's compiled core also holds keys of several colours, magic defence, every special whose
-# damage is a function of the hero's stats at the fight (all but drain) and the boss whose defeat wins;
-# money without a shop changes nothing. Shops, drain and items that are decisions go to the reference engine.
-_COMPILED = _GRAPH_ONLY | {"colours", "mdef", "specials", "boss", "money"}
+# damage is a function of the hero's stats at the fight (all but drain), the boss whose defeat wins, money
+# and a shop (docs/mota.md, "The compiled core on towers"). Drain and items that are decisions go to the
+# reference engine.
+_COMPILED = _GRAPH_ONLY | {"colours", "mdef", "specials", "boss", "money", "shop"}
 
 GAME = Game(
     name="passages",

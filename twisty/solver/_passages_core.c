@@ -69,6 +69,16 @@
    core. A boss whose defeat wins is a blocker with `ends` (Graph.ending): consuming it is a win with the
    life its fight leaves, and nothing it uncovers is taken; the closure never takes it, a state after it is
    never stored (it dominates nothing), and dominance application 3 never looks over it.
+   A shop is chains of purchase blockers from its area, one chain per kind on offer, the i-th purchase of a
+   kind opening a pseudo-area worth its gain (passages_search_graph.py, "Shops"): a purchase is a door that
+   needs money instead of a key (affordable: the money of the start and of the paying enemies consumed covers
+   one more price), so the position is still a function of the consumed set. The dominance rule then needs
+   two more things: A consumed every paying enemy B did (so A's money, now and after any continuation, is
+   at least B's), and A made exactly B's purchases (so each purchase B makes costs A the same; a purchase
+   more of A would make every later one dearer). Paying enemies and purchases are linking blockers, so a
+   state's key holds them; reaches_beyond checks the purchases both ways; application 4 never skips a paying
+   enemy (its money may buy). The bounds take every purchase as free: a relaxation of the money. The
+   Steiner and chain bounds are not built for a shop (build_steiner_graph).
 
    Sets of areas and of blockers are 128-bit masks, sets of dominator-tree nodes 256-bit masks; levels with
    more areas, blockers or nodes go to the reference engine (passages_search_graph.py checks the sizes).
@@ -185,6 +195,8 @@ typedef struct {
     int ends;               /* a boss whose defeat wins: consuming it ends the route (header comment, "Towers") */
     int64_t key_unit;       /* a door: one key of its colour, packed (1 << its field's shift); else 0 */
     int64_t key_bits;       /* a door: the bits of its colour's field; else 0 */
+    int purchase;           /* a purchase of the shop (a door that needs money, not a key: "Towers") */
+    int64_t money;          /* an enemy of a level with a shop: the money its defeat pays; else 0 */
     int64_t least;          /* least damage ever (doors 0) */
     int64_t goal_distance;  /* -1: no goal beyond */
     set_t areas, blockers, allowed_neighbours;
@@ -232,6 +244,10 @@ typedef struct {
     int64_t field_bits[MAX_FIELDS];
     set_t field_doors[MAX_FIELDS], field_allowed[MAX_FIELDS];
     set_t ending;           /* the bosses whose defeat wins */
+    /* A shop ("Towers"): the purchase blockers, the enemies that pay money, the money at the start, and
+       purchase n (from 0) costs shop_start + shop_delta x n. */
+    set_t purchases, paying;
+    int64_t start_money, shop_start, shop_delta;
     Area *areas;
     Blocker *blockers;
     int64_t *positive;      /* per node */
@@ -778,6 +794,15 @@ static inline int keys_cover(const Graph *g, const State *s, int c) {
     return keys_of_colour(g, s->keys, c) >= set_count(set_andnot(g->field_allowed[c], s->consumed));
 }
 
+/* Whether a state with these consumed blockers can afford one more purchase of the shop: the money of the
+   start and of every paying enemy consumed covers the first p + 1 prices, p the purchases made. */
+static int affordable(const Graph *g, set_t consumed) {
+    int64_t money = g->start_money;
+    FOR_EACH(b, set_and(consumed, g->paying), { money += g->blockers[b].money; })
+    int64_t p = set_count(set_and(consumed, g->purchases));
+    return money >= (p + 1) * g->shop_start + g->shop_delta * (p * (p + 1) / 2);
+}
+
 /* The closure (dominance rule, application 1): take every free step, the lowest first, again and again: an
    enemy that does no damage at the state's stats (never a boss whose defeat ends the route), or a door once
    the keys of its colour cover every allowed door of that colour left.
@@ -980,10 +1005,13 @@ static int root_of(int *parent, int x) {
 
 /* The Steiner bound's graph, numbered: supernodes by their lowest area, then those of free blockers alone,
    then the costly blockers in order. Leaves g->steiner NULL on a level with more
-   than 128 nodes, or a costly blocker with more than MAX_TAILS neighbours. */
+   than 128 nodes, a costly blocker with more than MAX_TAILS neighbours, or a shop's purchases. */
 static int build_steiner_graph(Graph *g) {
     const int A = g->areas_count, B = g->blockers_count;
     g->steiner = NULL;
+    /* A shop's purchase chains go without it: with them the chain bound was found below the optimum (a
+       random tower of the tests), which the tree and priced bounds never were ("Towers"). */
+    if (!set_empty(g->purchases)) return 0;
     SteinerGraph *c = calloc(1, sizeof(SteinerGraph));
     if (!c) { no_memory(); return -1; }
     int parent[2 * 64 * SET_WORDS], node_of_root[2 * 64 * SET_WORDS], blocker_node[64 * SET_WORDS];
@@ -1587,13 +1615,14 @@ static int64_t bound_of(const Graph *g, const State *s) {
 static inline int move_cost(const Graph *g, const State *s, int b, const int64_t *costs, int survival,
                             int64_t *cost) {
     const Blocker *blocker = &g->blockers[b];
-    /* Dominance application 4: everything around it is reached already. */
+    /* Dominance application 4: everything around it is reached already (and it pays no money a shop takes). */
     if (set_empty(set_andnot(blocker->areas, s->areas))
             && set_empty(set_andnot(blocker->allowed_neighbours, s->consumed))
-            && !set_has(g->goal_blockers, b))
+            && !set_has(g->goal_blockers, b) && !blocker->money)
         return 0;
     if (blocker->is_door) {
         *cost = 0;
+        if (blocker->purchase) return affordable(g, s->consumed);
         return (s->keys & blocker->key_bits) != 0;     /* a key of its colour */
     }
     *cost = costs[b];
@@ -1610,6 +1639,8 @@ static inline void doors_opened(const Graph *g, set_t consumed, int *opened) {
    says, or holds keys of it for every door of it left. */
 static inline int reaches_beyond(const Graph *g, const State *a, set_t areas, set_t linked, const int *opened) {
     if (!set_within(areas, a->areas) || !set_within(linked, a->consumed)) return 0;
+    /* (with a shop: the same purchases; the purchases are linking, so `linked` holds the other's) */
+    if (!set_within(set_and(a->consumed, g->purchases), linked)) return 0;
     for (int c = 0; c < g->fields; c++)
         if (set_count(set_and(a->consumed, g->field_doors[c])) > opened[c] && !keys_cover(g, a, c)) return 0;
     return 1;
@@ -1741,13 +1772,22 @@ static int read_fields(PyObject *fields, Graph *g) {
    areas = tuple of (atk, defence, keys, hp, goal, blockers: set bytes, children: node bytes),
    blockers = tuple of (is_door, goal, least, goal_distance, areas, blockers, allowed_neighbours, children,
    key field (a door's colour; -1 for the rest), ends), positive and goal_extra = tuples of ints per node,
-   key fields as read_fields reads them and ending the mask of the bosses whose defeat wins. Stats and keys
+   key fields as read_fields reads them, ending the mask of the bosses whose defeat wins, and shop = (start
+   money, first price, rise per purchase), with blockers' money and purchase flag after `ends`. Stats and keys
    come packed (passages_search_graph.py): the defence may hold the magic defence too, the keys one field per
    colour. */
 static int read_graph(PyObject *spec, Graph *g) {
-    if (tuple_of(spec, 14, "the graph") < 0 || read_fields(PyTuple_GET_ITEM(spec, 12), g) < 0
+    if (tuple_of(spec, 15, "the graph") < 0 || read_fields(PyTuple_GET_ITEM(spec, 12), g) < 0
             || read_set(PyTuple_GET_ITEM(spec, 13), &g->ending) < 0)
         return -1;
+    PyObject *shop = PyTuple_GET_ITEM(spec, 14);
+    if (tuple_of(shop, 3, "the shop") < 0 || read_int(shop, 0, &g->start_money) < 0
+            || read_int(shop, 1, &g->shop_start) < 0 || read_int(shop, 2, &g->shop_delta) < 0)
+        return -1;
+    if (g->start_money < 0 || g->shop_start < 0 || g->shop_delta < 0) {
+        PyErr_SetString(PyExc_ValueError, "the shop's money and prices must not be negative");
+        return -1;
+    }
     PyObject *areas = PyTuple_GET_ITEM(spec, 0), *blockers = PyTuple_GET_ITEM(spec, 1);
     PyObject *positive = PyTuple_GET_ITEM(spec, 2), *goal_extra = PyTuple_GET_ITEM(spec, 3);
     if (!PyTuple_Check(areas) || !PyTuple_Check(blockers) || !PyTuple_Check(positive) || !PyTuple_Check(goal_extra)) {
@@ -1784,20 +1824,31 @@ static int read_graph(PyObject *spec, Graph *g) {
         PyObject *item = PyTuple_GET_ITEM(blockers, b);
         Blocker *blocker = &g->blockers[b];
         int field;
-        if (tuple_of(item, 10, "a blocker") < 0 || read_small(item, 0, &blocker->is_door) < 0
+        if (tuple_of(item, 12, "a blocker") < 0 || read_small(item, 0, &blocker->is_door) < 0
                 || read_small(item, 1, &blocker->goal) < 0
                 || read_int(item, 2, &blocker->least) < 0 || read_int(item, 3, &blocker->goal_distance) < 0
                 || read_set(PyTuple_GET_ITEM(item, 4), &blocker->areas) < 0
                 || read_set(PyTuple_GET_ITEM(item, 5), &blocker->blockers) < 0
                 || read_set(PyTuple_GET_ITEM(item, 6), &blocker->allowed_neighbours) < 0
                 || read_nodes(PyTuple_GET_ITEM(item, 7), &blocker->children) < 0
-                || read_small(item, 8, &field) < 0 || read_small(item, 9, &blocker->ends) < 0)
+                || read_small(item, 8, &field) < 0 || read_small(item, 9, &blocker->ends) < 0
+                || read_int(item, 10, &blocker->money) < 0 || read_small(item, 11, &blocker->purchase) < 0)
             return -1;
-        if (blocker->is_door ? field < 0 || field >= g->fields : field != -1) {
+        if (blocker->purchase && !blocker->is_door) {
+            PyErr_SetString(PyExc_ValueError, "a purchase is a door (of money)");
+            return -1;
+        }
+        if (blocker->is_door && !blocker->purchase ? field < 0 || field >= g->fields : field != -1) {
             PyErr_SetString(PyExc_ValueError, "a door needs the key field of its colour, and only a door has one");
             return -1;
         }
-        if (blocker->is_door) {
+        if (blocker->money < 0 || (blocker->money && blocker->is_door)) {
+            PyErr_SetString(PyExc_ValueError, "only an enemy pays money, and never less than none");
+            return -1;
+        }
+        if (blocker->money) g->paying = set_with(g->paying, b);
+        if (blocker->purchase) g->purchases = set_with(g->purchases, b);
+        if (blocker->is_door && !blocker->purchase) {
             blocker->key_unit = (int64_t)1 << g->field_shift[field];
             blocker->key_bits = g->field_bits[field] << g->field_shift[field];
             g->field_doors[field] = set_with(g->field_doors[field], b);
@@ -2681,7 +2732,8 @@ static PyObject *follow_py(PyObject *module, PyObject *args) {
         CostTable *table = costs_at(&S.g, state.atk, state.defense);
         if (!table) goto done;
         if (b < 0 || b >= S.g.blockers_count || !set_has(state.frontier, (int)b)
-                || (S.g.blockers[b].is_door ? !(state.keys & S.g.blockers[b].key_bits)
+                || (S.g.blockers[b].is_door ? !(S.g.blockers[b].purchase ? affordable(&S.g, state.consumed)
+                                                                         : state.keys & S.g.blockers[b].key_bits)
                                             : table->costs[b] < 0 || table->costs[b] >= state.hp)) {
             PyErr_Format(PyExc_ValueError, "step %zd: blocker %ld cannot be consumed now", i, b);
             goto done;

@@ -33,11 +33,11 @@ second signature found is the witness.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 
 from twisty.errors import EngineBug
-from twisty.rules.passages import Decision, Signature, arrive, replay
+from twisty.rules.passages import PURCHASES, Decision, Signature, arrive, buy, replay
 from twisty.solver.passages_reference import Position
 from twisty.solver.passages_search_graph import SearchGraph, bits
 from twisty.solver.passages_verdict import Deadline, SolutionCount, witnesses_kept
@@ -54,6 +54,16 @@ def follow_steps(sg: SearchGraph, root: Position, steps: list[int], goal: int, c
     at = root
     decisions: list[Decision] = []
     for number, b in enumerate(steps, start=1):
+        if b >= sg.purchase_base:
+            # A purchase of the core's shop chains (SearchGraph._add_purchases): the rules' buy.
+            choice = sg.purchase_choice[b - sg.purchase_base]
+            shop = sg.level.shop
+            bought = None if shop is None else buy(shop, at.stats, choice)
+            if bought is None:
+                raise EngineBug(f"the compiled search's route buys {PURCHASES[choice]} where the rules do not allow it")
+            at = replace(at, stats=bought)
+            decisions.append(("buy", choice))
+            continue
         if b >= walk.blockers_count:
             return _boss_ending(sg, at, b, number == len(steps), goal, claimed_hp, tuple(decisions))
         moved = walk.step(at, b) if at.frontier >> b & 1 else None

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from twisty.errors import EngineBug
-from twisty.rules.passages import Decision, PassagesLevel, Stats, consume_blocker, replay
+from twisty.rules.passages import Decision, PassagesLevel, Stats, buy, consume_blocker, replay
 from twisty.rules.passages import start_hp_upper_bound as rules_start_hp_upper_bound
 from twisty.rules.passages_tower import tower_start_hp_upper_bound
 from twisty.solver import passages_count, passages_reference
@@ -149,7 +149,7 @@ def search(
 
 # The tower features with which solutions are counted by the reference engine: the counting walk reads a
 # signature's fights as (atk, def) and steps by the region graph, where a boss whose defeat wins is a goal.
-COUNTED_BY_REFERENCE = frozenset({"colours", "mdef", "specials", "boss"})
+COUNTED_BY_REFERENCE = frozenset({"colours", "mdef", "specials", "boss", "shop"})
 
 # The first try of best_route (FIRST_LOOKS): the same search, bound once here, apart from the race's.
 _first_try = search
@@ -337,7 +337,13 @@ def _required_start_hp(sg: SearchGraph, route: tuple[Decision, ...]) -> int:
     at = walk.start(replace(level.player, hp=0))
     number = sg.graph.blocker_of_object
     need = 1 - at.stats.hp
-    for _, obj in route[:-1]:
+    for action, obj in route[:-1]:
+        if action == "buy":
+            bought = None if level.shop is None else buy(level.shop, at.stats, obj)
+            if bought is None:
+                raise EngineBug(f"a route buys {obj} where the rules do not allow it")
+            at = replace(at, stats=bought)
+            continue
         moved = walk.step(at, number[obj], survive=False)
         if moved is None:
             raise EngineBug(f"a route takes object {obj} where the rules do not allow it")

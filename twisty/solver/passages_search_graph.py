@@ -16,7 +16,14 @@ there is, so the magic defence never carries into the defence); the keys as one 
 colour; each boss whose defeat wins as one more blocker after the region graph's, whose fight ends the route
 (to the region graph and the walk it is a goal). The costs are the rules' fight_damage on the unpacked stats.
 The core's bounds and dominance need more reached areas never to make a fight dearer; a level where some gain
-can (an unsafe stat: the level has optional items), a shop or drain is in NOT_COMPILED and goes elsewhere.
+can (an unsafe stat: the level has optional items) or with drain is in NOT_COMPILED and goes elsewhere.
+
+Shops. A shop whose cells are all in one area and whose purchases raise no unsafe stat is held as chains
+of purchase blockers (_add_purchases): for each kind on offer, purchase blockers numbered after the bosses,
+the first next to the shop's area, each opening a pseudo-area worth that kind's gain, which leads to the next
+of the kind; as many of each kind as all the money there is can buy (max_purchases). To the core a purchase
+is a door that needs money (the header comment of _passages_core.c, "Towers", proves the dominance rule with
+them); a route's purchase blocker becomes the rules' ("buy", choice). Any other shop: fits_compiled is False.
 
 Numbers. Every stat of a level is at most 10^9 (twisty.limits.MAX_NUMBER), so one fight can cost up to
 about 10^18 and a sum of many would leave the core's 64-bit integers. No route survives a fight that costs
@@ -31,8 +38,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterator
 
-from twisty.rules.passages import COLOURS, Enemy, PassagesLevel, Stats, fight_damage, take_items
+from twisty.rules.passages import COLOURS, PURCHASES, Enemy, PassagesLevel, Stats, TowerStats, fight_damage, take_items
 from twisty.rules.passages_graph import build_graph
+from twisty.rules.passages_tower import MONOTONE, UNSAFE, max_purchases, stat_classes
 from twisty.solver.passages_reference import Position, RegionWalk
 
 # The largest cost the compiled core takes (its MAX_COST): a fight that costs more is reported impossible.
@@ -43,9 +51,9 @@ NODE_BITS = 256
 # The bits of the core's packed numbers (its MAX_NUMBER is 2^56): the keys of every colour, the defence with
 # the magic defence.
 MAX_PACKED_BITS = 55
-# The tower features the core does not hold (docs/mota.md): a shop's purchases and the money they need, life
-# drained in proportion to itself, items that are decisions. Levels with them go to the reference engine.
-NOT_COMPILED = frozenset({"shop", "drain", "optional items"})
+# The tower features the core does not hold (docs/mota.md): life drained in proportion to itself, items that
+# are decisions. Levels with them go to the reference engine (and so do shops it cannot hold: fits_compiled).
+NOT_COMPILED = frozenset({"drain", "optional items"})
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -70,11 +78,14 @@ class SearchGraph:
         self.graph = graph
         self.walk = RegionWalk(level, graph)
         self._add_bosses()
-        self.blocker_count = len(self.objects)
         self.is_door = [level.things[obj].kind == "door" for obj in self.objects]
         self.enemies: list[Enemy | None] = [level.things[obj].enemy for obj in self.objects]  # None: a door
+        gains: list[Stats] = [take_items(Stats(0), items) for items in self.walk.area_items]
+        self.area_has_items = [bool(items) for items in self.walk.area_items]
+        self._add_purchases(gains)
+        self.blocker_count = len(self.is_door)
+        self.areas_count = len(gains)
         self.door_mask = sum(1 << b for b in range(self.blocker_count) if self.is_door[b])
-        gains = [take_items(Stats(0), items) for items in self.walk.area_items]
         self._pack_stats(gains)
         self.area_atk = [gain.atk for gain in gains]
         self.area_def = [self.packed_defense(gain) for gain in gains]
@@ -123,6 +134,8 @@ class SearchGraph:
         self.linking_mask = sum(
             1 << b for b in range(self.blocker_count) if self.blocker_blockers[b] or self.blocker_goals[b]
         )
+        # With a shop the money and the purchases matter too ("Shops" in the module docstring).
+        self.linking_mask |= self.purchase_mask | self.money_mask
         self._compiled: dict[int, tuple] = {}
 
     def _add_bosses(self) -> None:
@@ -156,6 +169,54 @@ class SearchGraph:
         ]
         self.blocker_goals += [(goal,) for goal, _ in guarded]
 
+    def _add_purchases(self, gains: list[Stats]) -> None:
+        """A shop as the core holds it ("Shops" in the module docstring): for each kind on offer, a chain of
+        purchase blockers from the shop's area, the i-th of a kind opening a pseudo-area worth that kind's
+        gain, which leads to the (i+1)-th; as many of each kind as money can ever buy (max_purchases). Appends
+        to `gains` and to the graph's lists; sets what the core reads of money and purchases."""
+        level, shop = self.level, self.level.shop
+        self.purchase_choice: list[int] = []  # per purchase blocker, from purchase_base on: its PURCHASES index
+        self.purchase_base = len(self.is_door)
+        self.purchase_mask = self.money_mask = 0
+        self.start_money = level.player.money
+        self.blocker_money = [0 if enemy is None else enemy.money for enemy in self.enemies]
+        shop_areas = [a for a, items in enumerate(self.walk.area_items) if any(t.kind == "shop" for t in items)]
+        classes = stat_classes(level) if shop is not None else {}
+        # The core holds a shop in one area whose purchases raise no stat that can hurt (docs/mota.md).
+        self.shop_compiled = shop is None or (
+            len(shop_areas) <= 1 and all(classes.get(PURCHASES[choice], MONOTONE) != UNSAFE for choice in shop.choices)
+        )
+        if shop is None or not shop_areas or not self.shop_compiled:
+            return
+        most = max_purchases(level)
+        self.money_mask = sum(1 << b for b, money in enumerate(self.blocker_money) if money)
+        for choice in shop.choices:
+            before = shop_areas[0]
+            for _ in range(most):
+                b, area = len(self.is_door), len(gains)
+                gain, stat = shop.gain(choice), PURCHASES[choice]
+                gains.append(
+                    TowerStats(
+                        hp=gain * (stat == "hp"),
+                        atk=gain * (stat == "atk"),
+                        defense=gain * (stat == "def"),
+                        mdef=gain * (stat == "mdef"),
+                    )
+                )
+                self.area_has_items.append(True)
+                self.area_blockers[before] = (*self.area_blockers[before], b)
+                self.area_blockers.append(())
+                self.area_goals.append(())
+                self.blocker_areas.append((before, area))
+                self.blocker_blockers.append(())
+                self.blocker_goals.append(())
+                self.is_door.append(True)
+                self.enemies.append(None)
+                self.blocker_money.append(0)
+                self.purchase_choice.append(choice)
+                self.purchase_mask |= 1 << b
+                before = area
+
     def _pack_stats(self, gains: list[Stats]) -> None:
         """How the core holds a tower's stats (module docstring, "Towers"): the defence and the magic defence
         as one number, defence x mdef_scale + mdef, where mdef_scale is one more than the most magic defence
@@ -183,7 +244,7 @@ class SearchGraph:
         self.key_bits_used = shift
         self.door_field = [
             colours.index(level.things[obj].colour) if self.is_door_object(obj) else -1 for obj in self.objects
-        ]
+        ] + [-1] * len(self.purchase_choice)
         # Whether a fight here is more than the rulebook's: specials or magic defence anywhere.
         self.towers = self.mdef_scale > 1 or any(
             thing.enemy is not None and not thing.enemy.plain for thing in level.things
@@ -220,6 +281,7 @@ class SearchGraph:
         cost above it is rightly an impossible fight)."""
         return (
             not self.level.features & NOT_COMPILED
+            and self.shop_compiled
             and self.areas_count <= SET_BITS
             and self.blocker_count <= SET_BITS
             and self.node_count <= NODE_BITS
@@ -278,6 +340,8 @@ class SearchGraph:
                     nodes(self.children_mask[self.areas_count + b]),
                     self.door_field[b],
                     int(self.boss_mask >> b & 1),
+                    self.blocker_money[b] if self.money_mask >> b & 1 else 0,
+                    int(self.purchase_mask >> b & 1),
                 )
                 for b in range(self.blocker_count)
             )
@@ -297,8 +361,17 @@ class SearchGraph:
                 costs,
                 self.key_fields,
                 sets(self.boss_mask),
+                self._compiled_shop(),
             )
         return self._compiled[allowed]
+
+    def _compiled_shop(self) -> tuple[int, int, int]:
+        """The shop as the core reads it: (the starting money, the first price, the rise per purchase); (0, 0, 0)
+        without purchase blockers."""
+        shop = self.level.shop
+        if shop is None or not self.purchase_mask:
+            return (0, 0, 0)
+        return (self.start_money, shop.start, shop.delta)
 
     def compiled_state(self, at: Position) -> tuple:
         """A position of the region walk in the form the compiled core reads (_passages_core.c, read_state):
@@ -306,12 +379,14 @@ class SearchGraph:
         elixirs = sum(self.area_hp[a] for a in bits(at.areas))
         stats = at.stats
         frontier, goal = at.frontier, at.goal
-        if self.boss_mask:
-            # The walk's frontier has no bosses (to it they are goals), and its goal may be one they guard.
+        extra = self.boss_mask | self.purchase_mask
+        if extra:
+            # The walk's frontier has no bosses (to it they are goals) and no purchase blockers (to it a
+            # purchase is a move of its own), and its goal may be one a boss guards.
             for a in bits(at.areas):
-                frontier |= self.area_blocker_mask[a] & self.boss_mask
+                frontier |= self.area_blocker_mask[a] & extra
             for b in bits(at.consumed):
-                frontier |= self.blocker_blocker_mask[b] & self.boss_mask
+                frontier |= self.blocker_blocker_mask[b] & extra
             plain = [g for a in bits(at.areas) for g in self.area_goals[a]]
             plain += [g for b in bits(at.consumed) for g in self.blocker_goals[b]]
             goal = goal if goal in plain else min(plain, default=-1)
@@ -388,7 +463,7 @@ class SearchGraph:
         dead end too (its fight ends the route): its immediate dominator is found the same way, and it is the
         immediate dominator of the goal it guards."""
         graph = self.graph
-        areas, blockers = len(graph.areas), self.blocker_count
+        areas, blockers = self.areas_count, self.blocker_count
         total = areas + blockers + len(self.level.goals)
         defeatable = self.defeatable
         bosses = self.boss_mask
@@ -478,7 +553,7 @@ class SearchGraph:
         """A lower bound on what each blocker can ever cost: an enemy's damage at the largest attack and
         defence the player can have when fighting it, which leaves out the equipment it dominates (that
         equipment is only reachable after the fight)."""
-        areas = len(self.graph.areas)
+        areas = self.areas_count
         behind_atk = [0] * self.node_count
         behind_def = [0] * self.node_count
         for node in reversed(self.node_order):
@@ -505,7 +580,7 @@ class SearchGraph:
         """The relaxation behind the bound: reach any set of nodes closed under dominators, areas worth
         their elixirs and blockers costing their least damage. `value[x]`: the best such set below x with
         x in it; `goal_value[x]`: the same with a goal in it (None without one)."""
-        areas, blockers = len(self.graph.areas), self.blocker_count
+        areas, blockers = self.areas_count, self.blocker_count
         value = [0] * self.node_count
         goal_value: list[int | None] = [None] * self.node_count
         for node in reversed(self.node_order):
@@ -534,14 +609,13 @@ class SearchGraph:
         self.goal_ancestors = sum(1 << n for n in range(self.node_count) if goal_value[n] is not None)
         # What a goal below the node adds to the relaxation beyond the node's own positive value.
         self.goal_extra = [None if g is None else g - p for g, p in zip(goal_value, self.positive_value, strict=True)]
-        self.areas_count = areas
 
     def _goal_distances(self) -> list[int | None]:
         """Least total damage, at the best stats ever possible, of a chain of blockers from blocker b
         (b included) to a goal. None when no goal lies beyond b."""
         infinity = float("inf")
         blocker_dist: list[float] = [infinity] * self.blocker_count
-        area_dist: list[float] = [infinity] * len(self.graph.areas)
+        area_dist: list[float] = [infinity] * self.areas_count
         heap: list[tuple[float, int, int]] = []  # (distance, 0 = area / 1 = blocker, index)
         for a, goal in enumerate(self.area_goal):
             if goal >= 0:
@@ -578,7 +652,7 @@ class SearchGraph:
         """Blockers outside dead ends: strip, again and again, every blocker that touches only one node
         (area or blocker) and no goal, and every area other than the start's with no items, no goal and
         at most one blocker left around it. Consuming a stripped blocker only costs life or a key."""
-        area_alive = [True] * len(self.graph.areas)
+        area_alive = [True] * self.areas_count
         blocker_alive = [self.defeatable[b] for b in range(self.blocker_count)]
 
         def area_degree(a: int) -> int:
@@ -592,18 +666,24 @@ class SearchGraph:
         changed = True
         while changed:
             changed = False
-            for a, area in enumerate(self.graph.areas):
+            for a in range(self.areas_count):
                 if (
                     area_alive[a]
                     and a != self.graph.start_area
-                    and not area.items
+                    and not self.area_has_items[a]
                     and self.area_goal[a] < 0
                     and area_degree(a) <= 1
                 ):
                     area_alive[a] = False
                     changed = True
             for b in range(self.blocker_count):
-                if blocker_alive[b] and self.blocker_goal[b] < 0 and blocker_degree(b) <= 1:
+                # (with a shop, a fight that pays money is never a dead end: the money buys)
+                if (
+                    blocker_alive[b]
+                    and self.blocker_goal[b] < 0
+                    and not self.money_mask >> b & 1
+                    and blocker_degree(b) <= 1
+                ):
                     blocker_alive[b] = False
                     changed = True
         return sum(1 << b for b in range(self.blocker_count) if blocker_alive[b])
