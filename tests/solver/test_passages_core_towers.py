@@ -7,6 +7,7 @@ of passing on the reference engine's answer."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -238,3 +239,31 @@ def test_a_shop_in_two_areas_goes_to_the_reference_engine_with_its_answer():
     found = passages_search.best_route(level, Deadline(10))
     assert (found.final_hp, found.proved) == (26, True)
     assert found.decisions is not None and ("buy", 1) in found.decisions
+
+
+def test_the_tree_and_priced_bounds_stay_above_the_optimum_along_best_routes_of_shop_towers():
+    """Admissibility with purchase blockers: every state of an optimal route can still reach the optimum, so
+    no bound there may be below it (the reference engine's answer)."""
+    core = passages_search._passages_core
+    checked = 0
+    for pieces in (0, 6, 12):
+        for seed in range(120):
+            level, text = _tower(seed, pieces)
+            if level.shop is None or not _held_by_core(level):
+                continue
+            hp = level.player.hp
+            sg = SearchGraph(level, hp)
+            if not sg.purchase_mask:
+                continue
+            best = passages_reference.best_route(level, Deadline(60)).final_hp
+            root = sg.compiled_state(sg.walk.start(replace(level.player, hp=hp)))
+            graph = sg.compiled_graph()
+            found = core.search(graph, root, Deadline(60), False, False, True, 1, False, False, -1, 1)
+            assert found[0] == best, text
+            if best is None:
+                continue
+            checked += 1
+            for state in core.follow(graph, root, found[3], False):
+                for which in ("tree", "priced"):
+                    assert core.bound(graph, state, which) >= best, (which, text)
+    assert checked >= 20
