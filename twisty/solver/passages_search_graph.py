@@ -88,8 +88,11 @@ class SearchGraph:
         self.door_mask = sum(1 << b for b in range(self.blocker_count) if self.is_door[b])
         self._pack_stats(gains)
         self.area_atk = [gain.atk for gain in gains]
-        self.area_def = [self.packed_defense(gain) for gain in gains]
-        self.area_keys = [self.packed_keys(gain) for gain in gains]
+        plain_keys = self.key_colours == ("",)
+        self.area_def = (
+            [self.packed_defense(gain) for gain in gains] if self.mdef_scale > 1 else [g.defense for g in gains]
+        )
+        self.area_keys = [gain.keys for gain in gains] if plain_keys else [self.packed_keys(gain) for gain in gains]
         self.area_hp = [gain.hp for gain in gains]
         self.area_blocker_mask = [sum(1 << b for b in bs) for bs in self.area_blockers]
         self.area_goal = [gs[0] if gs else -1 for gs in self.area_goals]
@@ -151,6 +154,11 @@ class SearchGraph:
         self.boss_goal = [goal for goal, _ in guarded]  # per boss, from blocker number `count` on
         self.boss_mask = sum(1 << boss for boss in boss_of_goal.values())
         self.objects = graph.blockers + tuple(guard for _, guard in guarded)
+        if not guarded:
+            self.area_blockers, self.blocker_blockers = list(graph.area_blockers), list(graph.blocker_blockers)
+            self.blocker_areas, self.area_goals = list(graph.blocker_areas), list(graph.area_goals)
+            self.blocker_goals = list(graph.blocker_goals)
+            return
         self.area_blockers = [
             (*bs, *(boss_of_goal[goal] for goal in goals if goal in boss_of_goal))
             for bs, goals in zip(graph.area_blockers, graph.area_goals, strict=True)
@@ -179,14 +187,18 @@ class SearchGraph:
         self.purchase_base = len(self.is_door)
         self.purchase_mask = self.money_mask = 0
         self.start_money = level.player.money
+        self.shop_compiled = True
+        self.blocker_money: list[int] = []
+        if shop is None:
+            return
         self.blocker_money = [0 if enemy is None else enemy.money for enemy in self.enemies]
         shop_areas = [a for a, items in enumerate(self.walk.area_items) if any(t.kind == "shop" for t in items)]
-        classes = stat_classes(level) if shop is not None else {}
+        classes = stat_classes(level)
         # The core holds a shop in one area whose purchases raise no stat that can hurt (docs/mota.md).
-        self.shop_compiled = shop is None or (
-            len(shop_areas) <= 1 and all(classes.get(PURCHASES[choice], MONOTONE) != UNSAFE for choice in shop.choices)
+        self.shop_compiled = len(shop_areas) <= 1 and all(
+            classes.get(PURCHASES[choice], MONOTONE) != UNSAFE for choice in shop.choices
         )
-        if shop is None or not shop_areas or not self.shop_compiled:
+        if not shop_areas or not self.shop_compiled:
             return
         most = max_purchases(level)
         self.money_mask = sum(1 << b for b, money in enumerate(self.blocker_money) if money)
@@ -225,33 +237,27 @@ class SearchGraph:
         level = self.level
         player = level.player
         self.mdef_scale = 1 + player.mdef + sum(gain.mdef for gain in gains)
-        colours = [""] + [
-            colour
-            for colour in COLOURS
-            if player.colour_keys(colour) or any(thing.colour == colour for thing in level.things)
-        ]
+        used = {thing.colour for thing in level.things}
+        colours = [""] + [colour for colour in COLOURS if colour in used or player.colour_keys(colour)]
         self.key_colours = tuple(colours)
+        keys_of = {colour: player.colour_keys(colour) for colour in colours}
+        for thing in level.things:
+            if thing.kind == "key":
+                keys_of[thing.colour] += 1
         fields = []
         shift = 0
         for colour in colours:
-            most = player.colour_keys(colour) + sum(
-                1 for thing in level.things if thing.kind == "key" and thing.colour == colour
-            )
-            width = max(1, most.bit_length())
+            width = max(1, keys_of[colour].bit_length())
             fields.append((shift, (1 << width) - 1))
             shift += width
         self.key_fields = tuple(fields)
         self.key_bits_used = shift
+        things = level.things
         self.door_field = [
-            colours.index(level.things[obj].colour) if self.is_door_object(obj) else -1 for obj in self.objects
+            colours.index(things[obj].colour) if things[obj].kind == "door" else -1 for obj in self.objects
         ] + [-1] * len(self.purchase_choice)
         # Whether a fight here is more than the rulebook's: specials or magic defence anywhere.
-        self.towers = self.mdef_scale > 1 or any(
-            thing.enemy is not None and not thing.enemy.plain for thing in level.things
-        )
-
-    def is_door_object(self, obj: int) -> bool:
-        return self.level.things[obj].kind == "door"
+        self.towers = self.mdef_scale > 1 or "specials" in level.features
 
     def packed_defense(self, stats: Stats) -> int:
         """The defence as the core holds it: with the magic defence (_pack_stats)."""
@@ -265,6 +271,8 @@ class SearchGraph:
     def damage(self, b: int, atk: int, packed_defense: int) -> int | None:
         """The rules' damage of fighting blocker b (an enemy) at these stats, the defence packed with the
         magic defence; None when it cannot be harmed."""
+        if self.mdef_scale == 1:
+            return fight_damage(self.enemy(b), atk, packed_defense)
         defense, mdef = divmod(packed_defense, self.mdef_scale)
         return fight_damage(self.enemy(b), atk, defense, mdef)
 
@@ -340,7 +348,7 @@ class SearchGraph:
                     nodes(self.children_mask[self.areas_count + b]),
                     self.door_field[b],
                     int(self.boss_mask >> b & 1),
-                    self.blocker_money[b] if self.money_mask >> b & 1 else 0,
+                    self.blocker_money[b] if self.money_mask >> b & 1 else 0,  # (money_mask: only with a shop)
                     int(self.purchase_mask >> b & 1),
                 )
                 for b in range(self.blocker_count)
@@ -468,12 +476,10 @@ class SearchGraph:
         defeatable = self.defeatable
         bosses = self.boss_mask
 
-        def walked(b: int) -> bool:
-            return defeatable[b] and not bosses >> b & 1
-
-        around: list[list[int]] = [[areas + b for b in bs if walked(b)] for bs in self.area_blockers]
+        walked = [defeatable[b] and not bosses >> b & 1 for b in range(blockers)]
+        around: list[list[int]] = [[areas + b for b in bs if walked[b]] for bs in self.area_blockers]
         around += [
-            list(self.blocker_areas[b]) + [areas + c for c in self.blocker_blockers[b] if walked(c)]
+            list(self.blocker_areas[b]) + [areas + c for c in self.blocker_blockers[b] if walked[c]]
             if not bosses >> b & 1
             else []
             for b in range(blockers)
@@ -573,7 +579,8 @@ class SearchGraph:
                 least.append(None)
             else:
                 node = areas + b
-                least.append(self.damage(b, self.max_atk - behind_atk[node], self.max_def - behind_def[node]))
+                atk, defense = self.max_atk - behind_atk[node], self.max_def - behind_def[node]
+                least.append(self.damage(b, atk, defense) if self.towers else fight_damage(self.enemy(b), atk, defense))
         return least
 
     def _tree_values(self) -> None:
