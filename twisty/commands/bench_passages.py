@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import json
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -109,18 +111,14 @@ def bench_passages(
         result = passages_bench.run_bench(levels, chosen, limit, report, where(scheduler, workers), progress)
     finally:
         progress.finish()
-    if as_json:
-        click.echo(json.dumps(result.as_json(), sort_keys=True))
-    else:
-        click.echo(f"{len(levels)} levels, limit {limit:g} s per level and engine")
-        for line in passages_bench.table_lines(result):
-            click.echo(line)
-    for line in result.disagreements:
-        click.echo(f"BUG: {line}", err=True)
-    for line in result.lost:
-        click.echo(f"twisty: {line}", err=True)
-    if result.disagreements or result.lost:
-        sys.exit(EXIT_FAILED)
+    lost = list(result.lost)
+    print_results(
+        result,
+        as_json,
+        f"{len(levels)} levels, limit {limit:g} s per level and engine",
+        passages_bench.table_lines,
+        lost,
+    )
 
 
 def _suite_levels(suite: Path, buckets: tuple[str, ...]) -> list:
@@ -159,16 +157,12 @@ def _bench_count(suite: Path, limit: float, engines: tuple[str, ...], buckets: t
         click.echo(f"[{next(done)}] {level}: {what}", err=True)
 
     result = count_bench.run_count_bench(levels, chosen, limit, step=report)
-    if as_json:
-        click.echo(json.dumps(result.as_json(), sort_keys=True))
-    else:
-        click.echo(f"{len(levels)} levels, limit {limit:g} s per level and question")
-        for line in count_bench.count_table_lines(result):
-            click.echo(line)
-    for line in result.disagreements:
-        click.echo(f"BUG: {line}", err=True)
-    if result.disagreements:
-        sys.exit(EXIT_FAILED)
+    print_results(
+        result,
+        as_json,
+        f"{len(levels)} levels, limit {limit:g} s per level and question",
+        count_bench.count_table_lines,
+    )
 
 
 @click.command("generate")
@@ -198,13 +192,25 @@ def bench_generate(blocker_counts: tuple[int, ...], seeds: int, limit: float, as
         click.echo(f"{blockers} blockers, seed {seed}, {verifier}: {made}, {run.seconds:.2f} s", err=True)
 
     result = generate_bench.run_generate_bench(tuple(counts), list(range(1, seeds + 1)), limit, step=report)
+    print_results(
+        result, as_json, f"seeds 1..{seeds}, limit {limit:g} s per level", generate_bench.generate_table_lines
+    )
+
+
+def print_results(
+    result: Any, as_json: bool, header: str, table_lines: Callable[[Any], Iterable[str]], lost: Sequence[str] = ()
+) -> None:
+    """A bench's results as JSON or as its table; then each disagreement between engines (a bug, exit 1) and
+    each task a cluster lost (exit 1)."""
     if as_json:
         click.echo(json.dumps(result.as_json(), sort_keys=True))
     else:
-        click.echo(f"seeds 1..{seeds}, limit {limit:g} s per level")
-        for line in generate_bench.generate_table_lines(result):
+        click.echo(header)
+        for line in table_lines(result):
             click.echo(line)
     for line in result.disagreements:
         click.echo(f"BUG: {line}", err=True)
-    if result.disagreements:
+    for line in lost:
+        click.echo(f"twisty: {line}", err=True)
+    if result.disagreements or lost:
         sys.exit(EXIT_FAILED)

@@ -17,7 +17,13 @@ import click
 
 from twisty.batch import interrupts_held
 from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, timeout_option
-from twisty.commands.writing import batch_output_options, file_mode, prepare_folder, write_atomically
+from twisty.commands.writing import (
+    batch_output_options,
+    file_mode,
+    prepare_folder,
+    require_folder_for_several,
+    write_atomically,
+)
 from twisty.encodings.book_circuit import BACKENDS, PYSAT
 from twisty.errors import GenerationError, LimitReached, UsageError
 from twisty.games import GAMES
@@ -99,7 +105,6 @@ def _status(enabled: bool, seed: int) -> Callable[[str], None] | None:
     show_default=True,
     help=f"Rule families each book must teach, comma-separated: {', '.join(family_names())}.",
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first book.")
 @batch_output_options("book")
 @click.option("--walk-length", type=int, default=None, help="Moves of the walk (default: 1.5 x columns per page).")
 @click.option(
@@ -142,10 +147,7 @@ def generate_book_command(
         params.validate()
     except UsageError as error:
         raise click.UsageError(str(error)) from None
-    if seed < 0:
-        raise click.BadParameter("must be 0 or more", param_hint="'--seed'")
-    if out_dir is None and count > 1:
-        raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
+    require_folder_for_several(count, out_dir)
     verifier = GAME.chosen_engine(engine).load()
     seeds = [seed + offset for offset in range(count)]
     folder = (

@@ -18,7 +18,13 @@ import click
 from twisty.batch import Lost, Tasks, Where, interrupts_held, map_tasks
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, timeout_option
-from twisty.commands.writing import batch_output_options, file_mode, prepare_folder, write_atomically
+from twisty.commands.writing import (
+    batch_output_options,
+    file_mode,
+    prepare_folder,
+    require_folder_for_several,
+    write_atomically,
+)
 from twisty.errors import GenerationError, UsageError
 from twisty.games import GAMES
 from twisty.generator.passages import (
@@ -109,7 +115,6 @@ class Tally:
     "'repair' tightens a draft around its best route and repairs every rival; 'auto' is 'route' from "
     f"{ROUTE_FIRST_BLOCKERS} blockers on (with the search engine), else 'repair'.",
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first level.")
 @batch_output_options("level")
 @click.option(
     "--engine",
@@ -153,10 +158,7 @@ def generate_passages(
         params.validate()
     except UsageError as error:
         raise click.UsageError(str(error)) from None
-    if seed < 0:
-        raise click.BadParameter("must be 0 or more", param_hint="'--seed'")
-    if out_dir is None and count > 1:
-        raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
+    require_folder_for_several(count, out_dir)
     place = where(scheduler, workers)
     chosen = verifying_engine(engine)  # an engine that is not available here is a usage error, before any work
     try:

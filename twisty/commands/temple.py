@@ -19,7 +19,7 @@ from twisty.batch import Lost, Tasks, map_tasks
 from twisty.bench import temple as temple_bench
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, SECONDS, timeout_option
-from twisty.commands.writing import batch_output_options, prepare_folder, write_files
+from twisty.commands.writing import batch_output_options, prepare_folder, require_folder_for_several, write_files
 from twisty.errors import GenerationError
 from twisty.games import GAMES
 from twisty.generator.temple import CHALLENGES, MAX_PLAYERS, MAX_TURNS, TempleParams, generate_round
@@ -57,7 +57,6 @@ def _challenges(text: str) -> tuple[str, ...]:
 
 
 @click.command("temple")
-@click.option("--seed", type=click.IntRange(0, None), default=1, show_default=True, help="Seed of the first round.")
 @batch_output_options("round")
 @click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=2, show_default=True)
 @click.option(
@@ -137,8 +136,7 @@ def generate_temple(
         raise click.UsageError(str(error)) from None
     GAME.chosen_engine(engine).load()  # an engine that is not available here is a usage error, before any work
     place = where(scheduler, workers)
-    if out_dir is None and count > 1:
-        raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
+    require_folder_for_several(count, out_dir)
     seeds = range(seed, seed + count)
     names = [round_file_name(params, number) for number in seeds]
     folder = prepare_folder(Path(out_dir), names, force) if out_dir is not None else None

@@ -112,8 +112,11 @@ def write_files(targets: list[tuple[Path, str]], force: bool) -> None:
 
 
 def batch_output_options(thing: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """-n COUNT, -o DIR and --force, as every generator takes them (`thing`: "level", "book", ...)."""
+    """--seed, -n COUNT, -o DIR and --force, as every generator takes them (`thing`: "level", "book", ...)."""
     options = (
+        click.option(
+            "--seed", type=click.IntRange(0, None), default=1, show_default=True, help=f"Seed of the first {thing}."
+        ),
         click.option(
             "-n",
             "count",
@@ -140,3 +143,9 @@ def batch_output_options(thing: str) -> Callable[[Callable[..., Any]], Callable[
         return command
 
     return decorate
+
+
+def require_folder_for_several(count: int, out_dir: str | None) -> None:
+    """Several levels are written to a folder; only one may be printed."""
+    if out_dir is None and count > 1:
+        raise click.UsageError("-n above 1 needs a folder to write to (-o DIR)")
