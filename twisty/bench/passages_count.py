@@ -18,13 +18,25 @@ from types import ModuleType
 
 from twisty.bench.passages import BUCKETS, bucket_of
 from twisty.rules.passages import PassagesLevel
-from twisty.solver import passages_count_walk, passages_cpsat, passages_search
+from twisty.solver import passages_count_walk, passages_search
 from twisty.solver.passages_verdict import SOLVABLE, Deadline, SolutionCount
 
 # The counting engines of the bench: the counting engine (the search engine's count), the previous walk
 # (the baseline of the ratios), and CP-SAT's enumeration (asked only with --engine cpsat: it proves few
 # counts beyond 20 blockers within a limit of seconds).
-COUNTERS: dict[str, ModuleType] = {"count": passages_search, "walk": passages_count_walk, "cpsat": passages_cpsat}
+COUNTERS = ("count", "walk", "cpsat")
+
+
+def counter(name: str) -> ModuleType:
+    """The module that counts for `name`. CP-SAT's is imported only when asked for: OR-Tools takes most of
+    a second to import, which every twisty command would otherwise pay at start-up."""
+    if name == "cpsat":
+        from twisty.solver import passages_cpsat
+
+        return passages_cpsat
+    return {"count": passages_search, "walk": passages_count_walk}[name]
+
+
 COUNT_BASELINE = "walk"
 QUESTIONS = ("unique", "count10")
 CAPS = {"unique": 1, "count10": 10}
@@ -165,7 +177,7 @@ def run_count_bench(
             for question in QUESTIONS:
                 runs = result.runs.setdefault(question, {})
                 for engine in engines:
-                    runs[engine] = _count(COUNTERS[engine], level, CAPS[question], best.final_hp, limit)
+                    runs[engine] = _count(counter(engine), level, CAPS[question], best.final_hp, limit)
                     step(name, f"{question} by {engine}")
                 answers = {engine: run.answer for engine, run in runs.items() if run.complete}
                 if len(set(answers.values())) > 1:
