@@ -150,7 +150,7 @@ def test_cli_prints_one_level_that_loads():
         (["--blockers", "2", "--difficulty", "hard"], "at least 3 blockers"),
         (["--difficulty", "brutal"], "brutal"),
         (["-n", "3"], "-o DIR"),
-        (["--seed", "-4"], "0 or more"),
+        (["--seed", "-4"], "Invalid value for '--seed': -4 is not in the range x>=0"),
         (["--workers", "0"], "--workers"),
         (["--method", "route", "--engine", "brute"], "route-first method needs an engine"),
         (["--method", "guess"], "guess"),
