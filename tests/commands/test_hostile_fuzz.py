@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests import sampling
 from tests.timing import cpu_seconds
 from twisty.cli import main
 
@@ -27,6 +28,7 @@ TIMEOUT = 1.0
 CPU_BOUND = 2 * TIMEOUT + 2.0
 FUZZ_EXAMPLES = 200
 SLOW_EXAMPLES = 2000
+LONG_RUN = "tests/commands/test_hostile_fuzz.py::test_mutated_levels_end_cleanly_long_run"  # (its sample's name)
 
 NUMBERS = st.one_of(
     st.integers(-3, 12), st.sampled_from([0, -1, 10**9, 10**9 + 1, 2**31, 2**63, 2**64, -(2**63), 10**30])
@@ -140,8 +142,9 @@ def test_mutated_levels_end_cleanly(data: st.DataObject, tmp_path: Path) -> None
 
 
 @pytest.mark.slow
+@sampling.seeded(LONG_RUN)
 @settings(
-    max_examples=SLOW_EXAMPLES,
+    max_examples=sampling.examples(SLOW_EXAMPLES, LONG_RUN),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -102,7 +102,10 @@ def shipped_levels(max_blockers: int):
 
 
 @needs_core
-@pytest.mark.parametrize(("cap", "max_blockers"), [(1, 40), (10, 20), pytest.param(10, 40, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    ("cap", "max_blockers"),
+    [(1, 40), (10, 20), pytest.param(10, 40, marks=[pytest.mark.slow, pytest.mark.change_detector])],
+)
 def test_agrees_with_the_previous_counting_code_on_the_suite_and_puzzles(cap, max_blockers):
     """Every shipped puzzle and suite level of up to 40 blockers (those the previous walk counts within a
     few seconds; counts to 10 beyond 20 blockers under `-m slow`): the same counts, flags and, when not
@@ -125,6 +128,7 @@ def test_agrees_with_the_previous_counting_code_on_the_suite_and_puzzles(cap, ma
 
 @needs_core
 @pytest.mark.slow
+@pytest.mark.change_detector
 def test_agrees_with_the_previous_counting_code_on_the_larger_suite_levels():
     """Suite levels of 60 blockers and more, uniqueness and counts to 10, where the previous walk finishes
     within 300 s: the same answers."""
