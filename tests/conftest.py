@@ -46,12 +46,14 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under --slow-sample, keep the sample's share of each parametrized slow test's cases."""
+    """Under --slow-sample, keep the sample's share of each parametrized slow test's cases (but of those
+    that draw their own levels: they take the share of each case's levels instead)."""
     if not sampling.active():
         return
     suites: dict[str, list[pytest.Item]] = {}
     for item in items:
-        if item.get_closest_marker("slow") is not None:
+        # A test that draws its own levels (the slow_sample fixture) runs every case, each on its share.
+        if item.get_closest_marker("slow") is not None and "slow_sample" not in getattr(item, "fixturenames", ()):
             suites.setdefault(item.nodeid.split("[")[0], []).append(item)
     dropped: list[pytest.Item] = []
     for name, cases in suites.items():
@@ -76,6 +78,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if not sampling.active() or not sampling.DRAWN:
         return
     terminalreporter.section("slow sample")
-    terminalreporter.write_line(f"seed {sampling.SEED}, share {sampling.SHARE:g}: suite, cases run of cases")
+    terminalreporter.write_line(
+        f"seed {sampling.SEED}, share {sampling.SHARE:g} "
+        f"(replay: pytest -m slow --slow-sample {sampling.SHARE:g} --slow-seed {sampling.SEED}); "
+        "suite: cases run of cases"
+    )
     for name, (drawn, total) in sorted(sampling.DRAWN.items()):
         terminalreporter.write_line(f"  {name}: {drawn} of {total}")

@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from twisty.limits import Deadline
+
 T = TypeVar("T")
 
 HANG_GUARD = 120.0
@@ -48,3 +50,16 @@ def returns(call: Callable[[], T], guard: float = HANG_GUARD) -> T:
     if not done:
         raise value
     return value
+
+
+class CpuDeadline(Deadline):
+    """A deadline in CPU seconds of this process rather than wall-clock ones: for a limit on an engine's work
+    whose answer a test or a table records, so that the load of other work on the machine does not change
+    which answers are reached."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(None)
+        self.cpu_limit = time.process_time() + seconds
+
+    def expired(self) -> bool:
+        return time.process_time() >= self.cpu_limit or super().expired()

@@ -82,6 +82,7 @@ from twisty.rules.passages import (
     Thing,
     consume_blocker,
     fight_damage,
+    replay,
     signature_entry,
     start_hp_upper_bound,
     take_items,
@@ -162,7 +163,7 @@ class GridWalk:
         # The cells a key keeps (rule 1): not those of lone blockers, nor dead ends (rule 3: nothing there).
         self.keyed = self.floor & ~self.lone_blockers
         self._free: dict[tuple[int, int], int] = {}
-        self.least_damage = [
+        self.least_damage: list[int | None] = [
             self._least_damage(thing, b_bit)
             for thing, b_bit in zip(self.blocker_things, self.blocker_bits, strict=True)
         ]
@@ -379,6 +380,7 @@ def _explore(
     `first_win`, the first route found that wins. `known` (with first_win): what earlier searches found,
     consulted and added to (a search that finds no win proves every position it met losing)."""
     opening: list[Decision] = []
+    given = start
     start = walk.free_steps(start, opening)
     best_hp = {walk.key(start): start.stats.hp}
     winner: tuple[int, Trail, int] | None = None  # (hp, trail, goal)
@@ -434,12 +436,21 @@ def _explore(
                     offer(child, (trail, tuple(decisions)))
     if winner is None:
         if known is not None:
-            for key, hp in best_hp.items():
+            for key, hp in [*best_hp.items(), (walk.key(given), given.stats.hp)]:
                 known.losing[key] = max(known.losing.get(key, 0), hp)
         return BestRoute(UNSOLVABLE, proved=True)
     if known is not None:
-        key = walk.key(start)
-        known.winning[key] = min(known.winning.get(key, 1 << 62), start.stats.hp)
+        # Every position along the winning route wins with its life, the given one first.
+        spots, at = [given, start], start
+        number = {obj: b for b, obj in enumerate(walk.blocker_objects)}
+        for _, index in _decisions(winner[1])[len(opening) :]:
+            moved = walk.step(at, number[index])
+            assert moved is not None, "a route the search found does not replay"
+            at = moved[0]
+            spots.append(at)
+        for spot in spots:
+            key = walk.key(spot)
+            known.winning[key] = min(known.winning.get(key, 1 << 62), spot.stats.hp)
     return BestRoute(SOLVABLE, winner[0], _decisions(winner[1]) + (("goal", winner[2]),), proved=True)
 
 
@@ -497,12 +508,109 @@ def route_need(level: PassagesLevel, decisions: tuple[Decision, ...]) -> int:
 
 
 def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int | None) -> SolutionCount:
+    """Distinct winning signatures up to `cap`, and those that reach `final_hp` (the best when None).
+    Uniqueness (cap 1) walks the prefixes of the best route's signature (_unique); a count further walks
+    every signature (_every_signature)."""
+    if cap == 1:
+        return _unique(level, deadline, final_hp)
+    return _every_signature(level, deadline, cap, final_hp)
+
+
+def _unique(level: PassagesLevel, deadline: Deadline, final_hp: int | None) -> SolutionCount:
+    """Whether the best route's signature S is the only winning one, and a second when not.
+
+    A route prefix is consistent with S when it can still end with exactly S: every door it opened is one of
+    S's, every enemy it fought for life is one of S's fights at S's attack and defence, and every enemy it
+    fought for nothing is none of S's (an enemy is fought once). A prefix that is not has deviated for good:
+    every route on from it has another signature, so whether one wins is a plain question of winning, which
+    the search with rules 1 to 4 answers (first win). The walk goes over the consistent prefixes (by their
+    cells, which fix the fights recorded and so the life), depth first, one blocker at a time; a goal next
+    to one whose doors and fights are not all of S's is a second signature, and so is any deviation from
+    which some route wins (the searches share what they find, _Known). None of either: the level is unique.
+    (The optimal count is of signatures at `final_hp`: S's when that is the best life, else the walk of every
+    signature counts them.)"""
+    best = _search(level, deadline)
+    if best.status == UNKNOWN or not best.proved:
+        return SolutionCount(0, 0, False, False)
+    if best.status == UNSOLVABLE:
+        return SolutionCount(0, 0, False, True)
+    if final_hp is not None and final_hp != best.final_hp:
+        return _every_signature(level, deadline, 1, final_hp)
+    assert best.decisions is not None
+    doors, fights = replay(level, best.decisions).signature
+    fought = {entry[0] for entry in fights}
+    walk = GridWalk(level)
+    oracle = GridWalk(level, trim=True)
+    known = _Known()
+    seen: set[int] = set()
+    stack: list[tuple[Spot, tuple[Decision, ...]]] = [(walk.start(level.player), ())]
+    steps = 0
+    second: tuple[Decision, ...] | None = None
+    try:
+        while stack and second is None:
+            steps += 1
+            if steps % _CLOCK_EVERY == 0 and deadline.expired():
+                raise _OutOfTime
+            at, route = stack.pop()
+            if at.cells in seen:
+                continue
+            seen.add(at.cells)
+            goal = walk.goal_near(at)
+            # A consistent prefix's doors and costly fights are some of S's: it ends with S only with all.
+            if goal is not None and not (fought <= _fights_taken(walk, at) and doors <= _doors_opened(walk, at)):
+                second = route + (("goal", goal),)
+                break
+            for b in walk.frontier(at):
+                moved = walk.step(at, b)
+                if moved is None:
+                    continue
+                child, cost = moved
+                obj, thing = walk.blocker_objects[b], walk.blocker_things[b]
+                decided = route + (walk.decision(b),)
+                if thing.kind == "door":
+                    consistent = obj in doors
+                elif cost > 0:
+                    consistent = signature_entry(level, obj, at.stats, cost) in fights
+                else:
+                    consistent = obj not in fought
+                if consistent:
+                    stack.append((child, decided))
+                    continue
+                answer = known.wins(oracle.key(child), child.stats.hp)
+                if answer is None:
+                    found = _explore(oracle, child, deadline, first_win=True, known=known)
+                    if found.status == UNKNOWN:
+                        raise _OutOfTime
+                    answer = found.status == SOLVABLE
+                if answer:
+                    on = _explore(oracle, child, deadline, first_win=True)
+                    if on.status == UNKNOWN or on.decisions is None:
+                        raise _OutOfTime
+                    second = decided + on.decisions
+                    break
+    except _OutOfTime:
+        return SolutionCount(0, 0, False, False)
+    witnesses = (best.decisions,) if second is None else (best.decisions, second)
+    return SolutionCount(1, 1, second is not None, True, witnesses)
+
+
+def _fights_taken(walk: GridWalk, at: Spot) -> set[int]:
+    return {walk.blocker_objects[walk.blocker_at[n]] for n in _bits(at.cells & walk.all_blockers & ~walk.door_cells)}
+
+
+def _doors_opened(walk: GridWalk, at: Spot) -> frozenset[int]:
+    return frozenset(walk.blocker_objects[walk.blocker_at[n]] for n in _bits(at.cells & walk.door_cells))
+
+
+def _every_signature(level: PassagesLevel, deadline: Deadline, cap: int, final_hp: int | None) -> SolutionCount:
     """Every winning signature, by a walk over (reached cells, costly fights) pairs, depth first, with no
     merging by life and none of the rules of the best route (module docstring): every move is a single
     blocker, so every route is walked in every order. A pair fixes the life (each costly fight's damage
     follows from the enemy and the stats recorded with it), so a pair is walked once. The walk enters only
     positions from which some route still wins, as a search with rules 1 to 4 decides (first win), those
-    searches sharing what they found (_Known). Exact; "unknown" when the deadline comes first."""
+    searches sharing what they found (_Known). It stops once both counts have passed their cap (with
+    final_hp given: a signature's best life never falls as the walk goes on). Exact; "unknown" when the
+    deadline comes first."""
     walk = GridWalk(level)
     oracle = GridWalk(level, trim=True)
     known = _Known()
@@ -537,6 +645,9 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
                 signature = (doors, fights)
                 if signature not in wins or wins[signature][0] < at.stats.hp:
                     wins[signature] = (at.stats.hp, route + (("goal", goal),))
+                    if final_hp is not None and len(wins) > cap:
+                        if sum(1 for hp, _ in wins.values() if hp == final_hp) >= cap:
+                            break  # both counts are at their cap: nothing more to learn
             for b in walk.frontier(at):
                 moved = walk.step(at, b)
                 if moved is None:
