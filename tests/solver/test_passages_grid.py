@@ -16,15 +16,15 @@ import pytest
 
 from tests import sampling
 from tests.large_random import SIZES, maze_level, suite_levels
-from tests.passages_helpers import level_from_toml
+from tests.passages_helpers import assert_agrees_with_the_reference_at_the_edge_of_solvability, level_from_toml
 from tests.timing import CpuDeadline
 from twisty.errors import UsageError
 from twisty.games import GAMES
 from twisty.generator.passages_random import random_level
 from twisty.rules.passages import consume, frontier, initial_state, reachable_goals, replay
-from twisty.solver import passages_brute, passages_grid, passages_reference, passages_search
+from twisty.solver import passages_brute, passages_grid, passages_search
 from twisty.solver.passages_grid import GridWalk, Spot
-from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, Deadline, witnesses_kept
+from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, Deadline, witnesses_kept
 
 ROOT_TOWERS = Path(__file__).resolve().parents[1] / "towers"
 
@@ -106,18 +106,7 @@ def test_agrees_with_the_reference_at_the_edge_of_solvability(chunk):
     """30 medium levels (10 to 16 blockers), where the reference engine still visits every consumed set: the
     same least starting hp, and at it and 15 above the same best final hp; one below, no route."""
     for seed in range(chunk * 10, chunk * 10 + 10):
-        level = medium_level(seed)
-        least = passages_grid.min_start_hp(level, Deadline(None))
-        assert least == passages_reference.min_start_hp(level, Deadline(None)), seed
-        if least.status != "proved":
-            continue
-        for hp in (least.value, least.value + 15):
-            tried = level.with_start_hp(hp)
-            found = passages_grid.best_route(tried, Deadline(None))
-            assert found.final_hp == passages_reference.best_route(tried, Deadline(None)).final_hp, (seed, hp)
-            assert replay(tried, found.decisions).final_hp == found.final_hp, (seed, hp)
-        if least.value > 1:
-            assert passages_grid.best_route(level.with_start_hp(least.value - 1), Deadline(None)).status == UNSOLVABLE
+        assert_agrees_with_the_reference_at_the_edge_of_solvability(passages_grid, medium_level(seed), seed)
 
 
 def assert_agrees_with_the_search_engine(level, what, seconds: float | None = 30) -> bool:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.passages_helpers import level_from_toml
+from tests.passages_helpers import assert_agrees_with_the_reference_at_the_edge_of_solvability, level_from_toml
 from twisty.generator.passages_random import random_level
 from twisty.rules.passages import (
     RouteState,
@@ -257,21 +257,7 @@ def test_agrees_with_the_reference_at_the_edge_of_solvability(chunk):
     starting hp; at it, the same best final hp, and one hp less no route at all; the same with 15 hp to
     spare. This catches pruning that is only wrong on larger state spaces."""
     for seed in range(chunk * 10, chunk * 10 + 10):
-        level = medium_level(seed)
-        least = passages_search.min_start_hp(level, Deadline(None))
-        assert least == passages_reference.min_start_hp(level, Deadline(None)), seed
-        if least.status != "proved":
-            continue
-        for hp in (least.value, least.value + 15):
-            tried = level.with_start_hp(hp)
-            assert (
-                passages_search.best_route(tried, Deadline(None)).final_hp
-                == passages_reference.best_route(tried, Deadline(None)).final_hp
-            ), (seed, hp)
-        if least.value > 1:
-            below = level.with_start_hp(least.value - 1)
-            assert passages_search.best_route(below, Deadline(None)).status != SOLVABLE, seed
-            assert passages_reference.best_route(below, Deadline(None)).status != SOLVABLE, seed
+        assert_agrees_with_the_reference_at_the_edge_of_solvability(passages_search, medium_level(seed), seed)
 
 
 def load_suite_builder():
