@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, SECONDS, fail_invalid
+from twisty.commands.writing import check_targets, write_files
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.book.loader import MAX_COLS, MAX_PAGES, MAX_ROWS, load_book
@@ -101,7 +102,10 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
     "engine on the shipped books).",
 )
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None, help="Write the figures as JSON.")
-def bench_book(pages: int, rows: int, cols: int, seed: int, repeat: int, parts: str, json_path: str | None) -> None:
+@click.option("--force", is_flag=True, help="Replace the --json file if it exists (never through a symbolic link).")
+def bench_book(
+    pages: int, rows: int, cols: int, seed: int, repeat: int, parts: str, json_path: str | None, force: bool
+) -> None:
     """Time the Book: evaluating a generated book and finding its walk (benchmarks/book/bench.py, held to
     the input limits like any level), the walk search with path rules, generation and completion by SAT
     with either backend, and the SAT engine (benchmarks/book/bench_sat.py); each against a baseline of the
@@ -112,6 +116,8 @@ def bench_book(pages: int, rows: int, cols: int, seed: int, repeat: int, parts: 
         raise click.BadParameter(
             f"unknown part {', '.join(unknown)} (parts: {', '.join(BENCH_PARTS)})", param_hint="'--parts'"
         )
+    if json_path:
+        check_targets([Path(json_path)], force, "files")  # before the benchmarks run, not after
     figures = {}
     try:
         if "evaluate" in chosen:
@@ -122,7 +128,7 @@ def bench_book(pages: int, rows: int, cols: int, seed: int, repeat: int, parts: 
     except LevelError as error:
         fail_invalid(error)
     if json_path:
-        Path(json_path).write_text(json.dumps(figures, indent=2) + "\n")
+        write_files([(Path(json_path), json.dumps(figures, indent=2) + "\n")], force, "files")
 
 
 def _script(path: Path):

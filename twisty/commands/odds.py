@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, cast
 
 import click
 
 from twisty.bench import tunnels as tunnels_bench
+from twisty.commands.writing import check_targets, write_files
 from twisty.errors import UsageError
 from twisty.generator.tunnels import EncounterChoice, Goal, MonsterCandidate, find_monster
 from twisty.report.tunnels import (
@@ -162,33 +165,42 @@ def _echo_json(data: dict[str, Any]) -> None:
     click.echo(json.dumps(data, sort_keys=True))
 
 
-PLOT_OPTION = click.option(
-    "--plot",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="OUT.png",
-    help="Also draw the odds as bars (exact fractions in the legend): OUT.png or OUT.svg.",
-)
+def plot_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--plot OUT and --force, as every odds command takes them."""
+    command = click.option(
+        "--force", is_flag=True, help="Replace the --plot file if it exists (never through a symbolic link)."
+    )(command)
+    return click.option(
+        "--plot",
+        type=click.Path(dir_okay=False),
+        default=None,
+        metavar="OUT.png",
+        help="Also draw the odds as bars (exact fractions in the legend): OUT.png or OUT.svg.",
+    )(command)
 
 
-def _plot_ready(plot: str | None) -> None:
-    """Before any work: a usage error (exit 2) for a missing pictures extra or a bad file name."""
+def _plot_ready(plot: str | None, force: bool) -> None:
+    """Before any work: a usage error (exit 2) for a missing pictures extra, a bad file name, or a file that
+    exists without --force."""
     if plot is not None:
         from twisty.render.pictures import output_suffix, require_matplotlib
 
         require_matplotlib()
         output_suffix(plot)
+        check_targets([Path(plot)], force, "pictures")
 
 
-def _plot(plot: str | None, kind: str, result: Any, data: dict[str, Any]) -> None:
-    """Draw the odds with the tunnels renderer of the registry; the note goes to stderr (stdout may be JSON)."""
+def _plot(plot: str | None, force: bool, kind: str, result: Any, data: dict[str, Any]) -> None:
+    """Draw the odds with the tunnels renderer of the registry and write them with the shared safe writer;
+    the note goes to stderr (stdout may be JSON)."""
     if plot is None:
         return
     from twisty.commands.render import renderer_for
-    from twisty.render.pictures import save_picture
+    from twisty.render.pictures import output_suffix, picture_bytes
     from twisty.report.tunnels import Odds
 
-    save_picture(renderer_for("tunnels").draw_odds(Odds(kind, result, data)), plot)
+    picture = renderer_for("tunnels").draw_odds(Odds(kind, result, data))
+    write_files([(Path(plot), picture_bytes(picture, output_suffix(plot)))], force, "pictures")
     click.echo(f"wrote {plot}", err=True)
 
 
@@ -225,13 +237,15 @@ def odds() -> None:
     help="The ability rating tested (usually Luck).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@PLOT_OPTION
-def save(level: int | None, difficulty: int | None, rating: int, as_json: bool, plot: str | None) -> None:
+@plot_options
+def save(
+    level: int | None, difficulty: int | None, rating: int, as_json: bool, plot: str | None, force: bool
+) -> None:
     """Chance that a Saving Roll succeeds (flop on the first throw, doubles add and roll over)."""
-    _plot_ready(plot)
+    _plot_ready(plot, force)
     target = _difficulty(level, difficulty)
     success = saving_roll_success(target, rating)
-    _plot(plot, "save", success, save_data(target, rating, success))
+    _plot(plot, force, "save", success, save_data(target, rating, success))
     if as_json:
         _echo_json(save_data(target, rating, success))
         return
@@ -284,7 +298,7 @@ def _armour_pairs(values: tuple[str, ...]) -> dict[str, int]:
 )
 @click.option("--shield", is_flag=True, help="The flat-footed side could block with a shield (+7).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@PLOT_OPTION
+@plot_options
 def clash_command(
     a_dice: int,
     b_dice: int,
@@ -295,9 +309,10 @@ def clash_command(
     shield: bool,
     as_json: bool,
     plot: str | None,
+    force: bool,
 ) -> None:
     """Odds of one Clash: A Combat dice against B. Wounds are those reaching each side after armour."""
-    _plot_ready(plot)
+    _plot_ready(plot, force)
     if upper_hand is not None and upper_hand == flat_footed:
         raise click.UsageError("a flat-footed side rolls no dice, so it cannot have the upper hand")
     if (luck or shield) and flat_footed is None:
@@ -317,7 +332,7 @@ def clash_command(
         for name, dice in (("a", a_dice), ("b", b_dice))
     }
     result = clash(sides["a"], sides["b"])
-    _plot(plot, "clash", result, clash_data(sides["a"], sides["b"], result))
+    _plot(plot, force, "clash", result, clash_data(sides["a"], sides["b"], result))
     if as_json:
         _echo_json(clash_data(sides["a"], sides["b"], result))
         return
@@ -407,7 +422,7 @@ def _fight_rules(
 )
 @_with_fight_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@PLOT_OPTION
+@plot_options
 def fight_command(
     delver_spec: dict[str, int],
     monster_spec: dict[str, int],
@@ -418,12 +433,13 @@ def fight_command(
     armour_use: str,
     as_json: bool,
     plot: str | None,
+    force: bool,
 ) -> None:
     """Odds of a whole fight: Clashes until the monster falls or the delver is disabled or perishes.
 
     The Saving Roll made when hit while reeling uses --level (default 1) or --difficulty.
     """
-    _plot_ready(plot)
+    _plot_ready(plot, force)
     rules = _fight_rules(level, difficulty, upper_hand, flat_footed, armour_use)
     delver, monster = _delver(delver_spec), _monster(monster_spec)
     chain = FightChain(delver, monster, rules)
@@ -434,7 +450,7 @@ def fight_command(
             f" armour, rating or dice"
         )
     result = chain.forward()
-    _plot(plot, "fight", result, fight_data(result) | {"difficulty": rules.difficulty})
+    _plot(plot, force, "fight", result, fight_data(result) | {"difficulty": rules.difficulty})
     if as_json:
         _echo_json(fight_data(result) | {"difficulty": rules.difficulty})
         return
