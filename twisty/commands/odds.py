@@ -238,9 +238,7 @@ def odds() -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @plot_options
-def save(
-    level: int | None, difficulty: int | None, rating: int, as_json: bool, plot: str | None, force: bool
-) -> None:
+def save(level: int | None, difficulty: int | None, rating: int, as_json: bool, plot: str | None, force: bool) -> None:
     """Chance that a Saving Roll succeeds (flop on the first throw, doubles add and roll over)."""
     _plot_ready(plot, force)
     target = _difficulty(level, difficulty)
