@@ -17,7 +17,7 @@ from twisty.limits import Deadline
 from twisty.rules.source import LevelSource, parse_level_bytes, read_level
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Level:
     """A loaded level: `model` is the game's own (a PassagesLevel, a Book, ...); `source` keeps the text,
     so that later messages can point into it."""
@@ -35,6 +35,10 @@ class Level:
     @property
     def name(self) -> str:
         return str(getattr(self.model, "name", "") or getattr(self.model, "title", "") or "")
+
+    def __repr__(self) -> str:  # short: the model and the text are in the fields
+        answer = "" if self.answer is None else f", answer={self.answer!r}"
+        return f"Level(game={self.game!r}, path={self.path!r}, name={self.name!r}{answer})"
 
 
 def model_of(source: LevelSource, deadline: Deadline | None = None) -> Any:
