@@ -150,7 +150,12 @@ def _clear_status_line(status: Callable[[str], None] | None) -> None:
 def solve(
     level: str, as_json: bool, engine: str, timeout: float | None, questions: str | None, max_solutions: int | None
 ) -> None:
-    """Solve one level and print the walkthrough with the map."""
+    """Solve one level and print the walkthrough with the map.
+
+    Exits as `check` does: 0 when the level meets its [expect] claims (and is solvable unless it claims
+    otherwise), 1 when it fails a claim, is unsolvable without claiming so, or is undecided within --timeout,
+    2 for bad input.
+    """
     options = replace(_options(engine, timeout, max_solutions, questions), progress=_status_line(level))
     try:
         try:
@@ -160,3 +165,4 @@ def solve(
     except TwistyError as error:
         fail(error)
     click.echo(json.dumps(outcome.data, sort_keys=True) if as_json else outcome.text)
+    sys.exit(EXIT_OK if outcome.status == OK else EXIT_FAILED)

@@ -11,7 +11,6 @@ import re
 import sys
 from contextlib import closing
 from dataclasses import dataclass
-from pathlib import Path
 
 import click
 
@@ -19,9 +18,10 @@ from twisty.batch import Lost, Tasks, Where, interrupts_held, map_tasks
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, timeout_option
 from twisty.commands.writing import (
+    Output,
     batch_output_options,
     file_mode,
-    prepare_folder,
+    prepare_output,
     require_folder_for_several,
     write_atomically,
 )
@@ -167,9 +167,7 @@ def generate_passages(
         raise click.UsageError(f"--method route: {error}") from None
     jobs: list[Job] = [(params, seed + offset, engine, timeout) for offset in range(count)]
     folder = (
-        None
-        if out_dir is None
-        else prepare_folder(Path(out_dir), [level_file_name(params, job[1]) for job in jobs], force)
+        None if out_dir is None else prepare_output(out_dir, [level_file_name(params, job[1]) for job in jobs], force)
     )
     tally = Tally()
     try:
@@ -183,7 +181,7 @@ def generate_passages(
 
 
 def run_jobs(
-    jobs: list[Job], place: Where, params: PassagesParams, folder: Path | None, force: bool, tally: Tally
+    jobs: list[Job], place: Where, params: PassagesParams, folder: Output | None, force: bool, tally: Tally
 ) -> None:
     """Make the levels (here or on a cluster) and write (or print) each as it comes, in seed order, counting
     in `tally`. A file that cannot be written stops the run with exit 1."""
@@ -205,7 +203,7 @@ def run_jobs(
                 if folder is None:
                     progress.echo(text, nl=False)
                     continue
-                path = folder / level_file_name(params, level_seed)
+                path = folder.path(level_file_name(params, level_seed))
                 try:
                     with interrupts_held():
                         write_atomically(path, text, replace=force, mode=mode)

@@ -12,6 +12,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,30 @@ def prepare_folder(folder: Path, names: Iterable[str], force: bool) -> Path:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise UsageError(f"cannot write to the folder {folder}")
     return folder
+
+
+@dataclass(frozen=True)
+class Output:
+    """Where a generator's files go: `folder`, under the names the run makes, or the one file `-o` named
+    (`single`, for a run of one file)."""
+
+    folder: Path
+    single: str | None = None
+
+    def path(self, name: str) -> Path:
+        return self.folder / (self.single or name)
+
+
+def prepare_output(out: str, names: list[str], force: bool) -> Output:
+    """The target of `-o`, checked before any work: a FILE.toml (not an existing folder) for a run of
+    exactly one file, which is then written under that name; anything else is a folder, made if missing."""
+    target = Path(out)
+    if target.suffix.lower() == ".toml" and not target.is_dir():
+        if len(names) != 1:
+            raise UsageError(f"-o {out} names one file, and this run makes {len(names)}: give a folder (-o DIR)")
+        folder = target.parent if str(target.parent) else Path(".")
+        return Output(prepare_folder(folder, [target.name], force), target.name)
+    return Output(prepare_folder(target, names, force))
 
 
 def file_mode() -> int:
@@ -141,9 +166,11 @@ def batch_output_options(thing: str) -> Callable[[Callable[..., Any]], Callable[
         click.option(
             "-o",
             "out_dir",
-            type=click.Path(file_okay=False),
+            type=click.Path(),
             default=None,
-            help=f"Folder to write the {thing}s to (created if missing); without it one is printed.",
+            metavar="DIR|FILE.toml",
+            help=f"Folder to write the {thing}s to (created if missing), or FILE.toml for one {thing}; without "
+            "it one is printed.",
         ),
         click.option(
             "--force", is_flag=True, help=f"Replace {thing} files that already exist (never through a symbolic link)."
