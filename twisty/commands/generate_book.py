@@ -26,8 +26,9 @@ from twisty.commands.writing import (
 from twisty.encodings.book_circuit import BACKENDS, PYSAT
 from twisty.errors import GenerationError, LimitReached, UsageError
 from twisty.games import GAMES
-from twisty.generator.book import BookParams, GeneratedBook, generate_book, parse_rules, parse_size
+from twisty.generator.book import GeneratedBook, generate_book
 from twisty.generator.book_families import family_names
+from twisty.generator.book_params import BookParams, parse_rules, parse_size
 from twisty.limits import Deadline
 
 GAME = GAMES["book"]
