@@ -44,4 +44,6 @@ GAME = Game(
         Param("first_page", "int", "the first page's number (2: start with a spread)"),
     ),
     docs="docs/book.md",
+    generate_command="twisty.commands.generate_book:generate_book_command",
+    bench_commands=(("book", "twisty.commands.book:bench_book"),),
 )

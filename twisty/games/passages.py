@@ -73,4 +73,9 @@ GAME = Game(
         Param("method", "str", "auto, route or repair (docs/generator-passages.md)"),
     ),
     docs="docs/passages.md",
+    generate_command="twisty.commands.generate_passages:generate_passages",
+    bench_commands=(
+        ("passages", "twisty.commands.bench_passages:bench_passages"),
+        ("generate", "twisty.commands.bench_passages:bench_generate"),
+    ),
 )

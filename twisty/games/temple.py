@@ -46,4 +46,6 @@ GAME = Game(
         Param("temple", "str", "a round file whose temple to use (default: the standard temple)"),
     ),
     docs="docs/temple.md",
+    generate_command="twisty.commands.temple:generate_temple",
+    bench_commands=(("temple", "twisty.commands.temple:bench_temple"),),
 )

@@ -36,4 +36,6 @@ GAME = Game(
     ),
     renderer="twisty.render.pictures_tunnels",
     docs="docs/tunnels.md",
+    generate_command="twisty.commands.odds:generate_tunnels",
+    bench_commands=(("tunnels", "twisty.commands.odds:bench_tunnels"),),
 )
