@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from twisty.checking import CheckOptions, Outcome, level_status, status_word, verdict_repr
+from twisty.errors import did_you_mean
 from twisty.games.book import GAME
 from twisty.limits import Deadline
 from twisty.render.book import MARK_LEGEND, spread_lines
@@ -83,7 +84,8 @@ def read_expectations(source: LevelSource, book: Book | None) -> BookExpectation
                     else None
                 )
                 if number not in RULE_NAMES:
-                    raise error(f"[expect] rules: {rule!r:.40} is not a rule number (1-27) or name")
+                    hint = did_you_mean(rule, RULE_NAMES.values()) if isinstance(rule, str) else ""
+                    raise error(f"[expect] rules: {rule!r:.40} is not a rule number (1-27) or name{hint}")
                 expect.rules.append(number)
         else:
             if not isinstance(value, list):
