@@ -15,11 +15,12 @@ from typing import Any
 import click
 
 from twisty.bench import tunnels as tunnels_bench
-from twisty.commands.common import EXIT_FAILED
+from twisty.commands.common import EXIT_FAILED, timeout_option
 from twisty.commands.writing import check_targets, write_files
-from twisty.errors import GenerationError, UsageError
+from twisty.errors import GenerationError, LimitReached, UsageError
 from twisty.generator.tunnels import MonsterCandidate
 from twisty.generator.tunnels_entry import fighter_fields, find_monster_for
+from twisty.limits import Deadline
 from twisty.report.tunnels import (
     MAX_ARMOUR,
     MAX_DIFFICULTY,
@@ -389,6 +390,7 @@ def _candidate_row(candidate: MonsterCandidate, best: MonsterCandidate) -> tuple
 @click.option("--monster-armour", type=click.IntRange(0, MAX_ARMOUR), default=0, show_default=True)
 @_with_fight_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@timeout_option("Seconds for the whole search; past them the answer is unknown (exit 1).")
 def generate_tunnels(
     delver_spec: dict[str, int],
     target: str | None,
@@ -402,8 +404,13 @@ def generate_tunnels(
     flat_footed: str | None,
     armour_use: str,
     as_json: bool,
+    timeout: float | None,
 ) -> None:
-    """Twisted Tunnels: the monster (rating, dice) whose exact odds against a delver are closest to a goal."""
+    """Twisted Tunnels: the monster (rating, dice) whose exact odds against a delver are closest to a goal.
+
+    Exit 0 with the monster, 1 when no monster meets a survival goal or the time runs out, 2 for bad options.
+    """
+    deadline = Deadline(timeout)
     params = {
         "delver": delver_spec,
         "max_rating": max_rating,
@@ -421,9 +428,14 @@ def generate_tunnels(
         params["survival"] = survival
     try:
         with usage_errors():
-            found = find_monster_for(params)
+            found = find_monster_for(params, deadline)
     except GenerationError as error:
         click.echo(f"twisty: {error}", err=True)
+        sys.exit(EXIT_FAILED)
+    except LimitReached as reached:
+        if as_json:
+            _echo_json({"status": "unknown", "cap": reached.cap, "monster": None})
+        click.echo(f"twisty: unknown: no monster found within the {reached.cap}", err=True)
         sys.exit(EXIT_FAILED)
     if as_json:
         _echo_json(found.to_json())

@@ -15,8 +15,9 @@ from fractions import Fraction
 from typing import Any
 
 from twisty.checking import one_of, whole_number
-from twisty.errors import GenerationError, UsageError, did_you_mean
+from twisty.errors import GenerationError, LimitReached, UsageError, did_you_mean
 from twisty.generator.tunnels import EncounterChoice, Goal, MonsterCandidate, find_monster
+from twisty.limits import Deadline
 from twisty.rules.tunnels import Delver, FightChain, FightRules, Monster
 from twisty.rules.tunnels_limits import (
     MAX_ARMOUR,
@@ -223,9 +224,10 @@ def probability(value: Any, name: str) -> Fraction:
     return chance
 
 
-def find_monster_for(params: Mapping[str, Any]) -> MonsterFound:
+def find_monster_for(params: Mapping[str, Any], deadline: Deadline | None = None) -> MonsterFound:
     """The monster search with the parameters `twisty generate tunnels` takes (delver, target or survival,
-    max_rating, max_dice, monster_armour and the fight's rules); a UsageError for anything it refuses."""
+    max_rating, max_dice, monster_armour and the fight's rules); a UsageError for anything it refuses,
+    LimitReached when the deadline passes before every monster of the search is scored."""
     unknown = sorted(set(params) - set(SEARCH_KEYS))
     if unknown:
         raise UsageError(
@@ -262,6 +264,7 @@ def find_monster_for(params: Mapping[str, Any]) -> MonsterFound:
             dice=range(1, max_dice + 1),
             rules=rules,
             monster_armour=monster_armour,
+            deadline=deadline,
         )
     except ValueError as error:  # no monster meets a survival threshold
         raise GenerationError(str(error)) from None
@@ -269,7 +272,11 @@ def find_monster_for(params: Mapping[str, Any]) -> MonsterFound:
     return MonsterFound(choice, monster_armour, at_edge)
 
 
-def generate_from(params: Mapping[str, Any], seed: int, deadline: Any, engine: Any) -> MonsterFound:
+def generate_from(params: Mapping[str, Any], seed: int, deadline: Deadline, engine: Any) -> MonsterFound:
     """The registry's generator entry (twisty.generate("tunnels", ...)): the search is exact and has no
-    randomness, so the seed changes nothing; it takes about a second at most (MAX_GENERATOR_WORK)."""
-    return find_monster_for(params)
+    randomness, so the seed changes nothing; its work is bounded (MAX_GENERATOR_WORK), and the deadline
+    stops it sooner (a GenerationError, as for a level the time ran out on)."""
+    try:
+        return find_monster_for(params, deadline)
+    except LimitReached as reached:
+        raise GenerationError(f"no monster found within the {reached.cap}") from None
