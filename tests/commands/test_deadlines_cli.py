@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from twisty.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-INPUTS = Path(__file__).resolve().parent / "deadline_inputs"
+INPUTS = Path(__file__).resolve().parent / "inputs"
 SLACK = 0.5
 # The shipped 13x11 level with 68 blockers, by the plain reference engine: over 18 s of CPU without a limit.
 BIG_LEVEL = str(ROOT / "puzzles" / "passages" / "large" / "passages-13x11-68-hard-seed1.toml")
@@ -66,7 +66,11 @@ def timed(*args: str) -> tuple[object, float]:
 
 CASES = {
     "check passages": (("check", BIG_LEVEL, "--engine", "reference"), 1.0, "unknown (time limit)"),
-    "solve passages": (("solve", BIG_LEVEL, "--engine", "reference", "--questions", "route"), 1.0, "unknown (time limit)"),
+    "solve passages": (
+        ("solve", BIG_LEVEL, "--engine", "reference", "--questions", "route"),
+        1.0,
+        "unknown (time limit)",
+    ),
     # 14x12 with 80 blockers, hard: no level within 60 s of wall clock (17 s of CPU) on this machine.
     "generate passages": (
         ("generate", "passages", "--size", "14x12", "--blockers", "80", "--difficulty", "hard"),
