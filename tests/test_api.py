@@ -357,3 +357,17 @@ def test_the_api_counts_only_as_far_as_the_claims_need_as_check_does():
     assert verdict.status == "ok" and verdict.solutions == 6
     # Counting to 2 whatever the claims (as the page once did) cannot confirm the claim of 6.
     assert twisty.check(armoury, max_solutions=2).status == "failed"
+
+
+def test_check_record_takes_a_deadline_made_before_and_keeps_the_level():
+    """The page makes one deadline for a whole view: check_record shares it, and hands back the level loaded."""
+    from twisty.api import check_record
+    from twisty.limits import Deadline
+
+    record = check_record(Path(FIRST_BLOOD).read_bytes(), name="mine.toml", deadline=Deadline(5))
+    assert record.status == "ok" and record.level.game == "passages" and record.level.path == "mine.toml"
+    spent = Deadline(1e-9)  # already passed: every answer unknown, no exception
+    time_out = check_record(str(PUZZLES / "passages" / "large" / "passages-13x11-68-hard-seed1.toml"), deadline=spent)
+    assert time_out.verdict is not None and time_out.verdict.solvable is None
+    with pytest.raises(twisty.UsageError, match="not both"):
+        check_record(FIRST_BLOOD, timeout=1, deadline=Deadline(1))

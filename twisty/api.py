@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeAlias, TypeVar, cast
 
 from twisty.checking import (
     MAX_SOLUTIONS,
@@ -48,7 +48,6 @@ from twisty.checking import (
 )
 from twisty.errors import GenerationError, LevelError, TwistyError, UsageError, did_you_mean
 from twisty.games import GAMES, Game, game_named, level_games, resolve
-from twisty.generator.tunnels_entry import MonsterFound
 from twisty.limits import Deadline
 from twisty.report.tunnels import Odds
 from twisty.report.tunnels_params import odds_for
@@ -313,7 +312,7 @@ def _checked(
         return loaded, invalid_outcome(path, LevelError(str(error), path=path), game, cause=error)
     data = verdict.to_json()
     data.setdefault("seconds", round(time.perf_counter() - started, 3))
-    return loaded, CheckOutcome(data, verdict.summary(), verdict.details(), verdict=verdict)
+    return loaded, CheckOutcome(data, verdict.summary(), verdict.details(), verdict=verdict, level=loaded)
 
 
 def check_contents(contents: LevelContents, options: CheckOptions) -> CheckOutcome:
@@ -328,7 +327,7 @@ def check_contents(contents: LevelContents, options: CheckOptions) -> CheckOutco
         source = parse_level_bytes(contents.raw, contents.path)
     except LevelError as error:
         return invalid_outcome(contents.path, error)
-    return replace(_record(source, options, contents.path, started), verdict=None, error=None)
+    return replace(_record(source, options, contents.path, started), verdict=None, error=None, level=None)
 
 
 def check_file(path: str, options: CheckOptions) -> CheckOutcome:
@@ -345,6 +344,7 @@ def check_record(
     timeout: float | None = None,
     max_solutions: int | None = None,
     progress: Callable[[str], None] | None = None,
+    deadline: Deadline | None = None,
 ) -> CheckOutcome:
     """What `twisty check` says of one level, with the same defaults: `record.data` is the object `twisty
     check --json` prints, `record.status` its status (ok, failed, unsolvable, unknown, invalid),
@@ -353,14 +353,19 @@ def check_record(
     a file's bytes or a Level; `name` names it in messages (default: the path, or "<text>").
 
     Bad level input is an invalid record, never an exception; a UsageError is raised for bad arguments
-    only (an engine or question the level's game does not have, a timeout that is not positive seconds)."""
+    only (an engine or question the level's game does not have, a timeout that is not positive seconds).
+    `deadline`, instead of `timeout`, is a twisty.limits.Deadline the caller made earlier (the page's one
+    deadline for a whole view): reading, loading and every question share it. `record.level` is the level
+    as loaded (None when it did not load)."""
     started = time.perf_counter()
     options = check_options(
         questions=questions, engine=engine, timeout=timeout, max_solutions=max_solutions, progress=progress
     )
     if name is not None and not isinstance(name, str):
         raise UsageError(f"name is a string, not {type(name).__name__}")
-    options = replace(options, deadline=Deadline(options.timeout))
+    if deadline is not None and (timeout is not None or not isinstance(deadline, Deadline)):
+        raise UsageError("give a timeout in seconds or a twisty.limits.Deadline, not both")
+    options = replace(options, deadline=deadline or Deadline(options.timeout))
     shown = name or (level.path if isinstance(level, Level) else "<text>")
     try:
         source = level if isinstance(level, Level) else level_source(level, name)
@@ -434,7 +439,7 @@ def check(
     if record.verdict is None:
         assert record.error is not None
         raise record.error
-    return record.verdict  # type: ignore[return-value]  (each game's verdict type is one of Verdict's)
+    return cast("Verdict", record.verdict)  # each game's verdict type is one of Verdict's
 
 
 @_public
@@ -472,9 +477,7 @@ def _generator_params(entry: Game, params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 @_public
-def generate(
-    game: str, *, seed: int = 1, timeout: float | None = None, engine: str = "auto", **params: Any
-) -> Level | MonsterFound:
+def generate(game: str, *, seed: int = 1, timeout: float | None = None, engine: str = "auto", **params: Any) -> Any:
     """A new level of `game` for `seed` (the same parameters and seed give the same level), with its answer
     verified: the level is written as its file would be, read back, and checked by `engine` within what
     is left of `timeout` (`level.answer` holds that verdict; `level.source.text` the file). The parameters

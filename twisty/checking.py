@@ -219,13 +219,15 @@ class CheckOptions:
 class CheckOutcome:
     """What `check` says of one level: a JSON-ready record and a one-line summary for people, with the
     lines under it; in this process also the game's verdict (None when the level is invalid, or when the
-    record came from another process) and the error that made it invalid."""
+    record came from another process), the level as loaded and the error that made it invalid."""
 
     data: dict[str, Any]
     summary: str
     details: list[str] = field(default_factory=list)
     verdict: GameVerdict | None = field(default=None, repr=False, compare=False)
     error: TwistyError | None = field(default=None, repr=False, compare=False)
+    # The level as loaded (a twisty.Level), for a picture or an editor; None when it did not load.
+    level: Any = field(default=None, repr=False, compare=False)
 
     @property
     def headline(self) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -52,8 +53,8 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
         fail_invalid(error)
     except LimitReached as reached:
         if as_json:
-            record = {"book": book_file, "cell": [page, row, col], "status": "unknown", "cap": reached.cap}
-            click.echo(json.dumps(record | {"reason": "the book could not be evaluated within the limit"}))
+            unknown = {"book": book_file, "cell": [page, row, col], "status": "unknown", "cap": reached.cap}
+            click.echo(json.dumps(unknown | {"reason": "the book could not be evaluated within the limit"}))
         click.echo(f"twisty: {book_file}: unknown: the book could not be evaluated within the {reached.cap}", err=True)
         sys.exit(EXIT_FAILED)
     cell = (page, row, col)
@@ -83,7 +84,7 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
     exit_unknown = verdict.final is None and verdict.status == "unknown"
     step = verdict.walk.index(cell) if cell in verdict.walk else None
     if as_json:
-        record = {
+        record: dict[str, Any] = {
             "book": book_file,
             "cell": [page, row, col],
             "content": content,

@@ -217,12 +217,8 @@ def run_jobs(
         try:
             for job, result in zip(jobs, results, strict=True):
                 if isinstance(result, Lost):
-                    level_seed, text, summary, facts = (
-                        job[1],
-                        None,
-                        f"seed {job[1]}: not generated: {result.reason}",
-                        {},
-                    )
+                    facts: dict[str, Any] = {}
+                    level_seed, text, summary = job[1], None, f"seed {job[1]}: not generated: {result.reason}"
                 else:
                     level_seed, text, summary, facts = result
                 if text is None:

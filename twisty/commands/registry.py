@@ -8,6 +8,7 @@ other generators write (twisty.commands.writing).
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Callable
@@ -56,7 +57,7 @@ def generate_entries() -> dict[str, str | Callable[[], click.Command]]:
         if game.generate_command is not None:
             entries[game.name] = game.generate_command
         elif game.generator is not None:
-            entries[game.name] = lambda game=game: generic_generate_command(game)
+            entries[game.name] = functools.partial(generic_generate_command, game)
     return entries
 
 
@@ -91,6 +92,7 @@ def generic_generate_command(game: Game) -> click.Command:
         output = None if out_dir is None else prepare_output(out_dir, names, force)
         failures = 0
         for number, name in zip(seeds, names, strict=True):
+            made: Any
             try:
                 made = generate(game.name, seed=number, timeout=timeout, engine=engine, **chosen)
             except GenerationError as error:

@@ -66,26 +66,24 @@ def fighter_fields(value: Any, role: str) -> dict[str, int]:
         for part in value.split(","):
             part = part.strip()
             if part:
-                key, _, number = part.partition("=")
-                pairs.append((key.strip().lower(), number.strip()))
+                key, _, written = part.partition("=")
+                pairs.append((key.strip().lower(), written.strip()))
     elif isinstance(value, Mapping):
         pairs = list(value.items())
     else:
         raise UsageError(f'{role} is written "key=value,..." or as a mapping, not {type(value).__name__}')
     found: dict[str, int] = {}
-    for key, number in pairs:
+    for key, given in pairs:
         if not isinstance(key, str) or key not in keys:
             hint = did_you_mean(key, keys) if isinstance(key, str) else ""
             raise UsageError(f"unknown key {key!r} in the {role}{hint}; keys: {', '.join(sorted(keys))}")
         name, low, high = keys[key]
-        if isinstance(number, str):
-            if not number:
-                number = 1  # a bare key, as in `shield`
-            else:
-                try:
-                    number = int(number)
-                except ValueError:
-                    raise UsageError(f"{key} must be a whole number, got {number!r}") from None
+        number: Any = given
+        if isinstance(given, str):
+            try:
+                number = int(given) if given else 1  # a bare key means 1, as in `shield`
+            except ValueError:
+                raise UsageError(f"{key} must be a whole number, got {given!r}") from None
         found[name] = whole_number(number, key, low, high)
     missing = [key for key in REQUIRED[role] if key not in found]
     if missing:
