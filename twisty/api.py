@@ -51,7 +51,7 @@ from twisty.games import GAMES, Game, game_named, level_games, resolve
 from twisty.limits import Deadline
 from twisty.report.tunnels import Odds
 from twisty.report.tunnels_params import odds_for
-from twisty.rules.level import Level, level_within, model_of
+from twisty.rules.level import Level, level_of, level_within
 from twisty.rules.source import LevelSource, parse_level_bytes, read_level, read_level_bytes
 
 if TYPE_CHECKING:
@@ -405,14 +405,7 @@ def load(path_or_text: LevelLike, *, timeout: float | None = None) -> Level:
     if isinstance(path_or_text, Level):
         return path_or_text
     deadline = Deadline(seconds)
-    source = level_source(path_or_text)
-    try:
-        model = model_of(source, deadline)
-    except LevelError as error:
-        if error.path is None:
-            error.path = source.path
-        raise
-    return Level(source.game, source.path, source, model)
+    return level_of(level_source(path_or_text), deadline)
 
 
 @_public

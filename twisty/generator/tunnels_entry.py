@@ -10,9 +10,9 @@ Every bad value is a UsageError naming the parameter.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from twisty.checking import one_of, whole_number
 from twisty.errors import GenerationError, LimitReached, UsageError, did_you_mean
@@ -29,6 +29,7 @@ from twisty.rules.tunnels_limits import (
     MAX_LUCK,
     MAX_RATING,
     difficulty_of,
+    fight_fields,
     fight_work,
     fraction_text,
 )
@@ -92,35 +93,23 @@ def fighter_fields(value: Any, role: str) -> dict[str, int]:
 
 
 def delver_of(value: Any) -> Delver:
-    if isinstance(value, Delver):
-        return delver_of(
-            {field: getattr(value, field) for field in ("combat", "constitution", "luck", "armour")}
-            | {"shield": int(value.shield)}
-        )
-    fields = fighter_fields(value, "delver")
-    return Delver(
-        combat=fields["combat"],
-        constitution=fields["constitution"],
-        luck=fields.get("luck", 0),
-        armour=fields.get("armour", 0),
-        shield=bool(fields.get("shield", 0)),
-    )
+    return _fighter(value, "delver", Delver)
 
 
 def monster_of(value: Any) -> Monster:
-    if isinstance(value, Monster):
-        return monster_of(
-            {field: getattr(value, field) for field in ("rating", "dice", "armour", "luck")}
-            | {"shield": int(value.shield)}
-        )
-    fields = fighter_fields(value, "monster")
-    return Monster(
-        rating=fields["rating"],
-        dice=fields["dice"],
-        armour=fields.get("armour", 0),
-        luck=fields.get("luck", 0),
-        shield=bool(fields.get("shield", 0)),
-    )
+    return _fighter(value, "monster", Monster)
+
+
+Fighter = TypeVar("Fighter", Delver, Monster)
+
+
+def _fighter(value: Any, role: str, kind: type[Fighter]) -> Fighter:
+    """A Delver or Monster from its written form, or from one of them (checked against the same bounds)."""
+    if isinstance(value, kind):
+        value = asdict(value) | {"shield": int(value.shield)}
+    fields: dict[str, Any] = dict(fighter_fields(value, role))
+    fields["shield"] = bool(fields.get("shield", 0))
+    return kind(**fields)
 
 
 def difficulty_from(level: Any, difficulty: Any, default_level: int | None = None) -> int:
@@ -195,18 +184,7 @@ class MonsterFound:
 
 
 def candidate_data(candidate: MonsterCandidate) -> dict[str, Any]:
-    odds = candidate.odds
-    data: dict[str, Any] = {"rating": candidate.rating, "dice": candidate.dice}
-    for key, value in (
-        ("win", odds.win),
-        ("disabled", odds.disabled),
-        ("perished", odds.perished),
-        ("survival", odds.survival),
-        ("expected_clashes", odds.expected_clashes),
-    ):
-        data[key] = fraction_text(value)
-        data[f"{key}_float"] = float(value)
-    return data
+    return {"rating": candidate.rating, "dice": candidate.dice} | fight_fields(candidate.odds)
 
 
 def probability(value: Any, name: str) -> Fraction:

@@ -33,6 +33,7 @@ from twisty.rules.tunnels_limits import (
     MAX_LUCK,
     MAX_RATING,
     difficulty_of,
+    fight_fields,
     fight_work,
     fraction_text,
 )
@@ -83,21 +84,11 @@ def clash_data(a: ClashSide, b: ClashSide, result: ClashOdds) -> dict[str, Any]:
 
 
 def fight_data(result: FightOdds) -> dict[str, Any]:
-    data: dict[str, Any] = {
+    return {
         "constitution": distribution(result.constitution),
         "constitution_float": distribution_float(result.constitution),
         "states": result.states,
-    }
-    for key, value in (
-        ("win", result.win),
-        ("disabled", result.disabled),
-        ("perished", result.perished),
-        ("survival", result.survival),
-        ("expected_clashes", result.expected_clashes),
-    ):
-        data[key] = fraction_text(value)
-        data[f"{key}_float"] = float(value)
-    return data
+    } | fight_fields(result)
 
 
 def save_data(difficulty: int, rating: int, success: Fraction) -> dict[str, Any]:

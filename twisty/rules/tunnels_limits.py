@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
+from typing import Any
 
 from twisty.errors import UsageError
-from twisty.rules.tunnels import FightChain, difficulty_for_level
+from twisty.rules.tunnels import FightChain, FightOdds, difficulty_for_level
 
 MAX_FIGHT_DICE = 20
 MAX_CONSTITUTION = 100
@@ -38,6 +39,21 @@ def fraction_text(value: Fraction) -> str:
         return f"{value.numerator}/{value.denominator}"
     finally:
         sys.set_int_max_str_digits(digit_limit)
+
+
+def fight_fields(odds: FightOdds) -> dict[str, Any]:
+    """A fight's odds as JSON: each exact (as "p/q") and as a float."""
+    data: dict[str, Any] = {}
+    for key, value in (
+        ("win", odds.win),
+        ("disabled", odds.disabled),
+        ("perished", odds.perished),
+        ("survival", odds.survival),
+        ("expected_clashes", odds.expected_clashes),
+    ):
+        data[key] = fraction_text(value)
+        data[f"{key}_float"] = float(value)
+    return data
 
 
 def difficulty_of(level: int | None, difficulty: int | None, default_level: int | None = None) -> int:
