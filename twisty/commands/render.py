@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 import click
 
 from twisty.api import check, load
 from twisty.commands.common import EXIT_FAILED, timeout_option
+from twisty.commands.writing import check_targets, write_files
 from twisty.errors import UsageError
 from twisty.games import game_named, level_games, resolve
-from twisty.render.pictures import PictureOptions, output_suffix, require_matplotlib, save_picture
+from twisty.render.pictures import PictureOptions, output_suffix, picture_bytes, require_matplotlib
 
 ANSWER_FLAGS = ("route", "walk", "plan")
 
@@ -39,6 +41,7 @@ def answer_is_unknown(verdict) -> bool:
     type=click.Path(dir_okay=False),
     help="The picture to write: OUT.svg (with tooltips) or OUT.png.",
 )
+@click.option("--force", is_flag=True, help="Replace OUT if it exists (never through a symbolic link).")
 @click.option("--route", is_flag=True, help="Passages: draw the best route, numbered, with the hp at each step.")
 @click.option("--walk", is_flag=True, help="Books: draw the shortest walk.")
 @click.option("--plan", is_flag=True, help="Temple rounds: one small picture per turn of the plan.")
@@ -52,7 +55,14 @@ def answer_is_unknown(verdict) -> bool:
     "Seconds for reading the level and finding what is drawn; an answer not found by then is drawn as unknown (exit 1)."
 )
 def render(
-    level_file: str, output: str, route: bool, walk: bool, plan: bool, spread: int | None, timeout: float | None
+    level_file: str,
+    output: str,
+    force: bool,
+    route: bool,
+    walk: bool,
+    plan: bool,
+    spread: int | None,
+    timeout: float | None,
 ) -> None:
     """Draw a level as a picture (matplotlib): passages maps with their best route, book spreads with
     their walk and a tooltip per cell (SVG), temple rounds with their plan.
@@ -61,7 +71,8 @@ def render(
     (the picture is written without it); 2 for bad input or a missing extra (pip install 'twisty[pictures]').
     """
     require_matplotlib()
-    output_suffix(output)
+    suffix = output_suffix(output)
+    check_targets([Path(output)], force, "pictures")  # before any work: nothing is replaced without --force
     started = time.perf_counter()
     level = load(level_file, timeout=timeout)
     renderer = renderer_for(level.game)
@@ -79,7 +90,7 @@ def render(
         left = None if timeout is None else max(timeout - (time.perf_counter() - started), 0.001)
         verdict = check(level, questions=questions, timeout=left)
     picture = renderer.draw(level, verdict, options)
-    save_picture(picture, output)
+    write_files([(Path(output), picture_bytes(picture, suffix))], force, "pictures")
     if options.answer and answer_is_unknown(verdict):
         click.echo(
             f"twisty: {level_file}: the {renderer.ANSWER} is unknown within the time limit; "

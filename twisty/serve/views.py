@@ -49,7 +49,7 @@ def level_view(text: str, *, name: str, spread: int | None, timeout: float) -> d
         }
     view: dict[str, Any] = {"ok": True, "game": level.game, "name": level.name, "palette": palette(level)}
     questions = LIVE_QUESTIONS.get(level.game)
-    verdict = None
+    verdict: Any = None  # the game's verdict (its fields differ per game)
     if questions is not None:
         left = max(timeout - (time.perf_counter() - started), 0.001)
         try:
