@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from twisty.errors import LevelError
-from twisty.importers.h5mota_values import Source, display_name, plain_floor_id, shown, whole_number
+from twisty.importers.h5mota_values import Source, described, display_name, plain_floor_id, shown, whole_number
 from twisty.importers.js_literals import EffectBeyondLimits, EffectError, ProjectFile, read_effect, read_object_file
 from twisty.importers.losses import LossReport
 from twisty.importers.tower import FloorPlan, ImportedLevel, Tile, tower_level
@@ -120,7 +120,9 @@ class Project:
     def start_floor(self) -> str:
         start = self.first.get("floorId", self.floor_ids[0])
         if not isinstance(start, str):
-            raise self.first.error(f"firstData.floorId must be a floor id (a string), not {shown(start)}", "floorId")
+            raise self.first.error(
+                f"firstData.floorId must be a floor id (a string), not {described(start)}", "floorId"
+            )
         return start
 
     def poll(self) -> None:
