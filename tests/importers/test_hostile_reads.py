@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.towers.big_tower import open_field
 from twisty.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,39 +116,11 @@ def test_project_files_that_are_fifos_or_devices_are_refused(project, tmp_path):
     assert result.stderr.startswith(f"twisty: {enemies}: a symbolic link that leads out of the folder")
 
 
-def big_project(folder: Path, floors: int, side: int) -> Path:
-    """An h5mota project of `floors` floors of side x side tiles: slimes and gems on a grid over open
-    ground, each floor's stair up at its corner: reading and importing it is real work for every tile."""
-    shutil.copytree(MINI, folder)
-    ids = [f"B{number}" for number in range(floors)]
-    data = (
-        (folder / "data.js").read_text().replace('"floorIds": ["F1", "F2"]', f'"floorIds": {ids!r}'.replace("'", '"'))
-    )
-    (folder / "data.js").write_text(data.replace('"floorId": "F1"', '"floorId": "B0"'))
-    for number, name in enumerate(ids):
-        rows = []
-        for y in range(side):
-            row = [201 if x % 15 == y % 15 == 7 else 27 if x % 15 == y % 15 == 3 else 0 for x in range(side)]
-            if y == 0:
-                row[-1] = 87
-            rows.append("[" + ",".join(map(str, row)) + "]")
-        text = (
-            f'main.floors.{name} = {{"floorId": "{name}", "map": [\n' + ",\n".join(rows) + "\n],\n"
-            f'"changeFloor": {{"{side - 1},0": {{"floorId": ":next"}}}}, "downFloor": [0, 1]}}\n'
-        )
-        (folder / "floors" / f"{name}.js").write_text(text)
-        if number == 0:
-            (folder / "data.js").write_text(
-                (folder / "data.js").read_text().replace('"loc": {"x": 1, "y": 1}', '"loc": {"x": 0, "y": 1}')
-            )
-    return folder
-
-
 def test_import_ends_within_its_timeout_and_writes_nothing(tmp_path):
     """A hundred and twenty 200 x 200 floors take about 5 s of CPU to import; --timeout 1 ends the run
     within the limit plus 0.5 s of CPU time (measured in the child, less the CPU time of starting the
     command line: the shared machine's wall clock is noisy), exit 1, one line."""
-    project = big_project(tmp_path / "big", 120, 200)
+    project = open_field(tmp_path / "big", 120, 200)
     out = tmp_path / "out"
     script = (
         "import resource, sys\n"
