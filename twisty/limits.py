@@ -112,26 +112,36 @@ class Deadline:
             raise LimitReached(f"{self.cap} limit")
 
 
-_PAUSES = {"depth": 0, "was_enabled": False}
+class _Pauses:
+    """The searches running with full collections paused, and the thresholds to restore after the last."""
+
+    depth = 0
+    thresholds = gc.get_threshold()
+
+
 _PAUSES_LOCK = threading.Lock()
+# Collections of the young generations before a full one: as good as never while a search runs.
+_NO_FULL_COLLECTION = 1 << 30
 
 
 @contextmanager
 def cycle_collection_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused for a search (nested and concurrent uses share one pause).
-    A search keeps millions of objects without cycles, which reference counting frees; the collector's
-    full passes walk all of them at once, a pause that grows with the heap and in which no deadline can
-    be polled: on magic-tower-AI's 24-floor map 0.4 s after 20 s of search, 7 s after 150 s (docs/limits.md).
-    The collector runs again as soon as the last search ends."""
+    """Python's full cyclic collections paused for a search (nested and concurrent uses share one pause);
+    the collections of young objects go on, so that cycles made meanwhile (a server's requests, say) are
+    still freed. A search keeps millions of objects without cycles, which reference counting frees; a full
+    collection walks all of them at once, a pause that grows with the heap and in which no deadline can be
+    polled: on magic-tower-AI's 24-floor map 0.4 s after 20 s of search, 7.1 s after 150 s
+    (docs/limits.md). Full collections come back as soon as the last search ends."""
     with _PAUSES_LOCK:
-        if _PAUSES["depth"] == 0:
-            _PAUSES["was_enabled"] = gc.isenabled()
-            gc.disable()
-        _PAUSES["depth"] += 1
+        if _Pauses.depth == 0:
+            _Pauses.thresholds = gc.get_threshold()
+            young, middle, _ = _Pauses.thresholds
+            gc.set_threshold(young, middle, _NO_FULL_COLLECTION)
+        _Pauses.depth += 1
     try:
         yield
     finally:
         with _PAUSES_LOCK:
-            _PAUSES["depth"] -= 1
-            if _PAUSES["depth"] == 0 and _PAUSES["was_enabled"]:
-                gc.enable()
+            _Pauses.depth -= 1
+            if _Pauses.depth == 0:
+                gc.set_threshold(*_Pauses.thresholds)

@@ -27,7 +27,14 @@ from typing import Any
 
 from twisty.errors import LevelError
 from twisty.importers.h5mota_values import Source, described, display_name, plain_floor_id, shown, whole_number
-from twisty.importers.js_literals import EffectBeyondLimits, EffectError, ProjectFile, read_effect, read_object_file
+from twisty.importers.js_literals import (
+    EffectBeyondLimits,
+    EffectError,
+    ProjectFile,
+    ValueOf,
+    read_effect,
+    read_object_file,
+)
 from twisty.importers.losses import LossReport
 from twisty.importers.tower import FloorPlan, ImportedLevel, Tile, tower_level
 from twisty.limits import MAX_NUMBER, Deadline
@@ -487,19 +494,16 @@ def _monster(project: Project, floor: str, ident: Any, place: tuple[int, int], r
     ):
         if special in kept:
             fields[field_name] = values.decimal(key, f"values.{key}", default=default, minimum=0)
-    name = display_name(data.get("name"), shown(ident))
+    if "hp" not in data.value:
+        raise data.error(f"{who} has no hp")
     enemy = Enemy(
-        name,
-        data.whole("hp", f"{who}'s hp", minimum=1, default=1) if "hp" in data.value else _missing(data, who, "hp"),
+        display_name(data.get("name"), shown(ident)),
+        data.whole("hp", f"{who}'s hp", minimum=1),
         data.whole("atk", f"{who}'s atk"),
         data.whole("def", f"{who}'s def"),
         **fields,
     )
     return Thing("enemy", "", (0, 0), enemy=enemy)
-
-
-def _missing(data: Source, who: str, key: str) -> int:
-    raise data.error(f"{who} has no {key}")
 
 
 def _item(
@@ -573,7 +577,7 @@ def _item(
     )
 
 
-def _value_reader(project: Project):  # -> ValueOf
+def _value_reader(project: Project) -> ValueOf:
     """data.js's values by name for item effects: None when missing or not a number (the effect is then
     a loss); a value there that twisty cannot hold (NaN, Infinity, beyond 10^9) is refused at its place."""
     values = project.values

@@ -101,8 +101,8 @@ def analyse(
     the level's one deadline. `questions` (None: all) picks among "route", "min-hp" and "count"; counting
     needs the proven best hp, so it answers "route" too. `progress` is told each question as its work
     starts ("best route", "least starting hp", "counting solutions"): on large levels each can take
-    minutes. Python's cyclic collector is paused throughout (twisty.limits.cycle_collection_paused), and a
-    question that comes up after the deadline is not started: each step shares the one deadline."""
+    minutes. Python's full cyclic collections are paused throughout (twisty.limits.cycle_collection_paused),
+    and a question that comes up after the deadline is not started: each step shares the one deadline."""
     with cycle_collection_paused():
         return _analyse(level, deadline, engine, max_solutions, questions, progress)
 

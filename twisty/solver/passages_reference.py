@@ -29,7 +29,7 @@ The three walks:
   fight, hence the signature (docs/passages.md, canonical form).
 
 Every walk asks the deadline at every step (a step of a large tower can take milliseconds: asking every few
-hundred steps let a 200 x 200 tower run seconds past its limit), with Python's cyclic collector paused
+hundred steps let a 200 x 200 tower run seconds past its limit), with Python's full cyclic collections paused
 (`cycle_collection_paused`); one that runs out says "unknown" (or, for the best route, gives the best route
 found so far as unproved), never a guess.
 """
@@ -76,7 +76,7 @@ _Walk = TypeVar("_Walk", bound=Callable[..., Any])
 
 
 def _paused(search: _Walk) -> _Walk:
-    """The search with Python's cyclic collector paused (twisty.limits.cycle_collection_paused)."""
+    """The search with Python's full cyclic collections paused (twisty.limits.cycle_collection_paused)."""
 
     @functools.wraps(search)
     def paused(*arguments: Any, **options: Any) -> Any:
