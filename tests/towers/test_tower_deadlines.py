@@ -24,7 +24,8 @@ import pytest
 from tests.towers.big_tower import big_tower, open_field
 from twisty.importers.h5mota import floor_ranges, import_range, read_project
 from twisty.limits import Deadline, cycle_collection_paused
-from twisty.rules.level import load_level
+from twisty.rules.level import model_of
+from twisty.rules.source import read_level
 from twisty.solver import passages, passages_reference
 from twisty.solver import passages_search as search_engine
 
@@ -94,7 +95,7 @@ def test_the_bisection_over_the_starting_hp_stops_at_the_deadline(tmp_path, monk
 def test_the_compiled_core_ends_at_its_deadline():
     """b090-02 is undecided after minutes: both racing searches and the least-need search stop at the
     deadline (CPU time of both threads counted, so twice the allowance)."""
-    level = load_level(ROOT / "twisty" / "bench" / "suites" / "passages" / "b090-02.toml").model
+    level = model_of(read_level(ROOT / "twisty" / "bench" / "suites" / "passages" / "b090-02.toml"))
     deadline = NotedDeadline(LIMIT)
     passages.analyse(level, deadline, engine="search")
     ended = time.process_time()
@@ -105,7 +106,7 @@ def test_the_compiled_core_ends_at_its_deadline():
 def test_a_question_asked_after_the_deadline_is_not_started(monkeypatch):
     """Out of time after the best route, the least starting hp and the count are unknown without a start
     (each would build its graph first: a second or more on a large tower)."""
-    level = load_level(ROOT / "tests" / "towers" / "two-floors.toml").model
+    level = model_of(read_level(ROOT / "tests" / "towers" / "two-floors.toml"))
     started = []
     monkeypatch.setattr(search_engine, "min_start_hp", lambda *a: started.append("min-hp"))
     monkeypatch.setattr(search_engine, "count_solutions", lambda *a: started.append("count"))
@@ -117,7 +118,7 @@ def test_full_collections_are_paused_while_a_level_is_analysed(monkeypatch):
     """Python's full cyclic collections over a search's millions of objects took 7 s at once on
     magic-tower-AI's 24-floor map after 150 s of search, past any deadline; reference counting frees what
     the searches make, and the young generations are still collected."""
-    level = load_level(ROOT / "tests" / "towers" / "two-floors.toml").model
+    level = model_of(read_level(ROOT / "tests" / "towers" / "two-floors.toml"))
     seen = []
     real = search_engine.best_route
     monkeypatch.setattr(search_engine, "best_route", lambda *a: seen.append(gc.get_threshold()) or real(*a))
