@@ -206,3 +206,13 @@ def test_an_effect_past_the_numbers_is_refused_and_an_odd_one_is_a_loss(project,
         result = CliRunner().invoke(main, ["import", "h5mota", str(project), "-o", str(tmp_path / "odd"), "--force"])
         assert result.exit_code == 0, result.output
         assert f"lost: F1: item redGem (its effect: {loss}) x1 at (2,1): a floor cell" in result.output
+
+
+def test_odd_kinds_of_value_in_events_are_losses_not_errors(project, tmp_path):
+    """An event whose type is a list (found by the fuzz: it raised TypeError, exit 3) is an event twisty
+    does not play: a loss in the report, and the floor is imported."""
+    path = project / "floors" / "F1.js"
+    path.write_text(path.read_text(encoding="utf-8").replace('"type": "tip"', '"type": []'), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", "h5mota", str(project), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "lost: F1: event on first arrival x1: not played" in result.output

@@ -384,7 +384,8 @@ def _shows_only(event: Any) -> bool:
     if isinstance(event, dict):
         if "data" in event and isinstance(event.get("data"), list):  # {"trigger": ..., "data": [...]}
             return _shows_only(event["data"])
-        return event.get("type") in SHOW_ONLY
+        kind = event.get("type")
+        return isinstance(kind, str) and kind in SHOW_ONLY
     return False
 
 
