@@ -216,3 +216,26 @@ def test_odd_kinds_of_value_in_events_are_losses_not_errors(project, tmp_path):
     result = CliRunner().invoke(main, ["import", "h5mota", str(project), "-o", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert "lost: F1: event on first arrival x1: not played" in result.output
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("50 5 1 0 0", "50 5 1_0 0 0", "21:6: '1_0' is not a whole number"),  # Python's int() took it as 10
+        ("50 5 1 0 0", "50 5 +1 0 0", "21:6: '+1' is not a whole number"),
+        ("50 5 1 0 0", "50 5 ١ 0 0", "21:6: '١' is not a whole number"),  # an Arabic-Indic one
+        (
+            "50 5 1 0 0",
+            "50 5 1" + "0" * 300 + " 0 0",
+            "21:6: the hero's def must lie within 0 to 1,000,000,000, not a number of 301 characters",
+        ),
+    ],
+)
+def test_mtai_numbers_are_plain_decimal_integers(tmp_path, old, new, message):
+    text = (MINI.parents[1] / "mtai-two-floors.txt").read_text()
+    assert old in text
+    source = tmp_path / "t.txt"
+    source.write_text(text.replace(old, new, 1))
+    result = CliRunner().invoke(main, ["import", "mtai", str(source), "-o", str(tmp_path / "t.toml")])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"twisty: {source}:{message}"), result.output
