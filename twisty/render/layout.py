@@ -322,6 +322,8 @@ class Labels:
             bbox=bbox or None,
             **style,
         )
+        # An id for the SVG, the same from one drawing to the next; a tooltip may name it again (Picture.tip).
+        label.set_gid(f"label-{self.axes.figure.axes.index(self.axes)}-{len(self.placed)}")
         self.placed.append(label)
         return label
 

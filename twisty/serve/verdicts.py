@@ -197,7 +197,9 @@ class Workers:
         ending = "cut"
         try:
             process.start()
+        finally:
             sending.close()
+        try:
             while True:
                 left = end - time.monotonic()
                 if left <= 0 or not receiving.poll(left):
