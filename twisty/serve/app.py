@@ -196,7 +196,8 @@ def create_app(
             if outcome.ending == "fault":
                 return fault(outcome.fault)
             found = _verdict_of(outcome, timeout)
-            verdicts.put(job.key, found)
+            if _decided(found):
+                verdicts.put(job.key, found)
         return answer({"ok": True, "path": name, "verdict": found})
 
     def busy() -> Any:
@@ -224,8 +225,9 @@ def create_app(
             if outcome.ending == "fault":
                 return fault(outcome.fault)
             found = _view_of(outcome, timeout)
-            views.put(job.key, found)
-            if found.get("ok"):
+            if not found.get("ok") or (_decided(found["verdict"]) and outcome.ending == "done"):
+                views.put(job.key, found)
+            if found.get("ok") and _decided(found["verdict"]):
                 verdicts.put(Job(VERDICT, job.raw, name, None, timeout).key, found["verdict"])
         return answer(found)
 
@@ -254,6 +256,13 @@ def create_app(
         return answer({"ok": True, "saved": path.relative_to(levels.root).as_posix()})
 
     return app
+
+
+def _decided(verdict: dict[str, Any]) -> bool:
+    """Whether a verdict is worth keeping: one that no limit cut short is a function of the level's content
+    alone; an unknown one (the time ran out, perhaps only because the machine was busy) is asked again."""
+    record = verdict.get("record") or {}
+    return verdict.get("status") != "unknown" and not (record.get("valid") and record.get("solvable") is None)
 
 
 def _cut_verdict(timeout: float) -> dict[str, Any]:

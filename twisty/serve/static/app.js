@@ -272,8 +272,10 @@ function showTemple(box, grid) {
   const doors = new Map(grid.doors.map((door) => [door.at.join(","), door]));
   const page = pageOf(grid.rows[0].length);
   page.classList.add("temple");
+  const last = grid.rows.length - 1;
   grid.rows.forEach((row, r) => {
     [...row].forEach((char, c) => {
+      const frame = r === 0 || r === last || c === 0 || c === row.length - 1;
       const room = rooms.get(`${r},${c}`);
       const door = doors.get(`${r},${c}`);
       let classes, title, label = char === " " ? "" : char;
@@ -282,13 +284,17 @@ function showTemple(box, grid) {
         if (room.die) classes.push("die");
         title = `${room.name}` + (room.revealed ? ": revealed (to explore)" : room.card ? ": room card, hidden" : ": no room card")
           + (room.die ? "; the die starts here" : "");
-        label = room.name.slice(0, 6);
+        label = room.name.slice(0, 9);
       } else if (door) {
         classes = ["door", door.revealed ? "revealed" : "closed"];
         title = `door ${door.name}` + (door.revealed ? " (the revealed door)" : "");
+      } else if (frame) {
+        classes = ["frame"];
+        title = "the temple's frame";
+        label = "";
       } else {
         classes = [char === "#" ? "fixed" : char === "|" || char === "-" ? "variable" : "gap"];
-        title = char === "#" ? "fixed wall" : char === "|" || char === "-" ? "variable wall" : char === "+" ? "corner" : "no wall";
+        title = char === "#" ? "fixed wall" : char === "|" || char === "-" ? "variable wall" : "no wall";
       }
       const button = cellButton(label, classes, `row ${r}, col ${c}: ${title}`);
       button.dataset.row = r;
