@@ -71,12 +71,11 @@ def test_slow_verdicts_hold_up_no_other(tmp_path: Path) -> None:
     gets its real verdict within its own limit."""
     client = create_app(tmp_path, timeout=3.0).test_client()
     time.sleep(1.0)  # the fork server's start, once per server (the server starts it when it starts)
-    slow_answers: list[tuple[dict, float]] = []
+    slow_answers: dict[str, tuple[dict, float]] = {}
 
     def ask(text: str, path: str) -> None:
-        slow_answers.append(view(create_app_client, text, path))
+        slow_answers[path] = view(client, text, path)
 
-    create_app_client = client
     slow = [
         threading.Thread(target=ask, args=(WINDING, "one.toml")),
         threading.Thread(target=ask, args=(WINDING.replace("winding", "Winding"), "two.toml")),
@@ -92,10 +91,13 @@ def test_slow_verdicts_hold_up_no_other(tmp_path: Path) -> None:
     assert answer["verdict"]["record"]["final_hp"] == 4  # 8 - 2 x 2 (two Rats), the shipped claim
     assert seconds <= 3.0 + GRACE + SLACK, seconds
     assert len(slow_answers) == 3
-    for slow_answer, slow_seconds in slow_answers:
+    for slow_answer, slow_seconds in slow_answers.values():
         assert slow_answer["http"] == 200 and slow_seconds <= 3.0 + GRACE + SLACK, (slow_seconds, slow_answer)
-    hard = next(found for found, _ in slow_answers if found["verdict"].get("record", {}).get("level") == "hard.toml")
-    assert hard["verdict"]["record"]["solvable"] is None  # not decided within 3 s: unknown, never a guess
+    # Not decided within 3 s: unknown, never a guess (its claims, which say solvable, then fail, as `twisty
+    # check --timeout 3` says; or, when the worker had sent nothing by the deadline, the verdict is unknown).
+    hard = slow_answers["hard.toml"][0]["verdict"]
+    assert hard.get("record", {}).get("solvable") is None and hard["status"] in ("unknown", "failed")
+    assert "time limit" in hard["headline"]
 
 
 def test_a_request_that_finds_no_slot_is_told_so_within_its_limit(tmp_path: Path) -> None:

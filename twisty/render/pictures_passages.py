@@ -62,6 +62,9 @@ START_COLOUR, GOAL_COLOUR = SKY_BLUE, GREEN
 # The route's colours run along this colour map from its first step to its last, stopping short of its
 # palest end so that the last legs stay visible on white floor.
 ROUTE_COLOURS, ROUTE_SPAN = "viridis", 0.82
+# Where a fight's damage and a step's hp go first around the cell (unit steps; y grows downwards).
+BELOW_FIRST = ((1, 1), (-1, 1), (1, -1), (-1, -1), (0, 1), (1, 0), (0, -1), (-1, 0))
+ABOVE_FIRST = ((0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1))
 # Parallel lanes of a corridor walked again: offsets from the middle of the cell, in cells.
 LANES = (0.0, 0.14, -0.14, 0.28, -0.28)
 
@@ -419,34 +422,26 @@ def _label_steps(
             f" (-{step.damage} hp) -> hp {step.stats.hp}, atk {step.stats.atk}, def {step.stats.defense}, "
             f"keys {step.stats.keys}",
         )
-    for step in steps:
-        if step.action == "fight":
-            row, col = step.at
-            labels.place(
-                col + 0.5,
-                row + 0.5,
-                f"-{step.damage}",
-                clearance=0.12,
-                directions=((1, 1), (-1, 1), (1, -1), (-1, -1), (0, 1), (1, 0), (0, -1), (-1, 0)),
-                fontsize=max(4.5, 7 * scale),
-                pad=0.1,
-                color=BLACK,
-                zorder=7,
-                bbox={"facecolor": "white", "edgecolor": VERMILLION, "linewidth": 0.8 * scale},
-            )
-    for step in steps:
+    # Then each fight's damage, below its cell first, and the hp after each step, above it first; a label
+    # that finds no room is left out (its step's tooltip says it too).
+    extras = [
+        (step, f"-{step.damage}", BELOW_FIRST, 7.0, 0.1, VERMILLION, 0.8, 1.0)
+        for step in steps
+        if step.action == "fight"
+    ] + [(step, f"hp {step.stats.hp}", ABOVE_FIRST, 6.0, 0.05, "#808080", 0.5, 0.85) for step in steps]
+    for step, text, directions, points, pad, edge, width, alpha in extras:
         row, col = step.at
         labels.place(
             col + 0.5,
             row + 0.5,
-            f"hp {step.stats.hp}",
+            text,
             clearance=0.12,
-            directions=((0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1)),
-            fontsize=max(4.0, 6 * scale),
-            pad=0.05,
+            directions=directions,
+            fontsize=max(4.0, points * scale),
+            pad=pad,
             color=BLACK,
             zorder=6,
-            bbox={"facecolor": "white", "edgecolor": "#808080", "linewidth": 0.5 * scale, "alpha": 0.85},
+            bbox={"facecolor": "white", "edgecolor": edge, "linewidth": width * scale, "alpha": alpha},
         )
 
 

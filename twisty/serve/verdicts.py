@@ -35,7 +35,7 @@ from twisty.limits import Deadline, default_memory_budget
 SLOTS = 4
 INDEX_SLOTS = 2
 # Seconds a worker has past its deadline to send what it has before it is ended.
-GRACE = 0.3
+GRACE = 0.45
 # What a worker process loads once, in the fork server, instead of at every verdict.
 PRELOAD = ["twisty.serve.views", "twisty.serve.warm"]
 VIEW, VERDICT = "view", "verdict"
