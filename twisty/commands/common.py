@@ -10,7 +10,6 @@ Exit codes (documented in `twisty --help` and the README):
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 import threading
@@ -19,8 +18,8 @@ from typing import Any, NoReturn
 
 import click
 
+from twisty.checking import seconds_or_none
 from twisty.errors import EngineBug, GenerationError, LevelError, LimitReached, TwistyError, UsageError
-from twisty.limits import MAX_TIMEOUT
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -38,11 +37,10 @@ class Seconds(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_TIMEOUT:
-            self.fail(f"{value!r} is not a number of seconds above 0 and at most {MAX_TIMEOUT:g}", param, ctx)
+            seconds = seconds_or_none(value, "")
+        except UsageError as error:  # the API's message for the same value, without the parameter's name
+            self.fail(str(error), param, ctx)
+        assert seconds is not None
         return seconds
 
 

@@ -18,6 +18,7 @@ import click
 
 from twisty.api import check, load
 from twisty.commands.common import EXIT_FAILED, timeout_option
+from twisty.commands.writing import check_targets, write_files
 from twisty.errors import LimitReached, UsageError
 from twisty.games import game_named, level_games, resolve
 from twisty.limits import Deadline
@@ -28,7 +29,6 @@ from twisty.render.pictures import (
     output_suffix,
     picture_bytes,
     require_matplotlib,
-    write_picture_bytes,
 )
 
 ANSWER_FLAGS = ("route", "walk", "plan")
@@ -74,6 +74,7 @@ class SpreadType(click.ParamType):
     type=click.Path(dir_okay=False),
     help="The picture to write: OUT.svg (with tooltips) or OUT.png.",
 )
+@click.option("--force", is_flag=True, help="Replace OUT if it exists (never through a symbolic link).")
 @click.option("--answer", is_flag=True, help="Draw the level's answer, whatever its game calls it (below).")
 @click.option(
     "--route", is_flag=True, help="Passages: draw the best route as a numbered path, with the hp at each step."
@@ -95,6 +96,7 @@ class SpreadType(click.ParamType):
 def render(
     level_file: str,
     output: str,
+    force: bool,
     answer: bool,
     route: bool,
     walk: bool,
@@ -115,6 +117,7 @@ def render(
     deadline = Deadline(timeout)
     require_matplotlib()
     suffix = output_suffix(output)
+    check_targets([Path(output)], force, "pictures")  # before any work: nothing is replaced without --force
     level = load(level_file, timeout=timeout)
     renderer = renderer_for(level.game)
     asked = [name for name, given in zip(ANSWER_FLAGS, (route, walk, plan), strict=True) if given]
@@ -145,7 +148,7 @@ def render(
             err=True,
         )
         sys.exit(EXIT_FAILED)
-    write_picture_bytes(data, output)
+    write_files([(Path(output), data)], force, "pictures")
     unknown = options.answer and answer_is_unknown(verdict)
     if as_json:
         width, height = picture.figure.get_size_inches()

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from twisty.errors import LevelError
 from twisty.importers.losses import LossReport
 from twisty.importers.tower import FloorPlan, ImportedLevel, Tile, tower_level
+from twisty.limits import Deadline
 from twisty.rules.passages import COLOURS, Shop, Thing, TowerStats
 from twisty.rules.passages_combat import FIRST_STRIKE, MODELLED_SPECIALS, SPECIAL_NAMES, Enemy
 from twisty.rules.passages_format import MAX_MAP_SIDE
@@ -126,10 +127,15 @@ def detect_codes(codes: set[int], monster_ids: set[int]) -> str | None:
     return NEW if new else OLD
 
 
-def import_mtai(text: str, path: str, codes: str | None = None, name: str = "") -> tuple[ImportedLevel, LossReport]:
+def import_mtai(
+    text: str, path: str, codes: str | None = None, name: str = "", deadline: Deadline | None = None
+) -> tuple[ImportedLevel, LossReport]:
     """The passages level of a magic-tower-AI map, and what could not be expressed. `codes` forces the
-    tile-code version (NEW or OLD); None recognises it."""
+    tile-code version (NEW or OLD); None recognises it. `deadline` is polled between the steps
+    (LimitReached)."""
     reader = _Reader(text, path)
+    if deadline is not None:
+        deadline.check()
     floors = reader.next("the number of floors", 1, MAX_FLOORS)
     rows = reader.next("the number of rows", 1, MAX_MAP_SIDE)
     cols = reader.next("the number of columns", 1, MAX_MAP_SIDE)
@@ -209,6 +215,8 @@ def import_mtai(text: str, path: str, codes: str | None = None, name: str = "") 
     floor_names = [str(f + 1) for f in range(floors)]
     plans = []
     for f, grid in enumerate(grids):
+        if deadline is not None:
+            deadline.check()
         plan: list[list[Tile]] = []
         for r, row in enumerate(grid):
             tiles: list[Tile] = []
@@ -236,7 +244,7 @@ def import_mtai(text: str, path: str, codes: str | None = None, name: str = "") 
         f"Imported from the magic-tower-AI map {path} (tile codes: {version}) by `twisty import mtai`.",
         "Won by defeating the boss; the score is the hp left after that fight.",
     ]
-    imported = tower_level(name or path, plans, player, shop=shop, header=header, shown=path)
+    imported = tower_level(name or path, plans, player, shop=shop, header=header, shown=path, deadline=deadline)
     return imported, report
 
 

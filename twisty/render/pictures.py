@@ -24,6 +24,7 @@ import io
 import os
 import re
 import signal
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -247,15 +248,25 @@ def drawing_within(deadline: Deadline | None) -> Iterator[None]:
         return
 
     def stop(_signal: int, _frame: Any) -> None:
+        # Raised from wherever the drawing is; if that is a place that swallows exceptions (a weakref
+        # callback, a __del__), the timer strikes again shortly until the drawing stops.
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
         raise LimitReached("time limit")
 
+    def unraisable(hook: Any) -> None:  # a strike swallowed where it landed is no news for stderr
+        if not isinstance(hook.exc_value, LimitReached):
+            earlier_hook(hook)
+
     previous = signal.signal(signal.SIGALRM, stop)
+    earlier_hook = sys.unraisablehook
+    sys.unraisablehook = unraisable
     signal.setitimer(signal.ITIMER_REAL, left + DRAWING_GRACE)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        sys.unraisablehook = earlier_hook
 
 
 def short_fraction(text: str, limit: int = 28) -> str:

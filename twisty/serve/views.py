@@ -9,19 +9,17 @@ Everything here is JSON-ready data; bad text gives its positioned error instead 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from twisty.api import checker_for
-from twisty.checking import CheckOptions, CheckOutcome, level_status, status_word
-from twisty.errors import LevelError, LimitReached, TwistyError, UsageError
+from twisty.api import check_record
+from twisty.checking import CheckOutcome, level_status, status_word
+from twisty.errors import LevelError, LimitReached, TwistyError
 from twisty.games import GAMES, resolve
 from twisty.limits import Deadline
 from twisty.render.pictures import PictureOptions, picture_svg
-from twisty.rules.level import Level, level_within
-from twisty.rules.source import parse_level_bytes
+from twisty.rules.level import Level
 
 Send = Callable[[dict[str, Any]], None]
 
@@ -31,27 +29,12 @@ def error_data(error: LevelError) -> dict[str, Any]:
 
 
 def checked(raw: bytes, name: str, deadline: Deadline) -> tuple[CheckOutcome, Any, Level | None]:
-    """The check of a level's bytes as `twisty check` makes it (twisty.api.check_contents: parse, load and
-    every question within one deadline, default questions, solutions counted as far as the claims need),
-    with the game's verdict and the level kept for the picture: (record, verdict, level); an invalid
-    level gives the invalid record and (None, None)."""
-    started = time.perf_counter()
-    options = CheckOptions(timeout=deadline.seconds, deadline=deadline)
-    game = None
-    try:
-        source = parse_level_bytes(raw, name)
-        game = source.game
-        level = level_within(source, deadline)
-        verdict = checker_for(source).check(level, options)
-    except (LevelError, UsageError) as error:
-        problem = error if isinstance(error, LevelError) else LevelError(str(error), path=name)
-        if problem.path is None:
-            problem.path = name
-        data = {"level": name, "game": game, "valid": False, "errors": [problem.as_json()], "expect_failures": []}
-        return CheckOutcome(data, f"{'INVALID':<11}{problem}"), None, None
-    record = CheckOutcome(verdict.to_json(), verdict.summary(), verdict.details())
-    record.data.setdefault("seconds", round(time.perf_counter() - started, 3))
-    return record, verdict, level
+    """The check of a level's bytes that `twisty check` makes (twisty.api.check_record: the same function,
+    the same defaults, every question within the one deadline), with the game's verdict and the level as
+    loaded, kept for the editor and the picture: (record, verdict, level); an invalid level gives the
+    invalid record and (None, None)."""
+    record = check_record(raw, name=name, deadline=deadline)
+    return record, record.verdict, record.level
 
 
 def verdict_data(record: CheckOutcome) -> dict[str, Any]:
@@ -91,7 +74,7 @@ def level_view(raw: bytes, *, name: str, spread: int | None, deadline: Deadline,
     {"part": "picture", "svg", "picture_note"}
     """
     record, verdict, level = checked(raw, name, deadline)
-    if level is None:
+    if level is None or not record.data.get("valid", True):
         errors = record.data.get("errors") or [{}]
         first = errors[0]
         send(
