@@ -15,6 +15,7 @@ its cells at a readable size and grow instead.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -123,7 +124,7 @@ class Sheet:
         for panel in self.panels:
             panel.axes.set_position((2 / total_w, 2 / total_h, panel.width / total_w, panel.height / total_h))
             box = panel.axes.get_position().transformed(self.figure.transFigure)
-            tight = panel.axes.get_tightbbox(renderer)
+            tight = _decorations(panel.axes, renderer)
             if tight is not None:
                 panel.overflow = [
                     max(0.0, (box.x0 - tight.x0) / dpi),
@@ -207,12 +208,38 @@ class Sheet:
             self.legend.set_bbox_to_anchor((anchor[0] / full_w, anchor[1] / full_h), transform=self.figure.transFigure)
 
     def _spill(self, renderer: RendererBase) -> list[float]:
-        """How far (inches) what is drawn reaches past each edge of the figure: left, bottom, right, top."""
-        tight = self.figure.get_tightbbox(renderer)  # in inches
-        box = self.figure.bbox_inches
-        if tight is None:
+        """How far (inches) what is drawn reaches past each edge of the figure: left, bottom, right, top:
+        the panels with their decorations, the key and the title (what a panel draws inside its limits
+        stays inside it)."""
+        from matplotlib.transforms import Bbox
+
+        boxes = [_decorations(panel.axes, renderer) for panel in self.panels]
+        boxes += [legend.get_window_extent(renderer) for legend in self.figure.legends]
+        if self._title is not None:
+            boxes.append(self._title.get_window_extent(renderer))
+        found = [box for box in boxes if box is not None]
+        if not found:
             return [0.0, 0.0, 0.0, 0.0]
-        return [box.x0 - tight.x0, box.y0 - tight.y0, tight.x1 - box.x1, tight.y1 - box.y1]
+        tight = Bbox.union(found)
+        dpi = self.figure.dpi
+        width, height = self.figure.get_size_inches()
+        return [-tight.x0 / dpi, -tight.y0 / dpi, tight.x1 / dpi - width, tight.y1 / dpi - height]
+
+
+def _decorations(axes: Axes, renderer: RendererBase) -> Any:
+    """The box of a panel with its title and whatever it draws past its limits (texts without clipping):
+    what is drawn inside its limits is not measured, which keeps a panel of thousands of cells quick."""
+    outside = [
+        text
+        for text in axes.texts
+        if text.get_visible() and not text.get_clip_on() and not _within_limits(axes, text.get_position())
+    ]
+    return axes.get_tightbbox(renderer, bbox_extra_artists=outside)
+
+
+def _within_limits(axes: Axes, point: tuple[float, float]) -> bool:
+    (x0, x1), (y0, y1) = sorted(axes.get_xlim()), sorted(axes.get_ylim())
+    return x0 <= point[0] <= x1 and y0 <= point[1] <= y1
 
 
 def _inches(bbox: Any, dpi: float) -> tuple[float, float]:
@@ -239,6 +266,7 @@ class Labels:
         self.boxes: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
         self.placed: list[Text] = []
         self.dropped = 0
+        self._sizes: dict[tuple[str, float, float, bool], tuple[float, float]] = {}
 
     def reserve(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """Keep labels off this box (data units)."""
@@ -246,7 +274,15 @@ class Labels:
 
     def size(self, text: str, fontsize: float, pad: float, circle: bool = False) -> tuple[float, float]:
         """A label's width and height in data units, its box's padding (`pad`, in fractions of the font
-        size, as matplotlib's boxstyle takes it) included."""
+        size, as matplotlib's boxstyle takes it) included. Measured once per shape: the digits of the
+        fonts used all have one width, so "hp 41" and "hp 97" are one measurement."""
+        key = (_DIGIT.sub("0", text), fontsize, pad, circle)
+        found = self._sizes.get(key)
+        if found is None:
+            found = self._sizes[key] = self._measure(key[0], fontsize, pad, circle)
+        return found
+
+    def _measure(self, text: str, fontsize: float, pad: float, circle: bool) -> tuple[float, float]:
         from matplotlib.font_manager import FontProperties
 
         properties = FontProperties(size=fontsize, weight="bold")
@@ -347,6 +383,8 @@ class Labels:
                     return False
         return True
 
+
+_DIGIT = re.compile(r"[0-9]")
 
 # The ways from a point to its label, in the order tried: the corners (upper right first: y grows
 # downwards on the maps), then the sides.

@@ -220,7 +220,7 @@ def _draw_spread(axes: Any, picture: Picture, book: Book, verdict: Any, spread: 
                 index = shape.index(cell)
                 style = STATUS_STYLE.get(evaluation.status[index]) if evaluation is not None else None
                 fill, hatch, ink, _ = style or (PALE, "", BLACK, "")
-                patch = axes.add_patch(
+                patch = axes.add_artist(  # limits set: no widening cell by cell
                     Rectangle((left + col, row), 1, 1, facecolor=fill, hatch=hatch, edgecolor="#8c8c8c", linewidth=0.4)
                 )
                 picture.tip(patch, f"cell-{page}-{row}-{col}", story_text(cell_story(verdict, cell)))

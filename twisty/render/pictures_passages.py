@@ -172,7 +172,9 @@ def _draw_cells(axes: Any, model: PassagesLevel, detailed: bool, scale: float, l
             for col, char in enumerate(text):
                 if char == OUTSIDE:
                     continue
-                axes.add_patch(
+                # add_artist: the panel's limits are set already, and add_patch would widen them cell by
+                # cell (most of the drawing's time on a map of a thousand cells).
+                axes.add_artist(
                     Rectangle(
                         (col, row),
                         1,
