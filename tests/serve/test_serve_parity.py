@@ -70,3 +70,12 @@ def test_the_armoury_maze_is_ok_with_its_six_solutions(page) -> None:
     verdict = page["passages/13-armoury-maze.toml"]
     assert verdict["status"] == "ok" and verdict["expect_failures"] == []
     assert verdict["record"]["solutions"] == 6  # its [expect] solutions = 6, counted as far as the claim needs
+
+
+def test_a_level_expected_unsolvable_that_is_unsolvable_is_ok(page) -> None:
+    """The badge says whether the level meets its claims: an unwinnable round that claims so is ok (the
+    page once showed it orange, as merely unsolvable)."""
+    claimed = {name: verdict for name, verdict in page.items() if verdict["record"].get("expected_solvable") is False}
+    assert len(claimed) >= 3  # passages 09, temple 04 and 05 among them
+    for name, verdict in claimed.items():
+        assert verdict["record"]["solvable"] is False and verdict["status"] == "ok", name
