@@ -10,7 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,7 +138,7 @@ def check_targets(paths: list[Path], force: bool, what: str = "levels") -> None:
             raise UsageError(f"{path}: cannot write to the folder {folder}")
 
 
-def write_files(targets: list[tuple[Path, str | bytes]], force: bool, what: str = "levels") -> None:
+def write_files(targets: Sequence[tuple[Path, str | bytes]], force: bool, what: str = "levels") -> None:
     """Write each (path, text or bytes), after checking that every one of them may be written."""
     check_targets([path for path, _ in targets], force, what)
     mode = file_mode()

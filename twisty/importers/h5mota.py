@@ -26,8 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from twisty.errors import LevelError
-from twisty.importers.h5mota_values import Source, display_name, plain_floor_id, shown, whole_number
-from twisty.importers.js_literals import EffectBeyondLimits, EffectError, ProjectFile, read_effect, read_object_file
+from twisty.importers.h5mota_values import Source, described, display_name, plain_floor_id, shown, whole_number
+from twisty.importers.js_literals import (
+    EffectBeyondLimits,
+    EffectError,
+    ProjectFile,
+    ValueOf,
+    read_effect,
+    read_object_file,
+)
 from twisty.importers.losses import LossReport
 from twisty.importers.tower import FloorPlan, ImportedLevel, Tile, tower_level
 from twisty.limits import MAX_NUMBER, Deadline
@@ -120,7 +127,9 @@ class Project:
     def start_floor(self) -> str:
         start = self.first.get("floorId", self.floor_ids[0])
         if not isinstance(start, str):
-            raise self.first.error(f"firstData.floorId must be a floor id (a string), not {shown(start)}", "floorId")
+            raise self.first.error(
+                f"firstData.floorId must be a floor id (a string), not {described(start)}", "floorId"
+            )
         return start
 
     def poll(self) -> None:
@@ -375,7 +384,8 @@ def _shows_only(event: Any) -> bool:
     if isinstance(event, dict):
         if "data" in event and isinstance(event.get("data"), list):  # {"trigger": ..., "data": [...]}
             return _shows_only(event["data"])
-        return event.get("type") in SHOW_ONLY
+        kind = event.get("type")
+        return isinstance(kind, str) and kind in SHOW_ONLY
     return False
 
 
@@ -485,19 +495,16 @@ def _monster(project: Project, floor: str, ident: Any, place: tuple[int, int], r
     ):
         if special in kept:
             fields[field_name] = values.decimal(key, f"values.{key}", default=default, minimum=0)
-    name = display_name(data.get("name"), shown(ident))
+    if "hp" not in data.value:
+        raise data.error(f"{who} has no hp")
     enemy = Enemy(
-        name,
-        data.whole("hp", f"{who}'s hp", minimum=1, default=1) if "hp" in data.value else _missing(data, who, "hp"),
+        display_name(data.get("name"), shown(ident)),
+        data.whole("hp", f"{who}'s hp", minimum=1),
         data.whole("atk", f"{who}'s atk"),
         data.whole("def", f"{who}'s def"),
         **fields,
     )
     return Thing("enemy", "", (0, 0), enemy=enemy)
-
-
-def _missing(data: Source, who: str, key: str) -> int:
-    raise data.error(f"{who} has no {key}")
 
 
 def _item(
@@ -571,7 +578,7 @@ def _item(
     )
 
 
-def _value_reader(project: Project):  # -> ValueOf
+def _value_reader(project: Project) -> ValueOf:
     """data.js's values by name for item effects: None when missing or not a number (the effect is then
     a loss); a value there that twisty cannot hold (NaN, Infinity, beyond 10^9) is refused at its place."""
     values = project.values

@@ -33,16 +33,26 @@ _MISSING = object()
 def shown(value: Any, limit: int = 40) -> str:
     """A value from a file as a message shows it: printable, at most `limit` characters."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
-        return f"a number of {math.floor(value.bit_length() * math.log10(2)) + 1} digits"
+        try:
+            return f"a number of {len(str(value))} digits"
+        except ValueError:  # (past Python's limit on digits converted)
+            return f"a number of about {math.floor(value.bit_length() * math.log10(2)) + 1} digits"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"  # (as JavaScript writes it)
     text = value[: limit + 1] if isinstance(value, str) else repr(value)[: limit + 1]
     text = "".join(char if char.isprintable() else "?" for char in text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def described(value: Any) -> str:
+    """A value of the wrong kind as a message shows it: a string in quotes ("3"), anything else as written."""
+    return f'"{shown(value)}"' if isinstance(value, str) else shown(value)
+
+
 def plain_floor_id(file: ProjectFile, keys: Keys, value: Any) -> str:
     """A floor id of main.floorIds, refused unless it is a plain name (it becomes a file name)."""
     if not isinstance(value, str):
-        raise file.error(f"a floor id in main.floorIds must be a string, not {shown(value)}", keys)
+        raise file.error(f"a floor id in main.floorIds must be a string, not {described(value)}", keys)
     if not _PLAIN_ID.fullmatch(value) or ".." in value or len(value.encode("utf-8", "replace")) > MAX_ID_BYTES:
         raise file.error(
             f'the floor id "{shown(value)}" is not a plain name: a floor id names files (floors/<id>.js, '
@@ -85,7 +95,7 @@ class Source:
         if value is _MISSING or value is None:
             return Source(self.file, (*self.keys, key), {})
         if not isinstance(value, dict):
-            raise self.error(f"{what} must be an object {{...}}, not {shown(value)}", key)
+            raise self.error(f"{what} must be an object {{...}}, not {described(value)}", key)
         return Source(self.file, (*self.keys, key), value)
 
     def whole(self, key: str | int, what: str, *, minimum: int = 0, default: int = 0) -> int:
@@ -105,7 +115,7 @@ class Source:
 
 def _finite(file: ProjectFile, keys: Keys, value: Any, what: str) -> int | float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise file.error(f"{what} must be a number, not {shown(value)}", keys)
+        raise file.error(f"{what} must be a number, not {described(value)}", keys)
     if isinstance(value, float) and not math.isfinite(value):
         raise file.error(f"{what} is {shown(value)}: twisty holds finite numbers only", keys)
     if abs(value) > MAX_NUMBER:

@@ -14,6 +14,7 @@ number at fault; tile codes twisty has no meaning for are walls, in the loss rep
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from twisty.errors import LevelError
@@ -67,11 +68,18 @@ ONLY = {
 LARGEST = 10**9
 
 
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
 @dataclass
 class _Token:
     value: int
     line: int
     column: int
+    digits: int = 1  # as written (a value of more than 19 digits is held as 10^19: out of every range)
+
+    def shown(self) -> str:
+        return str(self.value) if self.digits <= 19 else f"a number of {self.digits} characters"
 
 
 class _Reader:
@@ -85,16 +93,16 @@ class _Reader:
             column = 0
             for word in line.split():
                 column = line.index(word, column) + 1
-                try:
-                    value = int(word)
-                except ValueError:
+                # (decimal digits only: Python's int() would also take "1_000", "+5" and other scripts' digits,
+                # which magic-tower-AI's reader does not; and past 18 digits no value is in range anyway)
+                if not _WHOLE.fullmatch(word):
                     raise LevelError(
                         f"{word[:20]!r} is not a whole number (magic-tower-AI maps are whitespace-separated integers)",
                         path=path,
                         line=number,
                         column=column,
-                    ) from None
-                self.tokens.append(_Token(value, number, column))
+                    )
+                self.tokens.append(_Token(int(word) if len(word) <= 19 else 10**19, number, column, len(word)))
                 column += len(word) - 1
             self.end = (number, len(line) + 1)
         self.at = 0
@@ -107,7 +115,7 @@ class _Reader:
         token = self.tokens[self.at]
         self.at += 1
         if not low <= token.value <= high:
-            raise self.error(token, f"{what} must lie within {low} to {high:,}, not {token.value}")
+            raise self.error(token, f"{what} must lie within {low} to {high:,}, not {token.shown()}")
         return token.value
 
     def last(self) -> _Token:

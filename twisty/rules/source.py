@@ -171,10 +171,11 @@ def read_regular_file(
 ) -> bytes:
     """The bytes of a file that every command reads the same way: a regular file only (a FIFO would block
     for ever and a device never end: the file is opened without blocking and its kind is checked on the
-    open file before a byte is read), at most `limit` bytes read (`too_large` is the message past it;
-    `kind` names what was expected, "a level file"). With `inside`, a folder, the file must lie inside
-    it once every symbolic link is followed: a file named by another file's contents (an h5mota floor)
-    may not lead out of the folder the user named. Every problem is one LevelError naming the file."""
+    open file before a byte is read), its size checked before reading and at most `limit` bytes read
+    (`too_large` is the message past it; `kind` names what was expected, "a level file"). With `inside`,
+    a folder, the file must lie inside it once every symbolic link is followed: a file named by another
+    file's contents (an h5mota floor) may not lead out of the folder the user named. Every problem is one
+    LevelError naming the file."""
     shown = str(path)
     target: str | Path = path
     root = None
@@ -193,10 +194,12 @@ def read_regular_file(
             opened = _opened_path(handle)  # (what was opened, should a folder on the way have changed since)
             if opened is not None and not _within(opened, root):
                 raise LevelError(_outside_message(path, root), path=shown)
-        mode = os.fstat(handle).st_mode
-        if not stat.S_ISREG(mode):
-            found = next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
+        status = os.fstat(handle)
+        if not stat.S_ISREG(status.st_mode):
+            found = next((name for test, name in _FILE_KINDS if test(status.st_mode)), "not a regular file")
             raise LevelError(f"this is {found}, not {kind} (only regular files are read)", path=shown)
+        if status.st_size > limit:  # (refused before a byte is read; the loop below holds for a growing file)
+            raise LevelError(too_large, path=shown)
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
