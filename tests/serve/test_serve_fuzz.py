@@ -26,6 +26,11 @@ SHIPPED = [
 ]
 FUZZ_EXAMPLES = 200
 SLOW_EXAMPLES = 2000
+# Every example is a real request to a server that starts worker processes: slow, and meant to be.
+QUIET = settings(
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 MEANT = {200, 400, 403, 404, 405, 409, 413, 415, 503}
 
 KEYS = ["text", "path", "spread", "cell", "symbol", "overwrite", "game", "x"]
@@ -128,22 +133,14 @@ def ask(client, request: tuple) -> None:
             assert isinstance(answer["error"]["message"], str) and answer["error"]["message"]
 
 
-@settings(
-    max_examples=FUZZ_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@settings(QUIET, max_examples=FUZZ_EXAMPLES)
 @given(request=REQUESTS)
 def test_random_requests_never_fail_the_server(client, request: tuple) -> None:
     ask(client, request)
 
 
 @pytest.mark.slow
-@settings(
-    max_examples=SLOW_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@settings(QUIET, max_examples=SLOW_EXAMPLES)
 @given(request=REQUESTS)
 def test_many_random_requests_never_fail_the_server(client, request: tuple) -> None:
     ask(client, request)
