@@ -93,10 +93,11 @@ def test_slow_verdicts_hold_up_no_other(tmp_path: Path) -> None:
     assert len(slow_answers) == 3
     for slow_answer, slow_seconds in slow_answers.values():
         assert slow_answer["http"] == 200 and slow_seconds <= 3.0 + GRACE + SLACK, (slow_seconds, slow_answer)
-    # Not decided within 3 s: unknown, never a guess (its claims, which say solvable, then fail, as `twisty
-    # check --timeout 3` says; or, when the worker had sent nothing by the deadline, the verdict is unknown).
+    # Not every question decided within 3 s: unknown, never a guess (its claims then fail, as `twisty check
+    # --timeout 3` says; or, when the worker had sent nothing by the deadline, the verdict is unknown). A fast
+    # machine may decide solvability in time; then it is the shipped claim's answer (solvable), never "no".
     hard = slow_answers["hard.toml"][0]["verdict"]
-    assert hard.get("record", {}).get("solvable") is None and hard["status"] in ("unknown", "failed")
+    assert hard.get("record", {}).get("solvable") in (None, True) and hard["status"] in ("unknown", "failed")
     assert "time limit" in hard["headline"]
 
 
