@@ -1,7 +1,8 @@
 """The grid engine against the search engine on random levels of 20 to 120 blockers: the agreement table of
 docs/contributing.md ("A second opinion at scale").
 
-    python benchmarks/passages/grid_agreement.py [--seeds 12] [--limit 60] [--json results.json]
+    python benchmarks/passages/grid_agreement.py [--seeds 12] [--limit 60] [--rows rows.jsonl] [--json out.json]
+    python benchmarks/passages/grid_agreement.py --table-from rows.jsonl
 
 Families (tests/large_random.py): random test mazes of 20 to 120 blockers with the life they were drawn with
 ("maze"), the same mazes with the least starting life that wins, by the search engine ("maze, tight"), and the
@@ -9,7 +10,9 @@ benchmark suite's levels of 20 to 120 blockers ("suite"). On each level the sear
 route and the least starting hp with no limit; then the grid engine answers the best route, the least
 starting hp and uniqueness (a count to 1), each within --limit seconds of CPU. Where both engines prove an
 answer the two must agree: a difference is printed as BUG and the script exits 1. Times are CPU seconds of
-this process (the machine is shared; the load is printed beside them).
+this process (the machine is shared; the load is printed beside them). --rows appends each level's answers
+as a line of JSON as soon as it is done (a long run stopped half-way keeps what it found; --table-from makes
+the table of such a file).
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from twisty.solver.passages_verdict import SOLVABLE  # noqa: E402
 
 # CPU seconds per question for the search engine (its answers are the reference here; a level it does not
 # settle within this is left out of the comparison and counted apart).
-SEARCH_LIMIT = 600.0
+SEARCH_LIMIT = 300.0
+FAMILIES = ["maze", "maze, tight", "suite"]
 
 
 def timed(call):
@@ -91,27 +95,44 @@ def levels(seeds: int):
 
 
 def table(rows: list[dict], limit: float) -> list[str]:
-    """Per family and size: how many answers the grid engine proved within the limit, how many disagree with
-    the search engine's (0, or the script has failed), and CPU seconds."""
+    """Per family and size (a markdown table): how many answers the grid engine proved within the limit,
+    how many disagree with the search engine's (0, or the script has failed), and CPU seconds: the grid
+    engine's best route and least starting hp together, median and worst, the search engine's on the
+    same questions, and the worst ratio of the two over the levels both settled."""
     lines = [
-        "family       blockers levels  best proved  least hp proved  unique decided  disagree  "
-        f"grid s median  grid s worst  search s worst    (grid: {limit:g} s CPU a question)"
+        "| family | blockers | levels | best route proved | least hp proved | unique decided | disagree | "
+        "grid CPU s median | grid CPU s worst | search CPU s worst | worst ratio grid/search |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     groups: dict[tuple[str, int], list[dict]] = {}
     for row in rows:
         groups.setdefault((row["family"], row["size"]), []).append(row)
-    for (family, size), members in groups.items():
+    for (family, size), members in sorted(groups.items(), key=lambda item: (FAMILIES.index(item[0][0]), item[0][1])):
         proved = sum(1 for r in members if r["grid"]["proved"])
         least = sum(1 for r in members if r["grid_least"][0] != "unknown")
         asked = [r for r in members if "grid_unique" in r]
         decided = sum(1 for r in asked if r["grid_unique"] is not None)
         grid_seconds = [r["seconds"]["grid_best"] + r["seconds"]["grid_least"] for r in members]
-        lines.append(
-            f"{family:<12} {size:>8} {len(members):>6} {proved:>7}/{len(members):<4} {least:>11}/{len(members):<4} "
-            f"{decided:>10}/{len(asked):<4} {sum(1 for r in members if r['bugs']):>8} "
-            f"{statistics.median(grid_seconds):>14.2f} {max(grid_seconds):>13.2f} "
-            f"{max(r['seconds']['search'] for r in members):>15.2f}"
-        )
+        ratios = [
+            (r["seconds"]["grid_best"] + r["seconds"]["grid_least"]) / max(r["seconds"]["search"], 1e-3)
+            for r in members
+            if r["grid"]["proved"] and r["search"]["proved"] and r["grid_least"][0] != "unknown"
+        ]
+        cells = [
+            family,
+            str(size),
+            str(len(members)),
+            f"{proved}/{len(members)}",
+            f"{least}/{len(members)}",
+            f"{decided}/{len(asked)}",
+            str(sum(1 for r in members if r["bugs"])),
+            f"{statistics.median(grid_seconds):.3f}",
+            f"{max(grid_seconds):.3f}",
+            f"{max(r['seconds']['search'] for r in members):.3f}",
+            f"{max(ratios):.1f}" if ratios else "-",
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append(f"(grid engine: {limit:g} s of CPU a question; search engine: {SEARCH_LIMIT:g} s)")
     return lines
 
 
@@ -120,15 +141,26 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=12, help="random mazes per size")
     parser.add_argument("--limit", type=float, default=60.0, help="CPU seconds per question for the grid engine")
     parser.add_argument("--json", type=Path, help="write every level's answers and times here")
+    parser.add_argument("--rows", type=Path, help="append each level's answers here as it is done (JSON lines)")
+    parser.add_argument("--table-from", type=Path, help="print the table of a --rows file and stop")
     options = parser.parse_args()
+    if options.table_from:
+        kept = [json.loads(line) for line in options.table_from.read_text().splitlines() if line.strip()]
+        print("\n".join(table(kept, kept[0]["limit"] if kept else options.limit)))
+        return 1 if any(row["bugs"] for row in kept) else 0
     rows = []
     for family, size, name, level in levels(options.seeds):
         row = compare(family, name, level, options.limit)
         row["size"] = size
+        row["limit"] = options.limit
+        row["load"] = os.getloadavg()[0]
         rows.append(row)
         for bug in row["bugs"]:
             print(f"BUG: {name}: {bug}", flush=True)
         print(f"{name}: {row['grid']} {row['seconds']}", file=sys.stderr, flush=True)
+        if options.rows:
+            with options.rows.open("a") as out:
+                out.write(json.dumps(row) + "\n")
     lines = table(rows, options.limit)
     load = os.getloadavg()
     lines.append(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (2 cores)")
