@@ -47,7 +47,8 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under --slow-sample, keep the sample's share of each parametrized slow test's cases (but of those
-    that draw their own levels: they take the share of each case's levels instead)."""
+    that draw their own levels: they take the share of each case's levels instead), and of each slow
+    property-based test's examples."""
     if not sampling.active():
         return
     suites: dict[str, list[pytest.Item]] = {}
@@ -58,7 +59,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     dropped: list[pytest.Item] = []
     for name, cases in suites.items():
         if len(cases) == 1:
-            continue  # a test that loops over its levels draws them itself (the slow_sample fixture)
+            # A property-based test takes the share of its examples (unless it takes it itself); a test
+            # that loops over its levels draws them itself (the slow_sample fixture).
+            if name not in sampling.DRAWN:
+                sampling.sample_examples(getattr(cases[0], "obj", None), name)
+            continue
         kept = set(map(id, sampling.draw(cases, name)))
         dropped += [case for case in cases if id(case) not in kept]
     if dropped:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -80,3 +80,19 @@ def seeded(label: str) -> Callable[[T], T]:
     import hypothesis
 
     return hypothesis.seed(seed_number(label))
+
+
+def sample_examples(test: Any, label: str) -> bool:
+    """For a slow property-based test that does not take its share itself (examples() and seeded()): its
+    examples cut to the sample's share and hypothesis seeded from the sample's seed, on the test as collected
+    (hypothesis reads both from the test when it runs). False when `test` is not a property-based test."""
+    current = getattr(test, "_hypothesis_internal_use_settings", None)
+    if not getattr(test, "is_hypothesis_test", False) or current is None:
+        return False
+    import hypothesis
+
+    test._hypothesis_internal_use_settings = hypothesis.settings(
+        current, max_examples=examples(current.max_examples, label)
+    )
+    test._hypothesis_internal_use_seed = seed_number(label)
+    return True
