@@ -67,7 +67,15 @@ def test_unknown_tile_codes_are_walls_in_the_report(tmp_path):
     imported, report = import_mtai(text, "t.txt")
     assert not report.exact
     assert report.as_json() == [
-        {"floor": "1", "what": "tile code 7", "treated_as": "a wall", "count": 1, "first": [[0, 1]], "kind": "loss"}
+        {
+            "floor": "1",
+            "what": "tile code 7",
+            "treated_as": "a wall",
+            "count": 1,
+            "first": [[0, 1]],
+            "places": [[0, 1]],
+            "kind": "loss",
+        }
     ]
     assert best_hp(imported.level) is None  # the wall cuts the hero off
 
