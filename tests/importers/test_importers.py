@@ -127,7 +127,7 @@ def test_h5mota_floors_one_by_one_and_together():
         ("F2", "tool pickaxe", ((3, 2),)),
         ("F2", "special 15 (zone)", ((3, 3),)),
         ("F2", "special door specialDoor", ((3, 4),)),
-        ("F2", "NPC", ((3, 1),)),
+        ("F2", "NPC with an event", ((3, 1),)),
     }
     notes = {loss["what"] for loss in report_2.as_json() if loss["kind"] == "note"}
     assert notes == {"stair down out of the floors imported", "the floors start above the tower's start (F1)"}

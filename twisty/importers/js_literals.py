@@ -108,6 +108,24 @@ def read_object_file(path: Path, *, inside: Path, deadline: Deadline | None = No
     return ProjectFile(shown, text, start, value)
 
 
+def read_code_text(path: Path, *, inside: Path, deadline: Deadline | None = None) -> str:
+    """The text of a project file of code (plugins.js, functions.js), read only to find names in it (never
+    run), within the same limits and inside the project folder as the object files; "" when the file is
+    not there. Bytes that are not UTF-8 are read as replacement characters (nothing is parsed from them)."""
+    if not path.exists() and not path.is_symlink():
+        return ""
+    raw = read_regular_file(
+        path,
+        limit=MAX_FILE_BYTES,
+        kind="an h5mota project file",
+        too_large=f"larger than {MAX_FILE_BYTES} bytes: not an h5mota project file",
+        inside=inside,
+    )
+    if deadline is not None:
+        deadline.check()
+    return raw.decode("utf-8", "replace")
+
+
 def _decode_error(error: Exception, text: str, start: int, shown: str) -> LevelError:
     """pyjson5's error as one positioned message. It gives an offset "near" the fault: the fault itself for
     trailing data, one past it otherwise."""

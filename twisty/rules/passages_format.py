@@ -127,6 +127,7 @@ def load_passages(source: LevelSource, deadline: Deadline | None = None) -> Pass
     if needs_tower_stats and type(player) is Stats:
         level = replace(level, player=TowerStats(player.hp, player.atk, player.defense, player.keys))
     if from_start:
+        assert isinstance(level.player, TowerStats)  # (a level with a shop has the tower's stats)
         level = replace(level, player=replace(level.player, shopping=True))
     return with_optional_items(level)
 
