@@ -16,6 +16,7 @@ from twisty.errors import EngineBug
 from twisty.games import GAMES
 from twisty.limits import cycle_collection_paused
 from twisty.rules.passages import Decision, PassagesLevel, Replay, RouteError, replay
+from twisty.solver.passages_relax import best_route_relaxed_first
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 GAME = GAMES["passages"]
@@ -123,7 +124,11 @@ def _analyse(
     route = None
     if "route" in asked or "count" in asked:
         tell("best route")
-        best = engines["best"].best_route(level, deadline)
+        if level.features:
+            # A tower: the doors-open relaxation first (passages_relax), which can settle it at once.
+            best = best_route_relaxed_first(level, deadline, engines["best"].best_route)
+        else:
+            best = engines["best"].best_route(level, deadline)
         if best.decisions is not None:
             route = checked_replay(level, best.decisions, engines["best"].NAME, best.final_hp)
     min_start = MinStartHp(UNKNOWN)
