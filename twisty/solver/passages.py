@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 
 from twisty.errors import EngineBug
 from twisty.games import GAMES
 from twisty.limits import cycle_collection_paused
 from twisty.rules.passages import Decision, PassagesLevel, Replay, RouteError, replay
+from twisty.solver.passages_reduce import free_fights_removed, restore
 from twisty.solver.passages_relax import best_route_relaxed_first
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
@@ -125,8 +126,13 @@ def _analyse(
     if "route" in asked or "count" in asked:
         tell("best route")
         if level.features:
-            # A tower: the doors-open relaxation first (passages_relax), which can settle it at once.
-            best = best_route_relaxed_first(level, deadline, engines["best"].best_route)
+            # A tower: its fights that never cost anything taken out (passages_reduce, exact), then the
+            # doors-open relaxation first (passages_relax), which can settle it at once.
+            reduced = free_fights_removed(level)
+            searched = level if reduced is None else reduced.level
+            best = best_route_relaxed_first(searched, deadline, engines["best"].best_route)
+            if reduced is not None and best.decisions is not None:
+                best = replace(best, decisions=restore(level, reduced, best.decisions))
         else:
             best = engines["best"].best_route(level, deadline)
         if best.decisions is not None:
