@@ -7,12 +7,13 @@ classes and passability by mota-js's rule), sharing nothing with the importer bu
 report it produced. The tests run it on our own towers; on a public tower it gives the per-floor table of
 docs/mota.md:
 
-    python -m tests.towers.census PROJECT_DIR [FLOOR ...]
+    python -m tests.towers.census [--check] PROJECT_DIR [FLOOR or A..B ...]
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,8 @@ import pyjson5
 from twisty.importers.h5mota import floor_ranges, import_range, read_project
 from twisty.importers.losses import LossReport
 from twisty.rules.passages import PassagesLevel
+from twisty.solver.passages import analyse
+from twisty.solver.passages_verdict import Deadline
 
 # Actions that only show or sound something (the census's own list, from mota-js's action types).
 QUIET = {"text", "tip", "comment", "playSound", "stopSound", "sleep", "animate", "setText", "autoText"}
@@ -207,14 +210,31 @@ def summary(fates: list[Fate]) -> Counter[tuple[str, str]]:
 
 
 def main(arguments: list[str]) -> None:
+    """Per floor (or range): blocks and events, modelled, lost, unaccounted, not imported; with --check,
+    the imported level's best route (60 s) and the seconds the check took (wall, CPU)."""
+    check = "--check" in arguments
+    arguments = [argument for argument in arguments if argument != "--check"]
     folder = Path(arguments[0])
     project = read_project(folder)
     for floors in floor_ranges(project, arguments[1:]):
-        fates, _, _ = census(folder, floors)
+        fates, level, report = census(folder, floors)
         counts = summary(fates)
-        for name in floors:
-            row = [counts[(name, kind)] for kind in ("modelled", "lost", "unaccounted", "not imported")]
-            print(name, *row)
+        lost: Counter[str] = Counter()
+        for loss in report.losses.values():
+            if not loss.note and loss.floor in floors:
+                lost[loss.what.split(" (")[0]] += loss.count
+        kinds = [f"{what} x{count}" if count > 1 else what for what, count in sorted(lost.items())]
+        cells = [sum(counts[(name, kind)] for name in floors) for kind in ("modelled", "lost", "unaccounted")]
+        answer = ""
+        if check and level is not None:
+            started, cpu = time.perf_counter(), time.process_time()
+            best = analyse(level, Deadline(60), questions=frozenset({"route"})).best
+            seconds = f"{time.perf_counter() - started:.2f} s wall, {time.process_time() - cpu:.2f} s CPU"
+            value = {"solvable": f"{best.final_hp}", "unsolvable": "unwinnable"}.get(best.status, "unknown")
+            answer = f" | {value}{', proved' if best.proved else ''} | {seconds}"
+        name = floors[0] if len(floors) == 1 else f"{floors[0]}..{floors[-1]}"
+        shown = "not imported" if level is None else f"{cells[0]} | {cells[1]}"
+        print(f"| {name} | {len(fates)} | {shown} | {cells[2]} | {'; '.join(kinds)}{answer} |")
         for fate in fates:
             if fate.fate.startswith("unaccounted"):
                 print("  ", fate)
