@@ -13,6 +13,7 @@ import pytest
 
 from tests.towers.census import census
 from twisty.importers.h5mota import import_range, read_project
+from twisty.importers.h5mota_common import Inserted, OwnTrigger, effects, registered_triggers, trigger_words
 from twisty.importers.h5mota_shops import NotAShop, ShopFit, linear_price, read_shops
 from twisty.rules.passages import Shop
 from twisty.solver import passages_reference, passages_search
@@ -22,19 +23,31 @@ TOWERS = Path(__file__).resolve().parents[1] / "towers"
 FEATURES = TOWERS / "h5mota-features"
 
 # Every loss of F1..F3, by hand from the floor files: (floor, what, places).
-WALL = "yellowWall (trigger specialwall: the tower's own code)"
+SPECIAL_WALL = "trigger specialwall: the tower's own code, which may open the block (openDoor); reads flag talking"
+WALL = f"yellowWall ({SPECIAL_WALL})"
 FEATURE_LOSSES = {
     ("F1", WALL): 24,
     ("F2", WALL): 22,
     ("F3", WALL): 15,
 }
 FEATURE_PLACES = {
-    ("F1", "woman (trigger woman: the tower's own code)", ((3, 2),)),
-    ("F1", "whiteWall (trigger specialwall: the tower's own code)", ((3, 4),)),
+    # (F1: parseInt("F1".substring(2)) is NaN, no case: the merchant's default price, 30)
+    (
+        "F1",
+        "woman (trigger woman: the tower's own code, which runs common event merchant: status:money -= 30, "
+        "item:blueKey += 1, flag:price = 30)",
+        ((3, 2),),
+    ),
+    ("F1", f"whiteWall ({SPECIAL_WALL})", ((3, 4),)),
     ("F2", "hidden demon (shown by a script)", ((1, 4),)),
     ("F2", "arrowDown (one way: no way in from down; no way out to left, right, up)", ((2, 3),)),
-    ("F2", "blueWall (trigger fakeWall: the tower's own code)", ((3, 4),)),
-    ("F3", "man (trigger man: the tower's own code)", ((2, 1),)),
+    ("F2", "blueWall (trigger fakeWall: the tower's own code, which may open the block (openDoor))", ((3, 4),)),
+    # (flag:arg1 is the floor's number, NaN on F3: not case 3's 100 gold)
+    (
+        "F3",
+        "man (trigger man: the tower's own code, which runs common event talk: hides itself, flag:talking = 2)",
+        ((2, 1),),
+    ),
     ("F3", "special door specialDoor", ((2, 2),)),
 }
 
@@ -180,3 +193,86 @@ def test_prices_are_read_as_linear_expressions(text, value):
 def test_prices_of_other_forms_are_not_read(text):
     with pytest.raises(NotAShop):
         linear_price(text, "flag:s")
+
+
+# A merchant written the way towers write one (the classic 50-floor tower's idiom, our own text): the
+# floor's number picks the price and the goods.
+MERCHANT = [
+    {
+        "type": "switch",
+        "condition": "parseInt(core.status.floorId.substring(2))",
+        "caseList": [
+            {"case": "6", "action": [{"type": "setValue", "name": "flag:price", "value": "50"}]},
+            {"case": "31", "action": [{"type": "setValue", "name": "flag:price", "value": "1000"}]},
+        ],
+    },
+    {
+        "type": "choices",
+        "choices": [
+            {
+                "action": [
+                    {"type": "setValue", "name": "status:money", "operator": "-=", "value": "flag:price"},
+                    {
+                        "type": "switch",
+                        "condition": "parseInt(core.status.floorId.substring(2))",
+                        "caseList": [
+                            {"case": "6", "action": [{"type": "addValue", "name": "item:blueKey", "value": "1"}]},
+                            {
+                                "case": "31",
+                                "action": [
+                                    {"type": "setValue", "name": "item:yellowKey", "operator": "+=", "value": "4"},
+                                    {"type": "setValue", "name": "item:blueKey", "operator": "+=", "value": "1"},
+                                ],
+                            },
+                            {"case": "default", "action": [{"type": "setValue", "name": "flag:odd", "value": "7"}]},
+                        ],
+                    },
+                ]
+            },
+            {"action": []},
+        ],
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("floor", "expected"),
+    [
+        ("MT6", ["status:money -= 50", "item:blueKey += 1", "flag:price = 50"]),
+        ("MT31", ["status:money -= 1000", "item:yellowKey += 4", "item:blueKey += 1", "flag:price = 1000"]),
+        # no case of its own: the default (no price set, so the price stays the flag's name)
+        ("MT7", ["status:money -= flag:price", "flag:odd = 7"]),
+        ("F1", ["status:money -= flag:price", "flag:odd = 7"]),  # parseInt("") is NaN: no case matches
+    ],
+)
+def test_a_common_events_effects_are_read_for_its_floor(floor, expected):
+    assert effects(MERCHANT, floor) == expected
+
+
+def test_a_trigger_functions_text_names_its_common_events_and_the_floor_argument():
+    code = """
+    core.registerSystemEvent("man", function (data, callback) {
+        var a = parseInt(core.status.floorId.substring(2));
+        core.insertAction([{ "type": "insert", "name": "talk", "args": [a, core.nextX(), 0] }]);
+    });
+    core.registerSystemEvent('wall', function (data, callback) {
+        if (core.getFlag('talking') > 0) core.insertAction({'type': 'openDoor', loc: [data.x, data.y]});
+    });
+    """
+    found = registered_triggers([code])
+    assert found["man"] == OwnTrigger((Inserted("talk", frozenset({1})),), (), False)
+    assert found["wall"] == OwnTrigger((), ("talking",), True)
+    talk = [
+        {"type": "switch", "condition": "flag:arg1", "caseList": [{"case": "2", "action": [ADD_MONEY]}]},
+        {"type": "setValue", "name": "flag:talking", "value": "2"},
+        {"type": "hide", "loc": ["core.nextX()", "core.nextY()"]},
+    ]
+    assert trigger_words({"talk": talk}, found["man"], "MT2") == (
+        "the tower's own code, which runs common event talk: status:money += 1000, hides itself, flag:talking = 2"
+    )
+    assert trigger_words({"talk": talk}, found["man"], "MT3") == (
+        "the tower's own code, which runs common event talk: hides itself, flag:talking = 2"
+    )
+
+
+ADD_MONEY = {"type": "addValue", "name": "status:money", "value": "1000"}

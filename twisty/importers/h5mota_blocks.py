@@ -22,7 +22,6 @@ has there and what goes into the loss report.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,18 +153,11 @@ def shop_opened(block: Block) -> str | None:
     return opening[0]["id"] if shows_only(rest) else None
 
 
-def registered_triggers(texts: list[str]) -> set[str]:
-    """The trigger names a tower registers itself (`core.registerSystemEvent("name", ...)` in its code)."""
-    found: set[str] = set()
-    for text in texts:
-        found |= set(re.findall(r"registerSystemEvent\s*\(\s*[\"']([^\"']{1,60})[\"']", text))
-    return found
-
-
-def trigger_loss(trigger: str, registered: set[str]) -> str:
-    """How the loss report names a trigger twisty does not read."""
+def trigger_loss(trigger: str, own: str | None) -> str:
+    """How the loss report names a trigger twisty does not read (`own`: what the tower's own trigger of
+    that name does, in words, twisty.importers.h5mota_common; None when the tower registers none)."""
     if trigger in ENGINE_TRIGGERS:
         return f"trigger {shown(trigger)}: the engine's, not modelled"
-    if trigger in registered:
-        return f"trigger {shown(trigger)}: the tower's own code"
+    if own is not None:
+        return f"trigger {shown(trigger)}: {own}"
     return f"trigger {shown(trigger)}: not the engine's"

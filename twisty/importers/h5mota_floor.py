@@ -193,7 +193,12 @@ def _plain_block(
     if block.trigger is None or block.trigger == "changeFloor":
         return passed
     if block.trigger != "action":
-        report.add(floor, f"{block.name} ({trigger_loss(block.trigger, project.registered)})", treated, place)
+        report.add(
+            floor,
+            f"{block.name} ({trigger_loss(block.trigger, project.own_trigger(block.trigger, floor))})",
+            treated,
+            place,
+        )
         return passed
     if shows_only(block.actions):
         return passed

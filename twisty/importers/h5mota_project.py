@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from twisty.errors import LevelError
-from twisty.importers.h5mota_blocks import registered_triggers
+from twisty.importers.h5mota_common import OwnTrigger, registered_triggers, trigger_words
 from twisty.importers.h5mota_shops import ShopFit, read_shops
 from twisty.importers.h5mota_values import Source, described, plain_floor_id, whole_number
 from twisty.importers.js_literals import ProjectFile, read_code_text, read_object_file
@@ -42,8 +43,31 @@ class Project:
     maps: Source
     deadline: Deadline | None = None
     floors: dict[str, Source] = field(default_factory=dict)
-    # The trigger names the tower's own code registers (plugins.js, functions.js): named in the report.
-    registered: set[str] = field(default_factory=set)
+    # The trigger names the tower's own code registers (plugins.js, functions.js), each with the common
+    # events its function inserts: named in the report with what they do (h5mota_common).
+    registered: dict[str, OwnTrigger] = field(default_factory=dict)
+    _common: dict[str, Any] | None = None
+
+    def own_trigger(self, trigger: str, floor_id: str) -> str | None:
+        """What the tower's own trigger of this name does on this floor, in words; None when it has none."""
+        if trigger not in self.registered:
+            return None
+        return trigger_words(self.common_events, self.registered[trigger], floor_id)
+
+    @property
+    def common_events(self) -> dict[str, Any]:
+        """events.js's `commonEvent` (read only when a trigger runs one; {} when there is none). They only
+        name losses, so a file that cannot be read names them without their effects."""
+        if self._common is None:
+            self._common = {}
+            if any(own.inserted for own in self.registered.values()) and (self.folder / "events.js").exists():
+                try:
+                    events = read_object_file(self.folder / "events.js", inside=self.folder, deadline=self.deadline)
+                except LevelError:
+                    events = None
+                common = events.value.get("commonEvent") if events and isinstance(events.value, dict) else None
+                self._common = common if isinstance(common, dict) else {}
+        return self._common
 
     @property
     def shops(self) -> dict[str, ShopFit | str]:

@@ -3,7 +3,8 @@ var plugins_features_tower =
 	"npcs": function () {
 		// The tower's own triggers (never run by twisty: their names go into the loss report).
 		core.registerSystemEvent("man", function (data, callback) {
-			core.insertAction([{"type": "insert", "name": "talk"}]);
+			var floor = parseInt(core.status.floorId.substring(2));
+			core.insertAction([{"type": "insert", "name": "talk", "args": [floor, core.nextX()]}]);
 			if (callback) callback();
 		});
 		core.registerSystemEvent("woman", function (data, callback) {
