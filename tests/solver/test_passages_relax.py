@@ -12,7 +12,7 @@ from tests.passages_helpers import level_from_toml
 from tests.towers_random import random_tower
 from twisty.rules.passages import replay
 from twisty.solver import passages_brute, passages_reference, passages_search
-from twisty.solver.passages_relax import best_route_relaxed_first, doors_open, repair
+from twisty.solver.passages_relax import best_route_relaxed_first, doors_open, repair, strongest_hero_cap
 from twisty.solver.passages_verdict import SOLVABLE, UNSOLVABLE, BestRoute, Deadline
 
 
@@ -78,7 +78,7 @@ def test_the_random_towers_have_doors_both_ways():
 
 UNWINNABLE = """
 # Even with every door open the dragon (hp 30, atk 20, def 5) takes 10 strikes of 3 and hits back 9 times
-# for 20 - 2 = 18: 162 > 100. So the relaxation proves the tower unwinnable without opening a door.
+# for 20 - 2 = 18: 162 > 100. So the strongest hero's count proves the tower unwinnable without a search.
 game = "passages"
 win = "boss"
 map = '''
@@ -125,7 +125,33 @@ B = { kind = "enemy", name = "dragon", hp = 35, atk = 10, def = 5, boss = true }
 """
 
 
-def test_the_relaxation_proves_a_tower_unwinnable_and_follows_an_optimal_route():
+EITHER_WAY = """
+# Either guard (hp 20, atk 80, def 0: 2 strikes of 10, 1 hit of 80) must be fought to reach the dragon (hp 20,
+# atk 20: 1 hit of 20): 100 - 80 - 20 = 0, dead. Neither guard alone is on every way, so the strongest
+# hero's count gives 100 - 20 = 80; the relaxation (the door open) proves it unwinnable.
+game = "passages"
+win = "boss"
+map = '''
+#########
+#S.Y.a.B#
+#.#####.#
+#y..b...#
+#########
+'''
+[player]
+hp = 100
+atk = 10
+def = 0
+[legend]
+y = { kind = "key", colour = "yellow" }
+Y = { kind = "door", colour = "yellow" }
+a = { kind = "enemy", name = "guard", hp = 20, atk = 80, def = 0 }
+b = { kind = "enemy", name = "guard", hp = 20, atk = 80, def = 0 }
+B = { kind = "enemy", name = "dragon", hp = 20, atk = 20, def = 0, boss = true }
+"""
+
+
+def test_the_count_and_the_relaxation_prove_towers_unwinnable_and_an_optimal_route_is_followed():
     level = level_from_toml(UNWINNABLE, "unwinnable.toml")
     calls: list[int] = []
 
@@ -134,7 +160,13 @@ def test_the_relaxation_proves_a_tower_unwinnable_and_follows_an_optimal_route()
         return passages_reference.best_route(asked, deadline)
 
     assert best_route_relaxed_first(level, Deadline(30), engine) == BestRoute(UNSOLVABLE, proved=True)
-    assert calls == [1]  # only the relaxed level (the dragon alone) was searched
+    assert calls == []  # the count alone
+    assert strongest_hero_cap(level) == 100 - 162
+    level = level_from_toml(EITHER_WAY, "either-way.toml")
+    assert strongest_hero_cap(level) == 80
+    assert best_route_relaxed_first(level, Deadline(30), engine) == BestRoute(UNSOLVABLE, proved=True)
+    assert calls == [3]  # only the relaxed level (the guards and the dragon) was searched
+    calls.clear()
     level = level_from_toml(FOLLOWED, "followed.toml")
     calls.clear()
     found = best_route_relaxed_first(level, Deadline(30), engine)
@@ -158,3 +190,32 @@ def test_an_unproved_answer_carries_the_relaxed_best_as_its_cap():
 
     found = best_route_relaxed_first(level, Deadline(30), engine)
     assert (found.status, found.at_most) == ("unknown", 61)
+
+
+@pytest.mark.parametrize("seed", _cases(60, 300))
+def test_the_strongest_heros_count_is_never_below_the_real_best(seed):
+    """By the brute force: the count's cap is at least the best final hp, and a cap of 0 or less comes only
+    with an unwinnable tower."""
+    level, text = _tower(seed)
+    cap = strongest_hero_cap(level)
+    real = passages_brute.best_route(level, Deadline(60))
+    assert real.status != "unknown", text
+    if cap is not None and cap <= 0:
+        assert real.status == UNSOLVABLE, text
+    if real.status == SOLVABLE and cap is not None:
+        assert cap >= real.final_hp, text
+
+
+def test_the_count_decides_some_random_towers():
+    """It is not idle: of the first 60 random towers, some are proved unwinnable by the count alone, and
+    its cap is exact (the best route fights only the unavoidable) on some winnable ones."""
+    unwinnable = exact = 0
+    for seed in range(60):
+        level, _ = _tower(seed)
+        cap = strongest_hero_cap(level)
+        if cap is None:
+            continue
+        unwinnable += cap <= 0
+        real = passages_brute.best_route(level, Deadline(60))
+        exact += real.status == SOLVABLE and real.final_hp == cap
+    assert unwinnable >= 3 and exact >= 3

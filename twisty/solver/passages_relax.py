@@ -1,5 +1,10 @@
-"""Cheap proofs first: a relaxation of a tower, answered before the exact search, that can prove the tower
-unwinnable, prove a route optimal, or cap the best final hp.
+"""Cheap proofs first: bounds and a relaxation of a tower, answered before the exact search, that can prove
+the tower unwinnable, prove a route optimal, or cap the best final hp.
+
+The first is a count (`strongest_hero_cap`, its own proof in its docstring): the hero with every gain of the
+tower (every item, and the purchases all the money of the tower can buy, split in every way) against only
+the fights no route avoids. A tower that this hero cannot win is unwinnable: magic-tower-AI's 24-floor map
+in 0.02 s of CPU, where the relaxation below takes 5 s.
 
 The relaxation here is "every door open, keys free": the level without its doors and its keys
 (`doors_open`). Doors cost no life, so the relaxed level is the real one without its key management, which
@@ -40,18 +45,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from twisty.rules.passages import (
+    PURCHASES,
     Cell,
     Decision,
     PassagesLevel,
     RouteError,
+    Shop,
     Stats,
     TowerStats,
     consume,
     initial_state,
     neighbours,
     purchase,
+    reachable_cells,
     replay,
+    touches,
 )
+from twisty.rules.passages_combat import BREAK_ARMOUR, COUNTER, DRAIN, MIMIC, PURIFY, Enemy, tower_damage
 from twisty.solver.passages_verdict import SOLVABLE, UNSOLVABLE, BestRoute, Deadline
 
 # The relaxation is asked for at most this part of the time left, so that the exact search keeps the rest
@@ -96,9 +106,13 @@ def best_route_relaxed_first(level: PassagesLevel, deadline: Deadline, best_rout
     unwinnable relaxed means unwinnable; a relaxed best route that can be followed in the level with the
     same hp is optimal; otherwise the exact search answers, and an unproved answer carries the relaxed best
     as its cap (BestRoute.at_most)."""
+    strongest = strongest_hero_cap(level, deadline)
+    if strongest is not None and strongest <= 0:
+        return BestRoute(UNSOLVABLE, proved=True)
     relaxed = doors_open(level)
     if relaxed is None:
-        return best_route(level, deadline)
+        answer = best_route(level, deadline)
+        return answer if answer.proved or strongest is None else replace(answer, at_most=strongest)
     left = deadline.remaining()
     share = Deadline(None if left is None else left * RELAXATION_SHARE, deadline.memory_bytes)
     bound = best_route(relaxed.level, _Shared(share, deadline))
@@ -110,7 +124,130 @@ def best_route_relaxed_first(level: PassagesLevel, deadline: Deadline, best_rout
         if followed is not None and followed[0] == cap:
             return BestRoute(SOLVABLE, cap, followed[1], proved=True)
     answer = best_route(level, deadline)
+    if strongest is not None and (cap is None or strongest < cap):
+        cap = strongest
     return answer if answer.proved or cap is None else replace(answer, at_most=cap)
+
+
+# The strongest hero's bound gives up past this many splits of the purchases among the stats (each is one
+# sum over the fights no route avoids), and past this many cell visits to find those fights (one flood per
+# enemy): it is a quick proof or none.
+MAX_SPLITS = 20_000
+MAX_FLOOD_CELLS = 4_000_000
+# The specials whose term of the damage grows with a hero's stat (counter: atk; break armour: def; purify:
+# mdef; drain: hp): the bound leaves those terms out, which leaves a damage that falls as the stats rise.
+_GROWING = frozenset({COUNTER, BREAK_ARMOUR, PURIFY, DRAIN})
+
+
+def strongest_hero_cap(level: PassagesLevel, deadline: Deadline | None = None) -> int | None:
+    """An upper bound on the final hp of every winning route (at most 0: no route wins), or None when it is
+    not worked out (no enemy to count, or past MAX_SPLITS / MAX_FLOOD_CELLS, or the deadline).
+
+    Proof. Take a winning route R. (1) Its stats never exceed the strongest hero's: every elixir's and
+    equipment's gain at most once, and purchases: R's money is at most the start's plus every non-boss
+    enemy's, so R buys at most n purchases, n the most that money buys in order of price ("Purchase n costs
+    start + delta x n"); R's purchases of atk, def, mdef are some (a, d, m) with a + d + m <= n, and its hp
+    purchases at most n - a - d - m. (2) Every enemy without which no goal can be touched even with every
+    other blocker gone lies on every way to a goal, so R fights it (consuming is the only way past a
+    blocker). (3) R's damage in a fight is at least `_least_damage` at the strongest hero's stats for
+    (a, d, m): that function is the fight's damage with the terms that grow with the hero's stats left out
+    (each term is >= 0), so it is at most the damage at R's stats, and it does not rise as atk, def or mdef
+    rise (more atk, fewer turns; more def, less per turn; more mdef, less after the turns); an enemy the
+    strongest atk cannot harm cannot be fought at all. (4) R's goal is one of the level's, guarded by its
+    boss or not: at least the least of the goals' fights. So R's final hp is at most the strongest hero's
+    life (start, every elixir, the hp purchases) less those fights, for R's (a, d, m); the bound is the most
+    of that over every split."""
+    player, shop = level.player, level.shop
+    blockers = [i for i, thing in enumerate(level.things) if thing.is_blocker]
+    enemies = [i for i in blockers if level.things[i].enemy is not None]
+    goal_enemies = [level.guard(goal) for goal in range(len(level.goals))]
+    if not enemies and not any(guard is not None for guard in goal_enemies):
+        return None
+    hp, atk, defense, mdef = player.hp, player.atk, player.defense, player.mdef
+    money = player.money
+    for thing in level.things:
+        hp, atk, defense, mdef = hp + thing.hp, atk + thing.atk, defense + thing.defense, mdef + thing.mdef
+        if thing.enemy is not None and not thing.wins:
+            money += thing.enemy.money
+    splits = _purchase_splits(shop, money) if shop is not None else [(0, 0, 0, 0)]
+    if splits is None:
+        return None
+    mandatory = _unavoidable_enemies(level, blockers, enemies, deadline)
+    if mandatory is None:
+        return None
+    fought = [level.things[i].enemy for i in mandatory]
+    guards = [None if guard is None else level.things[guard].enemy for guard in goal_enemies]
+    best: int | None = None
+    for bought_hp, bought_atk, bought_def, bought_mdef in splits:
+        stats = (atk + bought_atk, defense + bought_def, mdef + bought_mdef)
+        damages = [_least_damage(enemy, *stats) for enemy in fought if enemy is not None]
+        ends = [0 if guard is None else _least_damage(guard, *stats) for guard in guards]
+        reachable_ends = [end for end in ends if end is not None]
+        if any(damage is None for damage in damages) or not reachable_ends:
+            continue
+        life = hp + bought_hp - sum(damage for damage in damages if damage is not None) - min(reachable_ends)
+        best = life if best is None else max(best, life)
+    return 0 if best is None else best
+
+
+def _purchase_splits(shop: Shop, money: int) -> list[tuple[int, int, int, int]] | None:
+    """The gains of every split of the most purchases `money` buys: (hp, atk, def, mdef) gained, the hp
+    purchases taking what the others leave (or none when the shop sells no hp); None past MAX_SPLITS."""
+    count, spent = 0, 0
+    while spent + shop.price(count) <= money and shop.price(count) > 0 and count <= MAX_SPLITS:
+        spent += shop.price(count)
+        count += 1
+    others = [choice for choice in shop.choices if PURCHASES[choice] != "hp"]
+    sizes = [1]
+    for _ in others:  # (the number of splits of at most `count` among the other stats)
+        sizes = [sum(sizes[: total + 1]) for total in range(count + 1)]
+        if sum(sizes) > MAX_SPLITS:
+            return None
+    splits = []
+    for amounts in _bounded_tuples(len(others), count):
+        gains = [0, 0, 0, 0]
+        for choice, amount in zip(others, amounts, strict=True):
+            gains[choice] += amount * shop.gain(choice)
+        gains[0] += (count - sum(amounts)) * shop.hp
+        splits.append((gains[0], gains[1], gains[2], gains[3]))
+    return splits
+
+
+def _bounded_tuples(length: int, total: int) -> list[tuple[int, ...]]:
+    """Every tuple of `length` counts >= 0 whose sum is at most `total`."""
+    if length == 0:
+        return [()]
+    return [(first, *rest) for first in range(total + 1) for rest in _bounded_tuples(length - 1, total - first)]
+
+
+def _unavoidable_enemies(
+    level: PassagesLevel, blockers: list[int], enemies: list[int], deadline: Deadline | None
+) -> list[int] | None:
+    """The enemies without which no goal can be touched, with every other blocker gone (one flood each);
+    None past MAX_FLOOD_CELLS or the deadline."""
+    everything = frozenset(blockers)
+    open_reach = reachable_cells(level, everything)
+    if len(open_reach) * len(enemies) > MAX_FLOOD_CELLS:
+        return None
+    found = []
+    for index in enemies:
+        if deadline is not None and deadline.expired():
+            return None
+        if level.things[index].cell not in open_reach and not touches(open_reach, level.things[index].cell):
+            continue  # (out of reach even with everything gone: no route fights it)
+        cells = reachable_cells(level, everything - {index})
+        if not any(touches(cells, goal) for goal in level.goals):
+            found.append(index)
+    return found
+
+
+def _least_damage(enemy: Enemy, atk: int, defense: int, mdef: int) -> int | None:
+    """The damage of a fight with `enemy` at these stats with the terms that grow with the hero's stats
+    left out (_GROWING; mimic, whose atk and def are the hero's, counts 0): at most the true damage at any
+    stats up to these, and not rising as they rise; None when this atk cannot harm it."""
+    if MIMIC in enemy.specials:
+        return 0
+    return tower_damage(replace(enemy, specials=enemy.specials - _GROWING), atk, defense, mdef, 0)
 
 
 class _Shared(Deadline):
