@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -210,12 +210,20 @@ def summary(fates: list[Fate]) -> Counter[tuple[str, str]]:
 
 
 def main(arguments: list[str]) -> None:
-    """Per floor (or range): blocks and events, modelled, lost, unaccounted, not imported; with --check,
-    the imported level's best route (60 s) and the seconds the check took (wall, CPU)."""
+    """One table row per floor (or range): blocks and events, modelled, lost, unaccounted, the kinds of
+    loss; with --check, the imported level's best route (60 s) and its seconds (CPU, wall); with --hero
+    HP/ATK/DEF, the range starts with those stats instead of the tower's."""
     check = "--check" in arguments
+    hero = None
+    if "--hero" in arguments:
+        at = arguments.index("--hero")
+        hero = [int(part) for part in arguments[at + 1].split("/")]
+        arguments = arguments[:at] + arguments[at + 2 :]
     arguments = [argument for argument in arguments if argument != "--check"]
     folder = Path(arguments[0])
     project = read_project(folder)
+    print("| floors | blocks and events | modelled | lost | unaccounted | kinds of loss | answer | CPU s | wall s |")
+    print("|--------|-------------------|----------|------|-------------|---------------|--------|-------|--------|")
     for floors in floor_ranges(project, arguments[1:]):
         fates, level, report = census(folder, floors)
         counts = summary(fates)
@@ -223,18 +231,23 @@ def main(arguments: list[str]) -> None:
         for loss in report.losses.values():
             if not loss.note and loss.floor in floors:
                 lost[loss.what.split(" (")[0]] += loss.count
-        kinds = [f"{what} x{count}" if count > 1 else what for what, count in sorted(lost.items())]
+        kinds = "; ".join(f"{what} x{count}" if count > 1 else what for what, count in sorted(lost.items()))
         cells = [sum(counts[(name, kind)] for name in floors) for kind in ("modelled", "lost", "unaccounted")]
-        answer = ""
+        answer, seconds = "not imported", ["", ""]
         if check and level is not None:
+            if hero is not None:
+                level = replace(level, player=replace(level.player, hp=hero[0], atk=hero[1], defense=hero[2]))
             started, cpu = time.perf_counter(), time.process_time()
             best = analyse(level, Deadline(60), questions=frozenset({"route"})).best
-            seconds = f"{time.perf_counter() - started:.2f} s wall, {time.process_time() - cpu:.2f} s CPU"
+            seconds = [f"{time.process_time() - cpu:.2f}", f"{time.perf_counter() - started:.2f}"]
             value = {"solvable": f"{best.final_hp}", "unsolvable": "unwinnable"}.get(best.status, "unknown")
-            answer = f" | {value}{', proved' if best.proved else ''} | {seconds}"
+            answer = f"{value}{', proved' if best.proved else ''}"
+        elif level is not None:
+            answer = ""
         name = floors[0] if len(floors) == 1 else f"{floors[0]}..{floors[-1]}"
-        shown = "not imported" if level is None else f"{cells[0]} | {cells[1]}"
-        print(f"| {name} | {len(fates)} | {shown} | {cells[2]} | {'; '.join(kinds)}{answer} |")
+        shown = ["", ""] if level is None else [str(cells[0]), str(cells[1])]
+        row = [name, str(len(fates)), *shown, str(cells[2]), kinds, answer, *seconds]
+        print("| " + " | ".join(row) + " |")
         for fate in fates:
             if fate.fate.startswith("unaccounted"):
                 print("  ", fate)
