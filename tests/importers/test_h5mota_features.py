@@ -6,9 +6,11 @@ its own and checks each fate against the level and the report."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
+import pyjson5
 import pytest
 
 from tests.towers.census import census
@@ -276,3 +278,33 @@ def test_a_trigger_functions_text_names_its_common_events_and_the_floor_argument
 
 
 ADD_MONEY = {"type": "addValue", "name": "status:money", "value": "1000"}
+
+
+def test_the_feature_tower_in_the_older_project_form_reads_the_same(tmp_path):
+    """The same tower as a 2.0-2.6 project: items.js wraps its table in "items", and the altar is the
+    older shop form (use money, need "10+5*times", one effect per choice). The level, its answer (60)
+    and its losses are those of the 2.8 form."""
+    copy = tmp_path / "tower"
+    shutil.copytree(FEATURES, copy)
+    project = copy / "project"
+    items = project / "items.js"
+    text = items.read_text(encoding="utf-8")
+    items.write_text(text.replace("=\n{", '=\n{"items": {', 1).rstrip() + "}\n", encoding="utf-8")
+    data = project / "data.js"
+    value = pyjson5.decode(data.read_text(encoding="utf-8").split("=", 1)[1])
+    value["firstData"]["shops"][0] = {
+        "id": "altar",
+        "name": "Altar",
+        "use": "money",
+        "need": "10+5*times",
+        "mustEnable": True,
+        "choices": [{"text": "hp +50", "effect": "status:hp+=50"}, {"text": "atk +2", "effect": "status:atk+=2"}],
+    }
+    data.write_text("var data_older_form =\n" + json.dumps(value, ensure_ascii=False), encoding="utf-8")
+    older, older_report = _import(copy, ["F1", "F2", "F3"])
+    newer, newer_report = _import(FEATURES, ["F1", "F2", "F3"])
+    assert older.level == newer.level
+    assert [(loss.floor, loss.what, loss.places) for loss in older_report.losses.values()] == [
+        (loss.floor, loss.what, loss.places) for loss in newer_report.losses.values()
+    ]
+    assert passages_search.best_route(older.level, Deadline(30)).final_hp == 60
