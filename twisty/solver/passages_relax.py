@@ -133,7 +133,7 @@ def best_route_relaxed_first(level: PassagesLevel, deadline: Deadline, best_rout
 # sum over the fights no route avoids), and past this many cell visits to find those fights (one flood per
 # enemy): it is a quick proof or none.
 MAX_SPLITS = 20_000
-MAX_FLOOD_CELLS = 4_000_000
+MAX_FLOOD_CELLS = 1_000_000
 # The specials whose term of the damage grows with a hero's stat (counter: atk; break armour: def; purify:
 # mdef; drain: hp): the bound leaves those terms out, which leaves a damage that falls as the stats rise.
 _GROWING = frozenset({COUNTER, BREAK_ARMOUR, PURIFY, DRAIN})
