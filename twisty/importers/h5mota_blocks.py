@@ -13,7 +13,8 @@ shows it (maps.js skips such a block when it builds the floor). What the engine 
   `battle`, `getItem`, `openDoor`, `changeFloor` and `action` (the event's list) are the engine's and read
   here; `pushBox`, `ski`, `custom` are the engine's too but change the map in ways twisty does not model;
   any other name is a function the tower registers itself (`core.registerSystemEvent` in plugins.js), or
-  none (the engine then does nothing but log it): code twisty does not run, so always a loss;
+  none (the engine then does nothing but log it): code twisty does not run, so always a loss, named with
+  what its text shows it does (twisty.importers.h5mota_common);
 - `script`: JavaScript run when the block is touched: a loss.
 
 `Block` is that reading of one cell; the importer (twisty.importers.h5mota) decides from it what the level

@@ -3,8 +3,9 @@
 A project is a folder of JavaScript files, each one object literal (read by twisty.importers.js_literals,
 without running anything): data.js (the floor order, the hero, the values of gems and potions, the shops),
 enemys.js, items.js, maps.js (tile number -> what it is) and floors/<floorId>.js. Of the tower's code,
-plugins.js and functions.js are only searched for the trigger names the tower registers itself, to name
-them in the loss report.
+plugins.js and functions.js are only searched for the trigger names the tower registers itself, and
+events.js's common events those triggers insert are read, to name them in the loss report with what they
+do (twisty.importers.h5mota_common).
 
 Everything read from the files is untrusted: a floor id becomes a file name only when it is a plain name
 (`plain_floor_id`), every file is read inside the project folder within the input limits, and every number
@@ -48,11 +49,17 @@ class Project:
     registered: dict[str, OwnTrigger] = field(default_factory=dict)
     _common: dict[str, Any] | None = None
 
+    _words: dict[tuple[str, str], str] = field(default_factory=dict)
+
     def own_trigger(self, trigger: str, floor_id: str) -> str | None:
-        """What the tower's own trigger of this name does on this floor, in words; None when it has none."""
+        """What the tower's own trigger of this name does on this floor, in words; None when it has none.
+        Worked out once per trigger and floor (a trigger may stand on every wall of a floor)."""
         if trigger not in self.registered:
             return None
-        return trigger_words(self.common_events, self.registered[trigger], floor_id)
+        if (trigger, floor_id) not in self._words:
+            self.poll()
+            self._words[(trigger, floor_id)] = trigger_words(self.common_events, self.registered[trigger], floor_id)
+        return self._words[(trigger, floor_id)]
 
     @property
     def common_events(self) -> dict[str, Any]:
