@@ -17,7 +17,7 @@ What each part of a level becomes:
   `afterBattle` `win` event at its cell;
 - the shop the standard form of data.js's `firstData.shops` (a price of start + delta x purchases so far,
   counted in `flag:<shop id>`), opened and enabled by stepping on a shop cell (an `openShop` event there);
-  `mustEnable` keeps it out of the quick-shop list until then;
+  `mustEnable` keeps it out of the quick-shop list until then (unless the hero may buy from the start);
 - the hero's stats, keys and place in `firstData.hero`.
 
 What the format cannot say exactly is refused (a LevelError at its place in the level file): more than one
@@ -380,7 +380,8 @@ class _Export:
                 "id": SHOP_ID,
                 "text": f"A purchase costs ${{{price}}} money:",
                 "textInList": "Shop",
-                "mustEnable": True,
+                # (a hero who may buy from the start has the quick shop open from the start)
+                "mustEnable": not self.level.player.shopping,
                 "disablePreview": False,
                 "choices": choices,
             }
