@@ -30,6 +30,7 @@ of no colour beside keys of all four colours.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -563,9 +564,24 @@ def largest_stat(level: PassagesLevel, stat: str) -> int:
     return total
 
 
+# Up to this value of the stat, the floor check tries every value (a few milliseconds); past it, the bound.
+TRIED_UP_TO = 100_000
+
+
 def engine_floor_matches(strength: Fraction, largest: int) -> bool:
     """Whether JavaScript's Math.floor(x * n), x the double nearest `strength`, equals floor(strength x n)
-    for every whole n from 0 to `largest`.
+    for every whole n from 0 to `largest`: tried for every n up to TRIED_UP_TO (Python's floats are the
+    same IEEE doubles, multiplied and rounded the same way), else `floor_bound_holds`."""
+    if largest <= TRIED_UP_TO:
+        double = float(strength)
+        top, bottom = strength.numerator, strength.denominator
+        return all(math.floor(double * n) == top * n // bottom for n in range(largest + 1))
+    return floor_bound_holds(strength, largest)
+
+
+def floor_bound_holds(strength: Fraction, largest: int) -> bool:
+    """A proof that Math.floor(x * n) = floor(strength x n) for every whole n up to `largest`, x the
+    double nearest `strength` (False where it proves nothing).
 
     With e = |x - strength| and q the strength's denominator: where strength x n is a whole number k, a
     product x * n below k (x < strength) still rounds to k when its error n x e is under half a unit in
