@@ -11,13 +11,11 @@ the file, the place and what the format lacks).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
-from twisty.commands.common import EXIT_FAILED, timeout_option
+from twisty.commands.common import out_of_time, timeout_option
 from twisty.commands.writing import prepare_folder, refuse_targets, write_files
 from twisty.errors import LimitReached, UsageError
 from twisty.exporters.h5mota import EXIT_FLOOR, Project, export_h5mota
@@ -46,17 +44,6 @@ def _passages_level(path: Path, deadline: Deadline) -> tuple[PassagesLevel, Leve
     level = model_of(source, deadline)
     assert isinstance(level, PassagesLevel)
     return level, source
-
-
-def _out_of_time(deadline: Deadline) -> NoReturn:
-    click.echo(
-        f"twisty: unknown: {deadline.cap} limit reached while exporting (--timeout {deadline.seconds:g} s); "
-        "nothing written"
-        if deadline.cap == "time"
-        else "twisty: unknown: memory limit reached while exporting; nothing written",
-        err=True,
-    )
-    sys.exit(EXIT_FAILED)
 
 
 @export_group.command(name="h5mota")
@@ -89,7 +76,7 @@ def export_h5mota_command(
             level, source = _passages_level(path, deadline)
             projects.append(export_h5mota(level, source, str(path), deadline))
     except LimitReached:
-        _out_of_time(deadline)
+        out_of_time(deadline, "exporting")
     folders = [output] if len(levels) == 1 else [output / stem for stem in stems]
     targets = [
         (folder / name, text)
@@ -104,7 +91,7 @@ def export_h5mota_command(
     if refused is not None:
         raise UsageError(refused)
     if deadline.expired():
-        _out_of_time(deadline)
+        out_of_time(deadline, "exporting")
     for folder, project in zip(folders, projects, strict=True):
         names = [name for name in project.files if "/" not in name]
         prepare_folder(folder, names, force)
@@ -151,7 +138,7 @@ def export_mtai_command(level_file: Path, output: Path, force: bool, as_json: bo
         level, source = _passages_level(level_file, deadline)
         text = export_mtai(level, source, str(level_file), deadline)
     except LimitReached:
-        _out_of_time(deadline)
+        out_of_time(deadline, "exporting")
     write_files([(output, text)], force, "maps")
     if as_json:
         data = {"level": str(level_file), "format": "mtai", "written": str(output), "floors": len(level.floors) or 1}
