@@ -176,9 +176,9 @@ class _Export:
                     f"an h5mota tower has one ({name} in data.js's values) for all",
                     thing=users[0],
                 )
-            strength = strengths[0] if strengths else default
-            self._check_engine_floor(strength, name, stat, users[0] if users else None)
-            values[name] = _number(strength)
+            if strengths:
+                self._check_engine_floor(strengths[0], name, stat, users[0])
+            values[name] = _number(strengths[0] if strengths else default)
         for thing, enemy in enemies:
             if DRAIN in enemy.specials:
                 self._check_engine_floor(enemy.drain, "vampire", "hp", thing)
@@ -194,11 +194,12 @@ class _Export:
                 thing=thing,
             )
         if not engine_floor_matches(strength, largest_stat(self.level, stat)):
+            below = " (it holds a number a little below it)" if Fraction(written) < strength else ""
             raise self.exporting.refuse(
-                f"the strength {_decimal_text(strength)} ({name}) is held by JavaScript as a number a little "
-                f"below it, so the engine's floor({_decimal_text(strength)} x {stat}) falls one short of "
-                "twisty's for some values of the stat; use a strength whose nearest binary number is not "
-                "below it (0.1, 0.25, 0.3, 0.5, 0.9 are)",
+                f"the strength {_decimal_text(strength)} ({name}): JavaScript holds it as the nearest binary "
+                f"number{below}, and the engine's floor({_decimal_text(strength)} x {stat}) differs from "
+                "twisty's exact one for some value the stat can take; use a strength the engine floors "
+                "exactly (0.1, 0.25, 0.3, 0.5, 0.9 and whole numbers are)",
                 thing=thing,
             )
 
