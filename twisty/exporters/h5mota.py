@@ -179,9 +179,13 @@ class _Export:
             if strengths:
                 self._check_engine_floor(strengths[0], name, stat, users[0])
             values[name] = _number(strengths[0] if strengths else default)
+        drains: dict[Fraction, Thing] = {}
         for thing, enemy in enemies:
             if DRAIN in enemy.specials:
-                self._check_engine_floor(enemy.drain, "vampire", "hp", thing)
+                drains.setdefault(enemy.drain, thing)
+        for drain, thing in drains.items():
+            self.poll()  # (each check may try up to TRIED_UP_TO values)
+            self._check_engine_floor(drain, "vampire", "hp", thing)
         return values
 
     def _check_engine_floor(self, strength: Fraction, name: str, stat: str, thing: Thing | None) -> None:
