@@ -30,6 +30,7 @@ GAME = Game(
     loader="twisty.rules.book.loader:load_book",
     checker="twisty.report.book",
     renderer="twisty.render.pictures_book",
+    page="twisty.serve.page_book",
     generator="twisty.generator.book:generate_from",
     solving=frozenset({"walk"}),
     headline=("moves", "unique"),

@@ -126,6 +126,8 @@ class Game:
     checker: str | None = None
     generator: str | None = None
     renderer: str | None = None
+    # The sandbox page's editor of the game's levels (twisty.serve: palette, grid, edit); None: edited as text.
+    page: str | None = None
     bench: str | None = None
     bench_baseline: str | None = None  # the engine the bench measures the others against
     docs: str = ""

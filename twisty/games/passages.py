@@ -59,6 +59,7 @@ GAME = Game(
     loader="twisty.rules.passages_format:load_passages",
     checker="twisty.report.passages",
     renderer="twisty.render.pictures_passages",
+    page="twisty.serve.page_passages",
     generator="twisty.generator.passages:generate_from",
     bench="twisty.bench.passages",
     bench_baseline="reference",

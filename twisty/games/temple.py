@@ -33,6 +33,7 @@ GAME = Game(
     loader="twisty.rules.temple.loader:load_round",
     checker="twisty.report.temple",
     renderer="twisty.render.pictures_temple",
+    page="twisty.serve.page_temple",
     generator="twisty.generator.temple_entry:generate_from",
     bench="twisty.bench.temple",
     solving=frozenset({"win", "unique"}),
