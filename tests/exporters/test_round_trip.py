@@ -1,11 +1,17 @@
 """The proof of the exporters: `import(export(level))` has the answers of the level (best route, least
 starting life, uniqueness), for every shipped passages level and for random levels, and reads back with
 nothing lost. A level the format cannot hold is refused, and the tests say independently which those are
-(`h5mota_holds`, `mtai_holds`: the format's limits as docs/mota.md gives them, written again here)."""
+(`h5mota_holds`, `mtai_holds`: the format's limits as docs/mota.md gives them, written again here).
+
+The exported bytes are stable per input: the level read back exports again to the same bytes (the exporter
+writes a function of the game alone, and the importer loses nothing it wrote). The level's name,
+description and floor names are given back first: the importer names a level and its floors after the
+project's floor ids and does not read the opening text, and the files carry those words."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -21,6 +27,8 @@ from tests.exporters.roundtrip import (
     source_of,
 )
 from twisty.errors import LevelError
+from twisty.exporters.h5mota import Project, export_h5mota
+from twisty.exporters.mtai import export_mtai
 from twisty.rules.passages import PassagesLevel
 from twisty.rules.passages_combat import BREAK_ARMOUR_DEFAULT, COUNTER_DEFAULT, PURIFY_DEFAULT
 from twisty.rules.source import read_level
@@ -126,6 +134,23 @@ def _same_answers(level: PassagesLevel, imported: PassagesLevel) -> None:
     assert answers(imported, count_as_rulebook_keys=large) == answers(level)
 
 
+def _words_given_back(level: PassagesLevel, imported: PassagesLevel) -> PassagesLevel:
+    floors = tuple(replace(back, name=floor.name) for back, floor in zip(imported.floors, level.floors, strict=True))
+    return replace(imported, name=level.name, description=level.description, floors=floors)
+
+
+def _h5mota_exports_again_the_same(level: PassagesLevel, imported: PassagesLevel, project: Project) -> None:
+    again = export_h5mota(_words_given_back(level, imported), None, "again.toml")
+    assert again.floor_ids == project.floor_ids
+    for name, text in project.files.items():
+        assert again.files[name] == text, name
+    assert again.files.keys() == project.files.keys()
+
+
+def _mtai_exports_again_the_same(level: PassagesLevel, imported: PassagesLevel, text: str) -> None:
+    assert export_mtai(_words_given_back(level, imported), None, "again.toml") == text
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda path: path.name)
 def test_every_shipped_level_round_trips_through_h5mota(path):
     source = read_level(path)
@@ -133,6 +158,7 @@ def test_every_shipped_level_round_trips_through_h5mota(path):
     project, imported, report = h5mota_round_trip(level, source, str(path))
     assert report.exact, report.lines()
     _same_answers(level, imported.level)
+    _h5mota_exports_again_the_same(level, imported.level, project)
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda path: path.name)
@@ -143,9 +169,10 @@ def test_every_shipped_level_that_fits_round_trips_through_mtai(path):
         with pytest.raises(LevelError, match="cannot be exported to magic-tower-AI"):
             mtai_round_trip(level, source, str(path))
         return
-    _, imported, report = mtai_round_trip(level, source, str(path))
+    text, imported, report = mtai_round_trip(level, source, str(path))
     assert report.exact, report.lines()
     _same_answers(level, imported.level)
+    _mtai_exports_again_the_same(level, imported.level, text)
 
 
 def test_the_shipped_levels_that_fit_magic_tower_ai_are_the_ones_expected():
@@ -168,9 +195,13 @@ def _round_trip_random(number: int, form: str) -> None:
         return
     if form == "h5mota" and level.shop is not None and not importer_reads_shops():
         pytest.skip("the h5mota importer does not read data.js shops yet (the towers branch adds it)")
-    _, imported, report = trip(level, source, name)
+    exported, imported, report = trip(level, source, name)
     assert report.exact, report.lines()
     _same_answers(level, imported.level)
+    if isinstance(exported, Project):
+        _h5mota_exports_again_the_same(level, imported.level, exported)
+    else:
+        _mtai_exports_again_the_same(level, imported.level, exported)
 
 
 _SHOPS_READ: list[bool] = []
