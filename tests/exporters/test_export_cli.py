@@ -5,6 +5,7 @@ writing (--force, symbolic links, nothing written when a level is refused), --js
 from __future__ import annotations
 
 import json
+import os
 
 from click.testing import CliRunner
 
@@ -120,6 +121,21 @@ def test_bad_input_is_one_message(tmp_path):
         assert book.exit_code == 2 and "only passages levels" in book.output
         missing = run("export", form, str(tmp_path / "none.toml"), "-o", str(out))
         assert missing.exit_code == 2 and len(missing.output.strip().splitlines()) == 1
+
+
+def test_a_level_that_is_no_regular_file_and_a_map_behind_a_link_are_refused(tmp_path):
+    """A FIFO named as the level is refused at once (never read, which would wait for a writer), and
+    --force does not write a map through a symbolic link."""
+    fifo = tmp_path / "level.toml"
+    os.mkfifo(fifo)
+    for form, out in (("h5mota", tmp_path / "p"), ("mtai", tmp_path / "m.txt")):
+        result = run("export", form, str(fifo), "-o", str(out))
+        assert result.exit_code == 2 and "FIFO" in result.output and not out.exists()
+    link = tmp_path / "map.txt"
+    link.symlink_to(tmp_path / "elsewhere.txt")
+    linked = run("export", "mtai", str(TWO_EXITS), "-o", str(link), "--force")
+    assert linked.exit_code == 2 and "symbolic link" in linked.output
+    assert not (tmp_path / "elsewhere.txt").exists()
 
 
 def test_a_time_limit_writes_nothing(tmp_path):
