@@ -116,6 +116,7 @@ def test_a_shop_line_without_a_shop_cell_is_a_loss_not_an_error():
             "treated_as": "no shop",
             "count": 1,
             "first": [],
+            "places": [],
             "kind": "loss",
         }
     ]
