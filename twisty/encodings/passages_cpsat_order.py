@@ -299,7 +299,7 @@ def add_goal(om: OrderModel) -> None:
     graph, model = om.graph, om.model
     om.reached = []
     for a in range(len(graph.areas)):
-        around = [om.used[b] for b in graph.area_blockers[a]]
+        around: list[Literal] = [om.used[b] for b in graph.area_blockers[a]]
         om.reached.append(True if a == graph.start_area else literal_or(model, around, f"reached_a{a}"))
     om.goal_reached = []
     for g in range(len(om.level.goals)):
