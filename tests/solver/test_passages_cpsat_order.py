@@ -91,11 +91,13 @@ def test_cpsat_agrees_with_the_search_engine_on_small_suite_levels(name):
 @needs_core
 @pytest.mark.slow
 def test_cpsat_agrees_with_the_search_engine_on_every_suite_level_both_finish():
-    """30 s per level and engine (the bench's limit); levels either leaves unproven are skipped. At least
-    the 10- to 40-blocker levels must be proven by both (docs/bench-cpsat.md)."""
+    """The levels of 10 to 40 blockers without a deadline (CP-SAT proves each within seconds of CPU,
+    docs/bench-cpsat.md), so both engines must prove them; the larger ones with the bench's 30 s per level
+    and engine, compared wherever both prove their answer."""
     both = []
     for path in sorted(SUITE.glob("*.toml")):
-        if assert_same_best(load_passages(read_level(path)), path.stem, seconds=30):
+        seconds = None if int(path.stem[1:4]) <= 40 else 30
+        if assert_same_best(load_passages(read_level(path)), path.stem, seconds):
             both.append(path.stem)
     assert {f"b{size:03d}-{i:02d}" for size in (10, 20, 40) for i in range(6)} <= set(both)
 
@@ -130,9 +132,10 @@ def random_benchmark_level(seed: int) -> PassagesLevel:
 @pytest.mark.slow
 @pytest.mark.parametrize("block", range(10))
 def test_cpsat_agrees_with_the_search_engine_on_random_benchmark_levels(block):
-    """200 levels in blocks of 20; every level both engines prove within 30 s must agree, and CP-SAT must
-    prove most of them (at least half of each block)."""
-    proved = 0
+    """200 levels in blocks of 20, 60 s per level and engine; every level both engines prove must agree.
+    Those of 20 blockers must be proven by both: CP-SAT takes under a second of CPU on such levels, so 60 s
+    is a margin against the load of a shared machine, not a speed target."""
     for seed in range(20 * block, 20 * block + 20):
-        proved += assert_same_best(random_benchmark_level(seed), f"random level {seed}", seconds=30)
-    assert proved >= 10
+        level = random_benchmark_level(seed)
+        proved = assert_same_best(level, f"random level {seed}", seconds=60)
+        assert proved or len(level.blockers()) > 20, f"random level {seed} unproven"
