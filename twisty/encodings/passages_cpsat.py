@@ -56,14 +56,36 @@ MAX_COMBAT_ENTRIES = 20_000_000
 
 
 @dataclass
-class PassagesModel:
-    """The CP-SAT model of one level and the variables the engine reads back."""
+class LevelModel:
+    """What every CP-SAT model of a level holds: the level, its region graph, the model, the starting hp
+    (a number, or a variable for min_start_hp) and the deadline its building watches."""
 
     level: PassagesLevel
     graph: LevelGraph
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
-    steps: int = 0
     start_hp: LinearTerm = 0
+    deadline: Clock | None = None
+
+    def check_time(self) -> None:
+        """Raise OutOfTime once the deadline has passed (building a large level takes seconds)."""
+        if self.deadline is not None and self.deadline.expired():
+            raise OutOfTime
+
+    def kind(self, b: int) -> str:
+        return self.level.things[self.graph.blockers[b]].kind
+
+    def doors(self) -> list[int]:
+        return [b for b in range(len(self.graph.blockers)) if self.kind(b) == "door"]
+
+    def enemies(self) -> list[int]:
+        return [b for b in range(len(self.graph.blockers)) if self.kind(b) == "enemy"]
+
+
+@dataclass
+class PassagesModel(LevelModel):
+    """The CP-SAT model of one level over time steps and the variables the engine reads back."""
+
+    steps: int = 0
     # consume[b][t-1]: blocker b is consumed at step t (t = 1..steps).
     consume: list[list[cp_model.IntVar]] = field(default_factory=list)
     # stop[t-1]: nothing happens at step t.
@@ -97,12 +119,6 @@ class PassagesModel:
     # Values of every step's combat table index added up: CP-SAT expands each step's table lookup into one
     # literal per value before it can be interrupted, so this measures the solver's setup work.
     table_values: int = 0
-    deadline: Clock | None = None
-
-    def check_time(self) -> None:
-        """Raise OutOfTime once the deadline has passed (building a large level takes seconds)."""
-        if self.deadline is not None and self.deadline.expired():
-            raise OutOfTime
 
     # ------------------------------------------------------------------------------ derived quantities
 
@@ -129,12 +145,6 @@ class PassagesModel:
 
     def damage_through(self, step: int) -> LinearTerm:
         return sum(self.damage[:step])
-
-    def doors(self) -> list[int]:
-        return [b for b, obj in enumerate(self.graph.blockers) if self.level.things[obj].kind == "door"]
-
-    def enemies(self) -> list[int]:
-        return [b for b, obj in enumerate(self.graph.blockers) if self.level.things[obj].kind == "enemy"]
 
     def cell_code(self, atk: int, defense: int) -> int:
         """1 + the position of (atk, def) in the flattened stats grid; 0 is kept for "no costly fight"."""
@@ -391,17 +401,26 @@ def add_life(pm: PassagesModel) -> None:
 def add_goal(pm: PassagesModel) -> None:
     """ "If you reach the point marked GOAL with life points remaining ... you have solved the puzzle!" At
     the end of the route some goal touches a reached area or a consumed blocker."""
-    graph, model = pm.graph, pm.model
+    graph = pm.graph
     end = pm.steps
-    pm.goal_reached = []
-    for g in range(len(pm.level.goals)):
-        touching = [pm.reached[a][end] for a in range(len(graph.areas)) if g in graph.area_goals[a]] + [
-            pm.consumed[b][end] for b in range(len(graph.blockers)) if g in graph.blocker_goals[b]
+    areas = [pm.reached[a][end] for a in range(len(graph.areas))]
+    pm.goal_reached = require_a_goal(pm, areas, [pm.consumed[b][end] for b in range(len(graph.blockers))])
+
+
+def require_a_goal(lm: LevelModel, reached: list[Literal], consumed: list[Literal]) -> list[Literal]:
+    """A literal per goal, true when the goal touches a reached area or a consumed blocker at the end of the
+    route, and the constraint that one of them is true (an empty clause when none can be)."""
+    graph = lm.graph
+    goals = []
+    for g in range(len(lm.level.goals)):
+        touching = [reached[a] for a in range(len(graph.areas)) if g in graph.area_goals[a]] + [
+            consumed[b] for b in range(len(graph.blockers)) if g in graph.blocker_goals[b]
         ]
-        pm.goal_reached.append(literal_or(model, touching, f"goal_{g}"))
-    # Some goal is reached at the end of the route (an empty clause when none can be).
-    if not any(lit is True for lit in pm.goal_reached):
-        model.add_bool_or([lit for lit in pm.goal_reached if lit is not False])
+        goals.append(literal_or(lm.model, touching, f"goal_{g}"))
+    if not any(lit is True for lit in goals):
+        # Some goal is reached at the end of the route.
+        lm.model.add_bool_or([lit for lit in goals if lit is not False])
+    return goals
 
 
 def add_final_hp(pm: PassagesModel, largest_start_hp: int) -> None:

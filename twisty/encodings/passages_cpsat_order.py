@@ -24,12 +24,13 @@ from ortools.sat.python import cp_model
 from twisty.encodings.passages_cpsat import (
     MAX_MODEL_MAGNITUDE,
     Clock,
+    LevelModel,
     LinearTerm,
     Literal,
-    OutOfTime,
     TooLarge,
     literal_or,
     negated,
+    require_a_goal,
     sum_of,
 )
 from twisty.rules.passages import PassagesLevel, fight_damage, stat_sums
@@ -42,13 +43,9 @@ MAX_COMBAT_ROWS = 2_000_000
 
 
 @dataclass
-class OrderModel:
+class OrderModel(LevelModel):
     """The CP-SAT model of one level over the order of its blockers, and the variables read back."""
 
-    level: PassagesLevel
-    graph: LevelGraph
-    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
-    start_hp: LinearTerm = 0
     used: list[cp_model.IntVar] = field(default_factory=list)  # blocker b is consumed by the route
     position: list[cp_model.IntVar] = field(default_factory=list)  # its place in the order
     used_count: cp_model.IntVar | None = None
@@ -67,25 +64,10 @@ class OrderModel:
     before_cache: dict[tuple[int, int], Literal] = field(default_factory=dict)
     threshold_cache: dict[tuple[str, int, int], Literal] = field(default_factory=dict)
     costly_cache: dict[int, Literal] = field(default_factory=dict)
-    deadline: Clock | None = None
-
-    def check_time(self) -> None:
-        """Raise OutOfTime once the deadline has passed (building a large level takes seconds)."""
-        if self.deadline is not None and self.deadline.expired():
-            raise OutOfTime
 
     @property
     def blockers(self) -> range:
         return range(len(self.graph.blockers))
-
-    def kind(self, b: int) -> str:
-        return self.level.things[self.graph.blockers[b]].kind
-
-    def doors(self) -> list[int]:
-        return [b for b in self.blockers if self.kind(b) == "door"]
-
-    def enemies(self) -> list[int]:
-        return [b for b in self.blockers if self.kind(b) == "enemy"]
 
     def node(self, b: int) -> int:
         """Blocker b's node in the region graph of `dominators`."""
@@ -301,15 +283,7 @@ def add_goal(om: OrderModel) -> None:
     for a in range(len(graph.areas)):
         around: list[Literal] = [om.used[b] for b in graph.area_blockers[a]]
         om.reached.append(True if a == graph.start_area else literal_or(model, around, f"reached_a{a}"))
-    om.goal_reached = []
-    for g in range(len(om.level.goals)):
-        touching = [om.reached[a] for a in range(len(graph.areas)) if g in graph.area_goals[a]] + [
-            om.used[b] for b in om.blockers if g in graph.blocker_goals[b]
-        ]
-        om.goal_reached.append(literal_or(model, touching, f"goal_{g}"))
-    if not any(lit is True for lit in om.goal_reached):
-        # Some goal is reached (an empty clause when none can be).
-        model.add_bool_or([lit for lit in om.goal_reached if lit is not False])
+    om.goal_reached = require_a_goal(om, om.reached, list(om.used))
 
 
 def add_final_hp(om: OrderModel, largest_start_hp: int) -> None:
