@@ -94,7 +94,6 @@ class PlainMoves:
     def _played(self, start: Position, card: str):
         temple = self.round.temple
         yield self._steps(start, [])  # "Any action may be forgone"
-        slots = range(len(temple.slots))
         if card in ("turn1", "turn2"):
             for first in TURNS:
                 yield self._steps(start, [(first,)])
@@ -116,7 +115,11 @@ class PlainMoves:
                     longest = max(longest, dropped.length)
                     yield self._going(position, longest)
         elif card in ("wall1", "wall2"):
-            for kind in ("build", "remove"):
+            # Builds go into empty slots that can take a wall, removals take a wall standing (the rules refuse
+            # the rest); two of a kind in either order.
+            empty = [slot for slot in temple.variable_slots() if not start.walls >> slot & 1]
+            standing = [slot for slot in temple.variable_slots() if start.walls >> slot & 1]
+            for kind, slots in (("build", empty), ("remove", standing)):
                 for slot in slots:
                     yield self._steps(start, [(kind, slot)])
                     if card == "wall2":
@@ -124,9 +127,11 @@ class PlainMoves:
                             if other != slot:
                                 yield self._steps(start, [(kind, slot), (kind, other)])
         elif card == "move":
-            for slot in slots:
-                for target in slots:
-                    yield self._steps(start, [("remove", slot), ("build", target)])
+            for slot in temple.variable_slots():
+                if start.walls >> slot & 1:
+                    for target in temple.variable_slots():
+                        if target == slot or not start.walls >> target & 1:
+                            yield self._steps(start, [("remove", slot), ("build", target)])
 
 
 def _hand_options(round_: Round, hands: tuple, used: bool, player: int):

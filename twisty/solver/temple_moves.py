@@ -37,7 +37,7 @@ class Work:
         self.deadline = deadline
         self.every = every
         self.done = 0
-        self.next_look = every
+        self.next_look = 0  # looked at once at the start
         self.next_pause = every
 
     def add(self, units: int) -> None:

@@ -27,23 +27,28 @@ deadline is looked at by work done, and the portfolio can run it in slices besid
 
 from __future__ import annotations
 
-from collections.abc import Generator
-
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.temple.model import CARDS, Round, TempleState
 from twisty.rules.temple.replayer import PlanError, PlanTurn, Swap, replay
 from twisty.rules.temple.semantics import Position, card_outcomes, max_turns
-from twisty.solver.temple_answers import FOUND, NONE, SOLVABLE, UNKNOWN, UNSOLVABLE, PlanAnswer, SecondAnswer
+from twisty.solver.temple_answers import (
+    FOUND,
+    NONE,
+    SOLVABLE,
+    UNSOLVABLE,
+    PlanAnswer,
+    PlanSteps,
+    SecondAnswer,
+    SecondSteps,
+    run_steps,
+)
 from twisty.solver.temple_lazy import LazyMoves, concrete_plan
 from twisty.solver.temple_moves import DOWN_SHIFT, Hands, Moves, Work, explore_table, position, unpack
 
 NAME = "search"
 AVAILABLE = True
 NEVER = 10**9
-
-Steps = Generator[None, None, PlanAnswer]
-SecondSteps = Generator[None, None, SecondAnswer]
 
 
 class Space:
@@ -54,15 +59,21 @@ class Space:
     HANDS_BITS = 24
 
     def __init__(
-        self, round_: Round, work: Work, *, pooled: bool = False, bounce_safe: bool = False, lazy: bool = False
+        self,
+        round_: Round,
+        work: Work,
+        *,
+        pooled: bool = False,
+        bounce_safe: bool = False,
+        moves: Moves | LazyMoves | None = None,
+        hands: Hands | None = None,
     ) -> None:
         self.round = round_
         self.work = work
         self.pooled = pooled
-        self.lazy = lazy
         self.safe = 1 if bounce_safe else 0
-        self.moves: Moves | LazyMoves = LazyMoves(round_, work) if lazy else Moves(round_, work)
-        self.hands = Hands(round_, pooled)
+        self.moves = moves if moves is not None else Moves(round_, work)
+        self.hands = hands if hands is not None else Hands(round_, pooled)
         self.explored_after = explore_table(round_)
         self.targets = len(round_.targets)
         self.full = round_.all_explored
@@ -178,17 +189,7 @@ class Space:
         return tuple(self.turn_between(before, after) for before, after in zip(nodes, nodes[1:], strict=False))
 
 
-def drive(steps: Generator[None, None, object], deadline: Deadline) -> object:
-    """Run a search to its end, looking at the deadline at each pause (LimitReached when it has passed)."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as finished:
-            return finished.value
-        deadline.check()
-
-
-def shortest_steps(space: Space, at_most: int | None = None) -> Steps:
+def shortest_steps(space: Space, at_most: int | None = None) -> PlanSteps:
     """The shortest path from the start to a winning state (at most `at_most` turns; UNSOLVABLE when there is
     none that short): states in buckets by turns played + bound, deepest first within a bucket; a win found
     at the current bucket's value is a shortest plan."""
@@ -301,35 +302,47 @@ def second_steps(space: Space, first: PlanAnswer) -> SecondSteps:
     return SecondAnswer(NONE)
 
 
-def _run_plan(steps: Steps, deadline: Deadline) -> PlanAnswer:
-    if deadline.expired():
-        return PlanAnswer(UNKNOWN, cap=deadline.cap)
-    try:
-        answer = drive(steps, deadline)
-    except LimitReached:
-        return PlanAnswer(UNKNOWN, cap=deadline.cap)
-    assert isinstance(answer, PlanAnswer)
-    return answer
+class RoundSolver:
+    """The search engine on one round: the moves (walls decided late, and the rules' own for uniqueness)
+    and the hands' tables kept across the questions."""
+
+    def __init__(self, round_: Round, deadline: Deadline) -> None:
+        self.round = round_
+        self.work = Work(deadline)
+        self.lazy = LazyMoves(round_, self.work)
+        self.seats = Hands(round_, False)
+
+    def fewest(self, *, bounce_safe: bool = False, at_least: int = 1, at_most: int | None = None) -> PlanSteps:
+        """The shortest winning plan in seat order (the search finds shortest plans itself: `at_least` is not
+        needed), walls decided when they matter (twisty.solver.temple_lazy)."""
+        space = Space(self.round, self.work, bounce_safe=bounce_safe, moves=self.lazy, hands=self.seats)
+        return shortest_steps(space, at_most)
+
+    def pooled(self, *, at_most: int | None = None) -> PlanSteps:
+        """The shortest plan with all cards in one pool: "at most as many turns as cards" (and at most `at_most`
+        when a plan in seat order is known: it is a pooled plan too)."""
+        return shortest_steps(Space(self.round, self.work, pooled=True, moves=self.lazy), at_most)
+
+    def second(self, first: PlanAnswer) -> SecondSteps:
+        """Another plan through other temple states, over the rules' own walls (every wall built is a
+        different temple state)."""
+        return second_steps(Space(self.round, self.work, hands=self.seats), first)
+
+    def close(self) -> None:
+        self.lazy.memo.clear()
+
+
+def solver(round_: Round, deadline: Deadline) -> RoundSolver:
+    return RoundSolver(round_, deadline)
 
 
 def fewest_turns(round_: Round, deadline: Deadline, *, bounce_safe: bool = False, at_least: int = 1) -> PlanAnswer:
-    """The shortest winning plan in seat order (the search finds shortest plans itself: `at_least` is not
-    needed), walls decided when they matter (twisty.solver.temple_lazy)."""
-    return _run_plan(shortest_steps(Space(round_, Work(deadline), bounce_safe=bounce_safe, lazy=True)), deadline)
+    return run_steps(solver(round_, deadline).fewest(bounce_safe=bounce_safe, at_least=at_least), deadline, PlanAnswer)
 
 
 def pooled_turns(round_: Round, deadline: Deadline, *, at_most: int | None = None) -> PlanAnswer:
-    """The shortest plan with all cards in one pool: "at most as many turns as cards" (and at most `at_most`
-    when a plan in seat order is known: it is a pooled plan too)."""
-    return _run_plan(shortest_steps(Space(round_, Work(deadline), pooled=True, lazy=True), at_most), deadline)
+    return run_steps(solver(round_, deadline).pooled(at_most=at_most), deadline, PlanAnswer)
 
 
 def second_plan(round_: Round, deadline: Deadline, first: PlanAnswer) -> SecondAnswer:
-    if deadline.expired():
-        return SecondAnswer(UNKNOWN, cap=deadline.cap)
-    try:
-        answer = drive(second_steps(Space(round_, Work(deadline)), first), deadline)
-    except LimitReached:
-        return SecondAnswer(UNKNOWN, cap=deadline.cap)
-    assert isinstance(answer, SecondAnswer)
-    return answer
+    return run_steps(solver(round_, deadline).second(first), deadline, SecondAnswer)
