@@ -159,7 +159,7 @@ def family_round(seed: int, shapes: tuple[Shape, ...] = SHAPES, most_seats: int 
                 continue
             wanted = chosen if rooms > 1 else tuple(name for name in chosen if name != "always_in_order")
             params = TempleParams(players=seats, turns=turns, rooms=rooms, challenges=wanted)
-            made = _goals(rng, start, params, *planted)
+            made = _goals(rng, start, params, planted.outcomes, planted.ends)
             if made is not None:
                 return FamilyRound(seed, shape.name, made, True)
     revealed = tuple(rng.sample(cards, min(rooms, len(cards))))

@@ -25,6 +25,7 @@ The portfolio (twisty.solver.temple_portfolio) replays every plan with the plain
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import TypeVar
@@ -72,7 +73,11 @@ Answer = TypeVar("Answer", PlanAnswer, SecondAnswer)
 
 def run_steps(steps: Generator[None, None, Answer], deadline: Deadline, kind: type[Answer]) -> Answer:
     """Run steps to their answer, looking at the deadline at every pause; UNKNOWN (naming the cap) when it
-    passes first."""
+    passes first. Python's collector of reference cycles is off meanwhile: the engines make no cycles, and
+    its full passes over their millions of states would take tenths of a second between two looks at the
+    deadline."""
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         while True:
             deadline.check()
@@ -85,3 +90,5 @@ def run_steps(steps: Generator[None, None, Answer], deadline: Deadline, kind: ty
         return kind(UNKNOWN, cap=deadline.cap)
     finally:
         steps.close()
+        if collecting:
+            gc.enable()

@@ -213,6 +213,7 @@ class Hands:
         self.total = round_.card_total()
         self.ids: dict[tuple, int] = {}
         self.hands: list[tuple] = []
+        self.turning: list[bool] = []
         self.start = self.id_of(start)
         self.cache: dict[int, list[tuple[int, int, int, Swap | None]]] = {}
 
@@ -221,6 +222,7 @@ class Hands:
         if found is None:
             found = self.ids[hands] = len(self.hands)
             self.hands.append(hands)
+            self.turning.append(self._turning_left(hands))
         return found
 
     def turn_of(self, hid: int) -> int:
@@ -229,8 +231,8 @@ class Hands:
         left = sum(hands) if self.pooled else sum(sum(hand) for hand in hands)
         return self.total - left
 
-    def turning_left(self, hid: int) -> bool:
-        hands = self.hands[hid]
+    def _turning_left(self, hands: tuple) -> bool:
+        """Whether a turn1, turn2 or turnAny is left (`turning[id]` holds it for every id)."""
         if self.pooled:
             return bool(hands[TURN1] or hands[TURN2] or hands[TURN_ANY])
         return any(hand[TURN1] or hand[TURN2] or hand[TURN_ANY] for hand in hands)
@@ -278,8 +280,17 @@ def _less(counts: tuple[int, ...], out: int, into: int | None) -> tuple[int, ...
     return tuple(changed)
 
 
-def explore_table(round_: Round) -> list[list[int]]:
-    """table[explored][room]: the explored targets after a turn that ends with the die in `room` (the rules'
-    explore(), Always in order and Secret mission included), for every mask of explored targets."""
-    rooms = round_.temple.room_count
-    return [[explore(round_, explored, room) for room in range(rooms)] for explored in range(1 << len(round_.targets))]
+class ExploreTable:
+    """row(explored)[room]: the explored targets after a turn that ends with the die in `room` (the rules'
+    explore(), Always in order and Secret mission included), a row made when its mask is first met."""
+
+    def __init__(self, round_: Round) -> None:
+        self.round = round_
+        self.rooms = range(round_.temple.room_count)
+        self.rows: dict[int, list[int]] = {}
+
+    def row(self, explored: int) -> list[int]:
+        found = self.rows.get(explored)
+        if found is None:
+            found = self.rows[explored] = [explore(self.round, explored, room) for room in self.rooms]
+        return found

@@ -27,6 +27,8 @@ deadline is looked at by work done, and the portfolio can run it in slices besid
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.temple.model import CARDS, Round, TempleState
@@ -44,11 +46,12 @@ from twisty.solver.temple_answers import (
     run_steps,
 )
 from twisty.solver.temple_lazy import LazyMoves, concrete_plan
-from twisty.solver.temple_moves import DOWN_SHIFT, Hands, Moves, Work, explore_table, position, unpack
+from twisty.solver.temple_moves import DOWN_SHIFT, ExploreTable, Hands, Moves, Work, position, unpack
 
 NAME = "search"
 AVAILABLE = True
 NEVER = 10**9
+DEPTH_BITS, DEPTH_MASK = 8, 255  # a round lasts at most 8 x 6 turns
 
 
 class Space:
@@ -74,7 +77,7 @@ class Space:
         self.safe = 1 if bounce_safe else 0
         self.moves = moves if moves is not None else Moves(round_, work)
         self.hands = hands if hands is not None else Hands(round_, pooled)
-        self.explored_after = explore_table(round_)
+        self.explored_after = ExploreTable(round_)
         self.targets = len(round_.targets)
         self.full = round_.all_explored
         self.hands_shift = 1 + self.targets
@@ -85,6 +88,11 @@ class Space:
         self.door_bits = sum(1 << index for index, room in enumerate(round_.targets) if room == door.room)
         self.turns_itself = round_.challenges.gets_going is not None
         self.most = round_.card_total() if pooled else max_turns(round_)
+        # Per explored mask with targets missing: one turn each, and one more unless the door room is one.
+        self.missing_turns = [
+            (self.full & ~explored).bit_count() + (0 if self.full & ~explored & self.door_bits else 1)
+            for explored in range(self.full + 1)
+        ]
         start = (
             self.moves.pack(round_.down, round_.die, round_.walls, ())
             if isinstance(self.moves, LazyMoves)
@@ -126,19 +134,37 @@ class Space:
         one room a turn. The win needs the die in the door room, so when that room is not still to be
         explored, a turn after the last exploring one must end there. And the door must point down: only a
         quarter turn changes the down side, so with the door not down and no turning card left in any hand
-        (nor Now it gets going), the round cannot be won."""
-        hid, where, explored, _ = self.parts(state)
-        if (where >> DOWN_SHIFT) & 3 != self.door_side and not self.turns_itself and not self.hands.turning_left(hid):
-            return NEVER
-        missing = self.full & ~explored
-        if not missing:
-            return 0 if where & 0xFF == self.door else 1
-        return missing.bit_count() + (0 if missing & self.door_bits else 1)
+        (nor Now it gets going), the round cannot be won. (`bounds()` is the same, as a fast function.)"""
+        return self.bounds()(state)
+
+    def bounds(self) -> Callable[[int], int]:
+        """bound() as a function with its tables at hand (it is called for every state met)."""
+        full, door, door_side = self.full, self.door, self.door_side
+        turning = self.hands.turning
+        turns_itself = self.turns_itself
+        xmask, hshift, hmask, pshift = (
+            (1 << self.targets) - 1,
+            self.hands_shift,
+            (1 << self.HANDS_BITS) - 1,
+            self.position_shift,
+        )
+        missing_turns = self.missing_turns
+
+        def bound(state: int) -> int:
+            where = state >> pshift
+            if not turns_itself and (where >> DOWN_SHIFT) & 3 != door_side and not turning[(state >> hshift) & hmask]:
+                return NEVER
+            explored = (state >> 1) & xmask
+            if explored == full:
+                return 0 if where & 0xFF == door else 1
+            return missing_turns[explored]
+
+        return bound
 
     def successors(self, state: int) -> list[int]:
         """Every state one turn after `state` (not deduplicated)."""
         hid, where, explored, used = self.parts(state)
-        after_explored = self.explored_after[explored]
+        after_explored = self.explored_after.row(explored)
         safe = self.safe
         found: list[int] = []
         pshift, hshift = self.position_shift, self.hands_shift
@@ -149,6 +175,32 @@ class Space:
             for after in self.moves.of(where, kind)[safe]:
                 found.append(after << pshift | low | after_explored[after & 63] << 1)
         self.work.add(len(found) + 1)
+        return found
+
+    def successors_within(self, state: int, budget: int) -> list[tuple[int, int]]:
+        """The states one turn after `state` whose bound is at most `budget`, each with its bound (the same
+        as successors() and bound(), the bound taken before the state is made: most are cut)."""
+        hid, where, explored, used = self.parts(state)
+        after_explored = self.explored_after.row(explored)
+        full, door, door_side = self.full, self.door, self.door_side
+        missing_turns, turning = self.missing_turns, self.hands.turning
+        safe, pshift, hshift = self.safe, self.position_shift, self.hands_shift
+        found: list[tuple[int, int]] = []
+        considered = 0
+        for kind, next_hid, next_used, _ in self.hands.plays(hid, used):
+            if next_hid >> self.HANDS_BITS:
+                raise LimitReached(f"{1 << self.HANDS_BITS} hands")
+            low = next_hid << hshift | next_used
+            stuck = not self.turns_itself and not turning[next_hid]
+            outcomes = self.moves.of(where, kind)[safe]
+            considered += len(outcomes)
+            for after in outcomes:
+                now = after_explored[after & 63]
+                needed = (0 if after & 0xFF == door else 1) if now == full else missing_turns[now]
+                if needed > budget or (stuck and (after >> DOWN_SHIFT) & 3 != door_side):
+                    continue
+                found.append((after << pshift | low | now << 1, needed))
+        self.work.add(considered + 1)
         return found
 
     def plays_between(self, state: int, following: int) -> list[tuple[int, Swap | None]]:
@@ -200,11 +252,11 @@ def shortest_steps(space: Space, at_most: int | None = None) -> PlanSteps:
     work = space.work
     start = space.start
     parents: dict[int, int] = {start: -1}
-    first = space.bound(start)
+    first = space.bounds()(start)
     buckets: list[list[list[int]]] = [[] for _ in range(most + 1)]
     if first <= most:
         buckets[first].append([start])
-    won, ended, bound = space.won, space.ended, space.bound
+    won, ended = space.won, space.ended
     for order in range(most + 1):
         # buckets[order][depth]: states with depth + bound == order, taken deepest first
         layers = buckets[order]
@@ -219,15 +271,13 @@ def shortest_steps(space: Space, at_most: int | None = None) -> PlanSteps:
                 if won(state):
                     return _answer(space, parents, state)
                 continue  # the round ends at the win (here a win of no plan: walls decided late)
-            for successor in space.successors(state):
+            for successor, needed in space.successors_within(state, most - depth - 1):
                 if successor in parents:
                     continue
                 parents[successor] = state
                 if depth + 1 == order and won(successor):
                     return _answer(space, parents, successor)
-                total = depth + 1 + bound(successor)
-                if total > most:
-                    continue
+                total = depth + 1 + needed
                 target = buckets[total]
                 while len(target) <= depth + 1:
                     target.append([])
@@ -270,20 +320,19 @@ def second_steps(space: Space, first: PlanAnswer) -> SecondSteps:
     explored_mask = (1 << targets) - 1
     target = [(position(state.down, state.die, state.walls) << targets | state.explored) for state in first.states]
     work = space.work
-    bound, won = space.bound, space.won
+    won = space.won
     parents: dict[int, int] = {space.start << 1: -1}
-    stack: list[tuple[int, int]] = [(space.start << 1, 0)]
+    # The stack holds (state << 1 | left) << DEPTH_BITS | depth: integers, not tuples, so it costs little.
+    stack: list[int] = [space.start << 1 << DEPTH_BITS]
     while stack:
-        marked, depth = stack.pop()
+        entry = stack.pop()
+        marked, depth = entry >> DEPTH_BITS, entry & DEPTH_MASK
         state, left = marked >> 1, marked & 1
         following = []
-        for successor in space.successors(state):
+        for successor, needed in space.successors_within(state, turns - depth - 1):
             now_left = left | (((successor >> shift) << targets | (successor >> 1) & explored_mask) != target[depth])
             mark = successor << 1 | now_left
             if mark in parents:
-                continue
-            needed = bound(successor)
-            if depth + 1 + needed > turns:
                 continue
             parents[mark] = marked
             if won(successor):
@@ -296,7 +345,7 @@ def second_steps(space: Space, first: PlanAnswer) -> SecondSteps:
                 following.append((now_left, -needed, mark))
         # Taken from the end: the last pushed (left the first plan, nearest a win) is expanded first.
         following.sort()
-        stack.extend((mark, depth + 1) for _, _, mark in following)
+        stack.extend(mark << DEPTH_BITS | (depth + 1) for _, _, mark in following)
         if work.pause_due():
             yield
     return SecondAnswer(NONE)
