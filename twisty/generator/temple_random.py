@@ -110,8 +110,11 @@ def random_temple(rng: random.Random, shape: Shape) -> Temple:
     )
 
 
-def family_round(seed: int, shapes: tuple[Shape, ...] = SHAPES, most_seats: int = 6) -> FamilyRound:
-    """Round `seed` of the family (its shape drawn from `shapes`, 2 to `most_seats` seats)."""
+def family_round(
+    seed: int, shapes: tuple[Shape, ...] = SHAPES, most_seats: int = 6, most_per_seat: int = 6
+) -> FamilyRound:
+    """Round `seed` of the family (its shape drawn from `shapes`, 2 to `most_seats` seats of 2 to
+    `most_per_seat` cards)."""
     # Imported here: the generator module imports this one's neighbours, not the other way round.
     from twisty.generator.temple import TempleParams, _goals, deal, plant
 
@@ -119,7 +122,7 @@ def family_round(seed: int, shapes: tuple[Shape, ...] = SHAPES, most_seats: int 
     shape = rng.choice(shapes)
     temple = random_temple(rng, shape)
     seats = rng.randint(2, most_seats)
-    per_seat = rng.randint(2, 6)
+    per_seat = rng.randint(2, most_per_seat)
     hands = deal(rng, seats * per_seat, seats)
     slots = list(temple.variable_slots())
     placed = rng.sample(slots, rng.randint(0, min(5, temple.pieces, len(slots))))
