@@ -14,8 +14,8 @@ from twisty.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL = str(ROOT / "puzzles" / "book" / "tutorial.toml")
 # Commands that print no results of their own to read by a script: the page's server, and those whose
-# --json is another engineer's to add (render: the page; generate temple: the temple's command).
-WITHOUT_RESULTS = {"serve", "render", "generate temple"}
+# --json is another engineer's to add (render: the page).
+WITHOUT_RESULTS = {"serve", "render"}
 
 
 def leaf_commands(group: click.Group, prefix: str = "") -> dict[str, click.Command]:
