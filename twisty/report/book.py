@@ -24,7 +24,7 @@ from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluati
 from twisty.rules.book.topology import Cell
 from twisty.rules.level import Level
 from twisty.rules.source import LevelSource, unknown_key_error
-from twisty.solver.book import BookAnalysis, border, reading_differences
+from twisty.solver.book import BookAnalysis, border, reading_differences, resume_corridor
 
 _CELL_CLAIMS = {
     # key -> (which evaluation, the statuses that satisfy it, what it means)
@@ -116,6 +116,9 @@ def report(
     def cells_or_none(cells: list[Cell] | None) -> list[list[int]] | None:
         return None if cells is None else [list(cell) for cell in cells]
 
+    # The readings first, then the corridor with the time they leave (docs/book.md, "Unknown answers").
+    differences = reading_differences(book, verdict, deadline=deadline) if readings else []
+    resume_corridor(verdict, deadline)
     data: dict[str, Any] = {
         "level": source.path,
         "game": "book",
@@ -150,7 +153,7 @@ def report(
             "moves": difference.moves,
             "cap": difference.cap,
         }
-        for difference in (reading_differences(book, verdict, deadline=deadline) if readings else [])
+        for difference in differences
     ]
     data["expect_failures"] = expectation_failures(book, verdict, expect, data)
     data["seconds"] = round(deadline.elapsed() if deadline is not None else verdict.seconds, 3)

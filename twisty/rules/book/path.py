@@ -15,6 +15,7 @@ had hundreds of thousands of walkers for two dozen distinct books (docs/book.md,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -78,14 +79,15 @@ class PathRules:
         ] = {}
         # Cells where arriving may do more than stand (Tunnels, acting items), and cells a move may start
         # otherwise than by a step (a Bridge's jump, the Mask's disguise).
-        self._eventful = frozenset(
+        self.eventful = frozenset(
             index
             for index, what in enumerate(book.contents)
             if what in self.acting_items or (what == "Tunnel" and index in book.tunnels)
         )
-        self._launching = frozenset(index for index, what in enumerate(book.contents) if what in ("Bridge", "Mask"))
+        self.launching = frozenset(index for index, what in enumerate(book.contents) if what in ("Bridge", "Mask"))
         self.bosses = [index for index, what in enumerate(book.contents) if what == "Boss"]
         self._possible_targets = self._targets_that_could_ever_be_hit()
+        self._live_targets: dict[int, tuple[int, ...]] | None = None  # see _targets_that_could_still_matter
         dragons_by_page: dict[int, list[int]] = {}
         for index, what in enumerate(book.contents):
             if what in ("Dragon", "Mimic"):  # a Mimic may copy a Dragon
@@ -123,15 +125,86 @@ class PathRules:
                 )
         return possible
 
+    def _targets_that_could_still_matter(self) -> dict[int, tuple[int, ...]]:
+        """For each Bow and Molotov, the possible targets that may still be hit after it was first set off.
+
+        A Bow removes every possible target that is a deadly creature when it is set off, and a Molotov every
+        Zombie: what it left was a creature that was not deadly (or not a Zombie: crushed between Giants). Such
+        a cell can only become a deadly creature again by a removal that takes away what kept it harmless
+        (`_revivable`); where no possible removal does, a weapon once set off is spent, whatever it left.
+        """
+        revivable = self._revivable()
+        live = {
+            weapon: tuple(target for target in targets if revivable(target))
+            for weapon, targets in self._possible_targets.items()
+        }
+        self._live_targets = live
+        return live
+
+    def _kinds(self, index: int, identity: list[str]) -> set[str]:
+        """What a cell may be during the walk: its printed content and what it is before the walk (a Mimic's
+        copy; a converted prey is a Vampire). A Mimic whose copy the first evaluation does not show (it was
+        crushed between Giants) may be anything."""
+        contents = self.book.contents[index]
+        if contents == "Mimic" and identity[index] == "":
+            return set(CREATURES)
+        return {contents, identity[index]} - {""}
+
+    def _revivable(self) -> Callable[[int], bool]:
+        """Whether a cell left harmless by a weapon could become a deadly creature later: only by the removal
+        of a Giant (what it crushed comes back), a Titan (its band of Walls is lifted), a Medusa or a Mirror
+        (petrified creatures are deadly again, or the Medusa herself), a Mage (his page's Wraiths), an Orc or
+        a Dwarf (the melee turns), a Wolf (a pack's attack turns), or of any deadly creature beside an Oracle
+        (whose protection lapses; the Oracle counts statuses that any removal may change, so any Oracle makes
+        every cell revivable). The removals the walk can make: the possible targets of Bows, the Zombies a
+        Molotov can reach and their eight neighbours, Dragons when the book has a Sword, and the Boss."""
+        identity = self.evaluation(PathState()).identity
+        contents = self.book.contents
+        king = self.shape.king_table()
+        removable: set[int] = set()
+        for weapon, targets in self._possible_targets.items():
+            if contents[weapon] == "Bow":
+                removable.update(targets)
+            else:
+                for zombie in targets:
+                    if "Zombie" in self._kinds(zombie, identity):
+                        removable.add(zombie)
+                        removable.update(cell for cell in king[zombie] if contents[cell] in CREATURES | ITEMS)
+        has_sword = "Sword" in contents
+        kinds = [self._kinds(index, identity) for index in range(len(contents))]
+        if has_sword:
+            removable.update(index for index, found in enumerate(kinds) if "Dragon" in found)
+        removable.update(self.bosses)
+        removed_kinds: set[str] = set().union(*(kinds[index] for index in removable)) if removable else set()
+        if not removable:
+            return lambda index: False
+        if removed_kinds & {"Giant", "Titan", "Medusa", "Mirror"} or any("Oracle" in found for found in kinds):
+            return lambda index: True
+        mage_pages = {self.page_of(index) for index in removable if "Mage" in kinds[index]}
+        melee = bool(removed_kinds & {"Orc", "Dwarf"})
+        wolves = "Wolf" in removed_kinds
+        orthogonal = self.shape.orthogonal_table()
+
+        def revivable(index: int) -> bool:
+            found = kinds[index]
+            return (
+                ("Wraith" in found and self.page_of(index) in mage_pages)
+                or (melee and bool(found & {"Orc", "Dwarf"}))
+                or (wolves and ("Wolf" in found or any("Wolf" in kinds[near] for near in orthogonal[index])))
+            )
+
+        return revivable
+
     def canonical(self, state: PathState) -> PathState:
         """The state with what can no longer change the walk forgotten (see the module's docstring): a Bow or
-        Molotov set off whose every possible target is removed (reaching it again would do nothing, as if it
-        had never been reached), and a held Sword with no Dragon left on its three pages."""
+        Molotov set off that can hit nothing more (every target it may still hit is removed: reaching it again
+        would do nothing, as if it had never been reached), and a held Sword with no Dragon left on its three
+        pages."""
+        live = self._live_targets if self._live_targets is not None else self._targets_that_could_still_matter()
         used = frozenset(
             index
             for index in state.used
-            if index not in self._possible_targets
-            or any(target not in state.removed for target in self._possible_targets[index])
+            if index not in live or any(target not in state.removed for target in live[index])
         )
         sword = state.sword
         if sword >= 0 and all(index in state.removed for index in self._sword_reach.get(sword, ())):
@@ -295,15 +368,15 @@ class PathRules:
         evaluation = self.evaluation(walker.state)
         here, state = walker.position, walker.state
         moves: list[Move] = []
-        if walker.mask is None and state.sword < 0 and here not in self._launching:
+        if walker.mask is None and state.sword < 0 and here not in self.launching:
             # The common case, kept fast: no disguise, no Sword, nothing to jump from: only passable cells
             # can be entered, and only Tunnels and acting cells do anything on arrival.
             status = evaluation.status
             for moved in self.steps[here]:
                 if moved is not None and status[moved[0]] == PASSABLE:
                     target = moved[0]
-                    if target in self._eventful:
-                        self._enter(target, state, (), moves)
+                    if target in self.eventful:
+                        self.enter(target, state, (), moves)
                     else:
                         moves.append(Move(Walker(target, None, state), (target,), ()))
             return moves
@@ -320,7 +393,7 @@ class PathRules:
                 # Still disguised among identical creatures, deadly or not ("from creature to creature").
                 moves.append(Move(Walker(target, walker.mask, walker.state), (target,), (24,)))
             elif evaluation.status[target] == PASSABLE:
-                self._enter(target, walker.state, (), moves)
+                self.enter(target, walker.state, (), moves)
             elif walker.mask is None:
                 self._deadly_neighbour(walker, evaluation, target, heading, moves)
         return moves
@@ -340,13 +413,13 @@ class PathRules:
         if self.book.contents[here] == "Bridge" and evaluation.status[target] == DEADLY:
             beyond = self.steps[target][heading]
             if beyond is not None and evaluation.status[beyond[0]] == PASSABLE:
-                self._enter(beyond[0], state, (15,), moves)
+                self.enter(beyond[0], state, (15,), moves)
             elif beyond is not None:
                 # A landing on a Dragon is a step onto it (docs/book.md): the Sword may slay it there.
-                self._slay_dragon(beyond[0], state, evaluation, (15,), moves)
-        self._slay_dragon(target, state, evaluation, (), moves)
+                self.slay_dragon(beyond[0], state, evaluation, (15,), moves)
+        self.slay_dragon(target, state, evaluation, (), moves)
 
-    def _slay_dragon(
+    def slay_dragon(
         self, target: int, state: PathState, evaluation: Evaluation, rules: tuple[int, ...], moves: list[Move]
     ) -> None:
         """Rule 23, the Sword: "While you remain on the Sword's page or either adjacent page, it eliminates
@@ -358,9 +431,9 @@ class PathRules:
         removal = (target, 23, "Dragon slain by the Sword")
         slain = self._removing(state, [removal], state.used, state.sword, state.items)
         if self.evaluation(slain).passable(target):
-            self._enter(target, slain, rules + (23,), moves, (removal,))
+            self.enter(target, slain, rules + (23,), moves, (removal,))
 
-    def _enter(
+    def enter(
         self,
         target: int,
         state: PathState,

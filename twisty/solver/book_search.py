@@ -1,0 +1,362 @@
+"""The Book's walk search over walkers packed as integers, answers in order of cost.
+
+A walker is (cell, Mask disguise, path state) (`twisty.rules.book.path`). Here each distinct path state is a
+*world*, numbered once, and a walker is the integer `(world * MASK_SLOTS + disguise) * cells + cell`, so the
+search's tables hold plain integers. What a walker may do comes from the path rules, in two ways:
+
+- the common walker (no disguise, no Sword held, not on a Bridge or Mask) only steps onto passable cells, and
+  which ones depends on nothing but the book as its world's removals leave it: one list per cell and set of
+  removals (`_Table.steps`), shared by every world with those removals. Arriving on a Tunnel or on an item
+  that acts (Bow, Molotov, Sword, Boss weapon) is worked out once per world and cell (`arrive`).
+- any other walker asks `PathRules.moves`, the rules' own list of legal moves.
+
+Both give the same moves in the same order as `PathRules.moves`, so the search meets the walkers, walks and
+counts the rules alone would.
+
+The answers come in order of cost (`shortest` then `exhaust`): breadth-first, layer by layer, until every
+walker one move short of the exit's depth is expanded, which decides solvability, the shortest walk and how
+many shortest walks there are (counted up to 2); then, without counting, every walker left, which decides the
+corridor (`corridor`, `edges`) and the rules that fire. A cap stops either phase and is kept in `cap`.
+"""
+
+from __future__ import annotations
+
+from twisty.errors import LimitReached
+from twisty.limits import Deadline
+from twisty.rules.book.contents import CREATURES
+from twisty.rules.book.path import Move, PathRules, PathState, Walker
+from twisty.rules.book.static import PASSABLE
+
+# The disguises a walker may wear (none, or one creature kind), numbered for the packed walker.
+MASK_KINDS: tuple[str | None, ...] = (None, *sorted(CREATURES))
+MASK_SLOTS = len(MASK_KINDS)
+_MASK_NUMBER = {kind: number for number, kind in enumerate(MASK_KINDS)}
+# Walkers expanded between two looks at the deadline (each look costs a clock read).
+POLL_EVERY = 64
+
+
+def walker_cap(max_walkers: int) -> str:
+    """The name of the walker cap, for messages ("... within the limit of 2,000,000 walkers")."""
+    return f"limit of {max_walkers:,} walkers"
+
+
+class _Table:
+    """What a common walker (no disguise, not on a Bridge or Mask) may do on the book as one set of removals
+    leaves it: for each cell, its step-neighbours in the direction order of `PathRules.moves`, each once,
+    written as `cell` for a passable cell where arriving does nothing, `~cell` for a passable Tunnel or
+    acting item (what arriving does depends on the world) and `cells + cell` for a Dragon that is not
+    passable (a held Sword may slay it)."""
+
+    __slots__ = ("steps", "evaluation")
+
+    def __init__(self, rules: PathRules, state: PathState) -> None:
+        self.evaluation = rules.evaluation(state)
+        status, identity = self.evaluation.status, self.evaluation.identity
+        eventful, cells = rules.eventful, len(status)
+        steps: list[tuple[int, ...]] = []
+        for moves in rules.steps:
+            found: list[int] = []
+            for moved in moves:
+                if moved is None:
+                    continue
+                target = moved[0]
+                if status[target] == PASSABLE:
+                    entry = ~target if target in eventful else target
+                elif identity[target] == "Dragon":
+                    entry = cells + target
+                else:
+                    continue
+                if entry not in found:
+                    found.append(entry)
+            steps.append(tuple(found))
+        self.steps = steps
+
+
+class _World:
+    """One path state: its removals' table; the cells a common step may enter without changing the world
+    (`low` to `high`: all of them, or the held Sword's three pages, beyond which the Sword is lost); and
+    `arrivals`, per cell entered otherwise (a Tunnel, an acting item, a step out of the Sword's pages, a
+    Dragon slain: keyed `cell`, or `cells + cell` for the Dragon), the walker it leads to (None: none) with
+    the cells the move enters."""
+
+    __slots__ = ("state", "table", "low", "high", "sword", "arrivals", "base")
+
+    def __init__(self, state: PathState, base: int, low: int, high: int) -> None:
+        self.state = state
+        self.table: _Table | None = None
+        self.low, self.high = low, high
+        self.sword = state.sword >= 0
+        self.arrivals: dict[int, tuple[int, tuple[int, ...]] | None] = {}
+        self.base = base  # the packed number of this world's first walker
+
+
+class WalkSearch:
+    """Breadth-first search over packed walkers; see the module's docstring."""
+
+    def __init__(self, rules: PathRules, deadline: Deadline | None, max_walkers: int) -> None:
+        self.rules = rules
+        self.deadline = deadline
+        self.max_walkers = max_walkers
+        self.cells = rules.shape.cell_count
+        self.stride = MASK_SLOTS * self.cells  # walkers per world
+        self.exit = rules.shape.index(rules.book.exit)
+        self.worlds: list[_World] = []
+        self.world_numbers: dict[PathState, int] = {}
+        self.tables: dict[frozenset[int], _Table] = {}
+        self.launching = rules.launching
+        # Walkers met: the one each was first reached from (None for the start), so the walk can be traced.
+        self.parent: dict[int, int | None] = {}
+        self.seen: set[int] | None = None  # the walkers met, once the walk is decided (no more parents)
+        self.frontier: list[int] = []  # walkers met and not yet expanded
+        self.path_rules: set[int] = set()  # path rules used by a move the search made
+        self.slow_edges: set[tuple[int, int]] = set()  # cells joined by moves of walkers outside the tables
+        self.tunnel_cells: set[int] = set()  # Tunnels passed through (entered, left at once by the other end)
+        self.cap: str | None = None
+        self.expanded = 0
+        # Filled by `shortest`:
+        self.best: int | None = None  # moves in the shortest walk
+        self.shortest_walks: int | None = None  # counted up to 2; None: undecided
+        self.finish: int | None = None  # the walker at the exit that ends the first shortest walk found
+        self.start_move: Move | None = None
+
+    # --- packing ---------------------------------------------------------------------------------------
+
+    def world_of(self, state: PathState) -> _World:
+        number = self.world_numbers.get(state)
+        if number is None:
+            number = self.world_numbers[state] = len(self.worlds)
+            low, high = 0, self.cells
+            if state.sword >= 0:
+                shape = self.rules.shape
+                low = max(0, (state.sword - 1 - shape.first_page) * shape.page_size)
+                high = min(self.cells, (state.sword + 2 - shape.first_page) * shape.page_size)
+            self.worlds.append(_World(state, number * self.stride, low, high))
+        return self.worlds[number]
+
+    def table_of(self, world: _World) -> _Table:
+        table = world.table
+        if table is None:
+            table = self.tables.get(world.state.removed)
+            if table is None:
+                table = self.tables[world.state.removed] = _Table(self.rules, world.state)
+            world.table = table
+        return table
+
+    def pack(self, walker: Walker) -> int:
+        return self.world_of(walker.state).base + _MASK_NUMBER[walker.mask] * self.cells + walker.position
+
+    def unpack(self, key: int) -> Walker:
+        world, rest = divmod(key, self.stride)
+        mask, cell = divmod(rest, self.cells)
+        return Walker(cell, MASK_KINDS[mask], self.worlds[world].state)
+
+    # --- moves -----------------------------------------------------------------------------------------
+
+    def successors(self, key: int) -> list[int]:
+        """The walkers one move from `key`, each once, in the order of `PathRules.moves`."""
+        world = self.worlds[key // self.stride]
+        cell = key % self.cells
+        if key - world.base != cell or cell in self.launching:
+            return self._moves(key, cell)  # disguised, or on a Bridge or Mask: the rules' own moves
+        table = world.table or self.table_of(world)
+        found: list[int] = []
+        base, low, high, cells = world.base, world.low, world.high, self.cells
+        for entry in table.steps[cell]:
+            if low <= entry < high:
+                found.append(base + entry)
+                continue
+            if entry >= cells and not world.sword:
+                continue  # a Dragon, and no Sword to slay it
+            arrival = world.arrivals[entry] if entry in world.arrivals else self._arrival(world, entry)
+            if arrival is not None and arrival[0] not in found:
+                found.append(arrival[0])
+        return found
+
+    def _arrival(self, world: _World, entry: int) -> tuple[int, tuple[int, ...]] | None:
+        """Where a common step onto the cell of `entry` (a table entry other than a plain step) leads, by the
+        path rules; kept for every walker of the world."""
+        moves: list[Move] = []
+        if entry >= self.cells:
+            self.rules.slay_dragon(entry - self.cells, world.state, self.table_of(world).evaluation, (), moves)
+        else:
+            self.rules.enter(~entry if entry < 0 else entry, world.state, (), moves)
+        arrival = None
+        if moves:
+            move = moves[0]
+            arrival = (self.pack(move.walker), move.cells)
+            self.path_rules.update(move.rules)
+            if len(move.cells) == 2:
+                self.tunnel_cells.add(move.cells[0])
+        world.arrivals[entry] = arrival
+        return arrival
+
+    def _moves(self, key: int, cell: int) -> list[int]:
+        found: list[int] = []
+        for move in self.rules.moves(self.unpack(key)):
+            self.path_rules.update(move.rules)
+            previous = cell
+            for entered in move.cells:
+                self.slow_edges.add((previous, entered))
+                previous = entered
+            if len(move.cells) == 2:
+                self.tunnel_cells.add(move.cells[0])
+            following = self.pack(move.walker)
+            if following not in found:  # two ways of making the same move are one walk
+                found.append(following)
+        return found
+
+    def _stop(self) -> bool:
+        """Look at the deadline; True (and `cap` set) when it has passed."""
+        if self.deadline is not None and self.deadline.expired():
+            self.cap = f"{self.deadline.cap} limit"
+            return True
+        return False
+
+    # --- the answers -----------------------------------------------------------------------------------
+
+    def begin(self) -> bool:
+        """The walker on the entrance; False when the entrance kills (no walker at all)."""
+        begun = self.rules.start()
+        if begun is None:
+            return False
+        self.start_move = begun
+        self.path_rules.update(begun.rules)
+        start = self.pack(begun.walker)
+        self.parent[start] = None
+        self.frontier = [start]
+        if begun.walker.position == self.exit:
+            self.best, self.shortest_walks, self.finish = 0, 1, start
+        return True
+
+    def shortest(self) -> None:
+        """Breadth-first, layer by layer with the number of shortest walks to each walker (up to 2), until the
+        layer that reaches the exit: every walker one move short of it has then been expanded, so the count
+        is final. Leaves the last layer in `frontier` for `exhaust`."""
+        if self.best is not None:
+            return
+        parent, exit_cell, cells, limit = self.parent, self.exit, self.cells, self.max_walkers
+        counts = {self.frontier[0]: 1}
+        depth = 0
+        while counts and self.cap is None:
+            following: dict[int, int] = {}
+            for key, count in counts.items():
+                if self.expanded % POLL_EVERY == 0 and self._stop():
+                    break
+                self.expanded += 1
+                try:
+                    moves = self.successors(key)
+                except LimitReached as reached:
+                    self.cap = reached.cap
+                    break
+                for successor in moves:
+                    known = following.get(successor)
+                    if known is None:
+                        if successor in parent:
+                            continue  # met at an earlier depth: not a shortest way there
+                        if len(parent) >= limit:
+                            self.cap = walker_cap(limit)
+                            break
+                        parent[successor] = key
+                        following[successor] = count
+                    elif known < 2:
+                        following[successor] = min(2, known + count)
+                if self.cap is not None:
+                    break
+            depth += 1
+            finishers = [key for key in following if key % cells == exit_cell]
+            if finishers and self.best is None:
+                self.best, self.finish = depth, finishers[0]
+                if self.cap is None:
+                    self.shortest_walks = min(2, sum(following[key] for key in finishers))
+            if self.cap is not None or finishers:
+                self.frontier = list(following)  # the exit's layer, not expanded (the walk ends there)
+                return
+            counts = following
+        self.frontier = []
+
+    def exhaust(self, deadline: Deadline | None = None) -> None:
+        """Every walker left, without counting: afterwards (unless a cap stopped it) every walker the walk
+        can reach has been met and expanded. `deadline` (default: the search's) may be an earlier one."""
+        if deadline is not None:
+            self.deadline = deadline
+        seen = self.seen
+        if seen is None:
+            seen = self.seen = set(self.parent)
+        exit_cell, cells, limit = self.exit, self.cells, self.max_walkers
+        pending = self.frontier
+        while pending and self.cap is None:
+            if self.expanded % POLL_EVERY == 0 and self._stop():
+                break
+            key = pending.pop()
+            if key % cells == exit_cell:
+                continue  # the walk ends at the exit
+            self.expanded += 1
+            try:
+                moves = self.successors(key)
+            except LimitReached as reached:
+                pending.append(key)
+                self.cap = reached.cap
+                break
+            for successor in moves:
+                if successor not in seen:
+                    if len(seen) >= limit:
+                        self.cap = walker_cap(limit)
+                        break
+                    seen.add(successor)
+                    pending.append(successor)
+
+    # --- what the search met ---------------------------------------------------------------------------
+
+    def met(self) -> set[int] | dict[int, int | None]:
+        return self.seen if self.seen is not None else self.parent
+
+    def walkers(self) -> int:
+        return len(self.met())
+
+    def corridor(self) -> set[int]:
+        """Every cell a walker met stands on, and every Tunnel passed through."""
+        cells = self.cells
+        return {key % cells for key in self.met()} | self.tunnel_cells
+
+    def edges(self) -> set[tuple[int, int]]:
+        """The cells joined by a move of an expanded walker (only meaningful once `exhaust` ran to the end:
+        then every walker not on the exit was expanded)."""
+        edges = set(self.slow_edges)
+        cells, exit_cell, stride = self.cells, self.exit, self.stride
+        for key in self.met():
+            cell = key % cells
+            world = self.worlds[key // stride]
+            if cell == exit_cell or key - world.base != cell or cell in self.launching:
+                continue  # on the exit (not expanded), or its moves were recorded in `slow_edges`
+            for entry in self.table_of(world).steps[cell]:
+                if world.low <= entry < world.high:
+                    edges.add((cell, entry))
+                    continue
+                arrival = world.arrivals.get(entry)
+                if arrival is not None:
+                    previous = cell
+                    for entered in arrival[1]:
+                        edges.add((previous, entered))
+                        previous = entered
+        return edges
+
+    def reached_removals(self) -> set[frozenset[int]]:
+        """The sets of removals some walker met stands in."""
+        stride = self.stride
+        return {self.worlds[number].state.removed for number in {key // stride for key in self.met()}}
+
+    def walk(self) -> list[Move]:
+        """The first shortest walk found, as the moves the path rules make (the first is the start's own move
+        onto the entrance), traced back from the exit through the walkers' parents."""
+        assert self.finish is not None and self.start_move is not None
+        keys: list[int] = []
+        key: int | None = self.finish
+        while key is not None:
+            keys.append(key)
+            key = self.parent[key]
+        keys.reverse()
+        taken = [self.start_move]
+        for before, after in zip(keys, keys[1:], strict=False):
+            wanted = self.unpack(after)
+            taken.append(next(move for move in self.rules.moves(self.unpack(before)) if move.walker == wanted))
+        return taken
