@@ -21,8 +21,8 @@ from twisty.errors import EngineBug, LimitReached
 from twisty.limits import Deadline
 from twisty.rules.book.contents import RULE_NAMES
 from twisty.rules.book.model import Book
-from twisty.rules.book.path import PathRules, PathState, replay_walk
-from twisty.rules.book.static import PASSABLE, READINGS, STATUS_NAMES, Evaluation
+from twisty.rules.book.path import POLL_INSIDE_ABOVE, PathRules, PathState, replay_moves
+from twisty.rules.book.static import PASSABLE, READINGS, STATUS_NAMES, Evaluation, evaluate
 from twisty.rules.book.topology import Cell
 from twisty.solver.book_search import WalkSearch
 
@@ -112,13 +112,16 @@ def solve_book(
     the corridor. With `keep_for_readings`, the corridor stops short of the deadline, keeping time for the
     ambiguity lint's readings; `resume_corridor` gives it what they leave."""
     started = time.perf_counter()
-    walker_limit = MAX_WALKERS if max_walkers is None else max_walkers
-    rules = PathRules(book, reading, deadline)
     verdict = BookAnalysis(book, "unknown", shortest_walks=None)
-    search = WalkSearch(rules, deadline, walker_limit)
     try:
-        verdict.initial = rules.evaluation(PathState())
-        begun = search.begin()
+        verdict.initial = initial_evaluation(book, reading, deadline)
+        # An entrance that kills ends it here, before any search is set up.
+        if verdict.initial.passable(book.shape.index(book.entrance)):
+            rules = PathRules(book, reading, deadline, verdict.initial)
+            search = WalkSearch(rules, deadline, MAX_WALKERS if max_walkers is None else max_walkers)
+            begun = search.begin()
+        else:
+            begun = False
     except LimitReached as reached:
         verdict.cap = reached.cap
         verdict.seconds = time.perf_counter() - started
@@ -143,6 +146,15 @@ def solve_book(
     _take_corridor(verdict, search, corridor)
     verdict.seconds = time.perf_counter() - started
     return verdict
+
+
+def initial_evaluation(book: Book, reading: frozenset[str], deadline: Deadline | None) -> Evaluation:
+    """The book before the walk: the loader's evaluation when it has one for this reading, else a new one."""
+    if not reading and "initial" in book.cache:
+        return book.cache["initial"]
+    if deadline is not None:
+        deadline.check()
+    return evaluate(book, None, reading, deadline if book.shape.cell_count > POLL_INSIDE_ABOVE else None)
 
 
 def _reading_reserve(deadline: Deadline | None, walk_seconds: float) -> float | None:
@@ -219,21 +231,20 @@ def _corridor_shape(verdict: BookAnalysis, corridor: set[int], edges: set[tuple[
 
 
 def _record_walk(verdict: BookAnalysis, rules: PathRules, search: WalkSearch) -> None:
-    """Follow the walk back from the exit, replay it by the path rules, and keep it, with the book as this
-    walk leaves it (its own removals, each with the reason this walk gives it)."""
+    """Replay the walk the search found by the path rules, and keep it, with the book as this walk leaves it
+    at the exit (its own removals, each with the reason this walk gives it)."""
     shape = verdict.book.shape
-    taken = search.walk()  # the first is the start's own move (onto the entrance)
-    finish = taken[-1].walker
-    moves = [move.cells for move in taken[1:]]
-    if finish not in replay_walk(rules, moves):
+    steps = search.walk()
+    taken = replay_moves(rules, steps)  # the first is the start's own move (onto the entrance)
+    if taken is None:
         raise EngineBug(
-            f"the book's walk search found a walk of {len(moves)} moves that the path rules do not replay to the exit"
+            f"the book's walk search found a walk of {len(steps)} moves that the path rules do not replay to the exit"
         )
-    cells = [taken[0].walker.position] + [cell for entered in moves for cell in entered]
+    cells = [taken[0].walker.position] + [cell for move in taken[1:] for cell in move.cells]
     verdict.walk = [shape.cell(index) for index in cells]
     verdict.walk_rules = {rule for move in taken for rule in move.rules}
     removals = [removal for move in taken for removal in move.removals]
-    verdict.final = rules.evaluation_along(finish.state, removals)
+    verdict.final = rules.evaluation_along(taken[-1].walker.state, removals)
 
 
 def border(verdict: BookAnalysis) -> list[tuple[Cell, str, list[str]]]:

@@ -31,8 +31,13 @@ from twisty.rules.book.static import PASSABLE
 MASK_KINDS: tuple[str | None, ...] = (None, *sorted(CREATURES))
 MASK_SLOTS = len(MASK_KINDS)
 _MASK_NUMBER = {kind: number for number, kind in enumerate(MASK_KINDS)}
+# Contents a move may leave otherwise than by a step (a Bridge's jump, the Mask's disguise): a walker there
+# takes the path rules' own moves.
+LAUNCHING = frozenset({"Bridge", "Mask"})
 # Walkers expanded between two looks at the deadline (each look costs a clock read).
 POLL_EVERY = 64
+# Walkers expanded before the path rules forget spent weapons by their live targets (`PathRules.refine`).
+REFINE_AFTER = 1024
 
 
 def walker_cap(max_walkers: int) -> str:
@@ -45,31 +50,33 @@ class _Table:
     leaves it: for each cell, its step-neighbours in the direction order of `PathRules.moves`, each once,
     written as `cell` for a passable cell where arriving does nothing, `~cell` for a passable Tunnel or
     acting item (what arriving does depends on the world) and `cells + cell` for a Dragon that is not
-    passable (a held Sword may slay it)."""
+    passable (a held Sword may slay it). Each cell's list is made when a walker first stands there."""
 
-    __slots__ = ("steps", "evaluation")
+    __slots__ = ("steps", "evaluation", "rules")
 
     def __init__(self, rules: PathRules, state: PathState) -> None:
+        self.rules = rules
         self.evaluation = rules.evaluation(state)
+        self.steps: list[tuple[int, ...] | None] = [None] * len(self.evaluation.status)
+
+    def fill(self, cell: int) -> tuple[int, ...]:
         status, identity = self.evaluation.status, self.evaluation.identity
-        eventful, cells = rules.eventful, len(status)
-        steps: list[tuple[int, ...]] = []
-        for moves in rules.steps:
-            found: list[int] = []
-            for moved in moves:
-                if moved is None:
-                    continue
-                target = moved[0]
-                if status[target] == PASSABLE:
-                    entry = ~target if target in eventful else target
-                elif identity[target] == "Dragon":
-                    entry = cells + target
-                else:
-                    continue
-                if entry not in found:
-                    found.append(entry)
-            steps.append(tuple(found))
-        self.steps = steps
+        eventful, cells = self.rules.eventful, len(status)
+        found: list[int] = []
+        for moved in self.rules.steps[cell]:
+            if moved is None:
+                continue
+            target = moved[0]
+            if status[target] == PASSABLE:
+                entry = ~target if eventful(target) else target
+            elif identity[target] == "Dragon":
+                entry = cells + target
+            else:
+                continue
+            if entry not in found:
+                found.append(entry)
+        row = self.steps[cell] = tuple(found)
+        return row
 
 
 class _World:
@@ -103,7 +110,7 @@ class WalkSearch:
         self.worlds: list[_World] = []
         self.world_numbers: dict[PathState, int] = {}
         self.tables: dict[frozenset[int], _Table] = {}
-        self.launching = rules.launching
+        self.contents = rules.book.contents
         # Walkers met: the one each was first reached from (None for the start), so the walk can be traced.
         self.parent: dict[int, int | None] = {}
         self.seen: set[int] | None = None  # the walkers met, once the walk is decided (no more parents)
@@ -156,12 +163,12 @@ class WalkSearch:
         """The walkers one move from `key`, each once, in the order of `PathRules.moves`."""
         world = self.worlds[key // self.stride]
         cell = key % self.cells
-        if key - world.base != cell or cell in self.launching:
+        if key - world.base != cell or self.contents[cell] in LAUNCHING:
             return self._moves(key, cell)  # disguised, or on a Bridge or Mask: the rules' own moves
         table = world.table or self.table_of(world)
         found: list[int] = []
         base, low, high, cells = world.base, world.low, world.high, self.cells
-        for entry in table.steps[cell]:
+        for entry in table.steps[cell] or table.fill(cell):
             if low <= entry < high:
                 found.append(base + entry)
                 continue
@@ -206,7 +213,10 @@ class WalkSearch:
         return found
 
     def _stop(self) -> bool:
-        """Look at the deadline; True (and `cap` set) when it has passed."""
+        """Look at the deadline; True (and `cap` set) when it has passed. (Between two expansions, so also
+        where the path rules may turn to their finer forgetting.)"""
+        if self.expanded >= REFINE_AFTER and not self.rules.refined:
+            self.rules.refine()
         if self.deadline is not None and self.deadline.expired():
             self.cap = f"{self.deadline.cap} limit"
             return True
@@ -326,9 +336,10 @@ class WalkSearch:
         for key in self.met():
             cell = key % cells
             world = self.worlds[key // stride]
-            if cell == exit_cell or key - world.base != cell or cell in self.launching:
+            if cell == exit_cell or key - world.base != cell or self.contents[cell] in LAUNCHING:
                 continue  # on the exit (not expanded), or its moves were recorded in `slow_edges`
-            for entry in self.table_of(world).steps[cell]:
+            table = self.table_of(world)
+            for entry in table.steps[cell] or table.fill(cell):
                 if world.low <= entry < world.high:
                     edges.add((cell, entry))
                     continue
@@ -345,18 +356,22 @@ class WalkSearch:
         stride = self.stride
         return {self.worlds[number].state.removed for number in {key // stride for key in self.met()}}
 
-    def walk(self) -> list[Move]:
-        """The first shortest walk found, as the moves the path rules make (the first is the start's own move
-        onto the entrance), traced back from the exit through the walkers' parents."""
-        assert self.finish is not None and self.start_move is not None
-        keys: list[int] = []
+    def walk(self) -> list[tuple[tuple[int, ...], ...]]:
+        """The first shortest walk found, traced back from the exit through the walkers' parents, as the cells
+        each move may have entered: the walker's new cell, or (for the far end of a Tunnel) the Tunnel and
+        its far end (`path.replay_moves` replays it by the rules and keeps the first way that works)."""
+        assert self.finish is not None
+        positions: list[int] = []
         key: int | None = self.finish
         while key is not None:
-            keys.append(key)
+            positions.append(key % self.cells)
             key = self.parent[key]
-        keys.reverse()
-        taken = [self.start_move]
-        for before, after in zip(keys, keys[1:], strict=False):
-            wanted = self.unpack(after)
-            taken.append(next(move for move in self.rules.moves(self.unpack(before)) if move.walker == wanted))
-        return taken
+        positions.reverse()
+        tunnels = self.rules.book.tunnels
+        steps = []
+        for cell in positions[1:]:
+            ways: tuple[tuple[int, ...], ...] = ((cell,),)
+            if cell in tunnels:
+                ways += ((tunnels[cell], cell),)
+            steps.append(ways)
+        return steps
