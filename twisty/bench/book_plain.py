@@ -192,9 +192,14 @@ class PlainSearch:
 
     # --- the search --------------------------------------------------------------------------------
 
-    def run(self, seconds: float | None = None, clock: Callable[[], float] = time.process_time) -> PlainAnswers:
+    def run(
+        self,
+        seconds: float | None = None,
+        clock: Callable[[], float] = time.process_time,
+        max_states: int | None = None,
+    ) -> PlainAnswers:
         """Breadth-first by layers, counting shortest walks, then on to every state; `seconds` of `clock`
-        at most (the answers not decided by then stay None, and `stopped` is set)."""
+        and `max_states` states at most (the answers not decided by then stay None, and `stopped` is set)."""
         answers = PlainAnswers()
         started = clock()
         entrance, exit_cell = self.shape.index(self.book.entrance), self.shape.index(self.book.exit)
@@ -221,7 +226,9 @@ class PlainSearch:
         while layer:
             following: dict[State, int] = {}
             for state, count in layer.items():
-                if seconds is not None and clock() - started > seconds:
+                if (seconds is not None and clock() - started > seconds) or (
+                    max_states is not None and len(seen) > max_states
+                ):
                     answers.stopped = True
                     answers.states = len(seen)
                     return answers

@@ -47,8 +47,8 @@ Result = TypeVar("Result")
 # answer counts as decided: the walk's answers, the corridor, and the plain search's whole run.
 BUDGETS = {
     "small": {"share": 1.0, "walk": 1.0, "corridor": 2.0, "plain": 10.0},
-    "medium": {"share": 0.2, "walk": 10.0, "corridor": 10.0, "plain": 10.0},
-    "large": {"share": 0.1, "walk": 10.0, "corridor": 10.0, "plain": 10.0},
+    "medium": {"share": 0.1, "walk": 10.0, "corridor": 10.0, "plain": 10.0},
+    "large": {"share": 0.05, "walk": 10.0, "corridor": 10.0, "plain": 10.0},
 }
 CHECK_SECONDS = 10.0  # `twisty check`'s default --timeout
 QUICK = 0.5  # books whose runs all take under this many seconds are measured `repeat` times

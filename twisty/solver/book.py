@@ -277,14 +277,14 @@ def reading_differences(
 ) -> list[ReadingDifference]:
     """Book.md's "Ambiguity": evaluate the book under each other reasonable reading; keep those that differ
     (in any cell before the walk, in solvability or in the shortest walk's length), and those a cap left
-    undecided. Each reading asks only for the walk (not the corridor), within a fair share of what is left of
-    the level's one `deadline` (the corridor, when still unknown, is counted as one more share): a reading
-    that cannot finish leaves the next ones their time. Once the deadline has passed, the readings not yet
-    compared are undecided at once."""
+    undecided. Each reading asks only for the walk (not the corridor), within an equal share of what is left
+    of the level's one `deadline`: a reading that cannot finish leaves the next ones their time (and a
+    corridor still unknown gets what they all leave, `resume_corridor`). Once the deadline has passed, the
+    readings not yet compared are undecided at once."""
     differences = []
     shape = book.shape
     for number, reading in enumerate(READINGS):
-        shares = len(READINGS) - number + (1 if verdict._search is not None else 0)
+        shares = len(READINGS) - number
         left = deadline.remaining() if deadline is not None else None
         share = _sooner(deadline, None if left is None else left - left / shares)
         other = solve_book(book, deadline=share, reading=frozenset({reading}), max_walkers=max_walkers, corridor=False)

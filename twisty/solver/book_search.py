@@ -289,6 +289,8 @@ class WalkSearch:
         can reach has been met and expanded. `deadline` (default: the search's) may be an earlier one."""
         if deadline is not None:
             self.deadline = deadline
+        if self._stop():
+            return  # a deadline already passed (one kept short for other answers, say)
         seen = self.seen
         if seen is None:
             seen = self.seen = set(self.parent)

@@ -259,15 +259,19 @@ class PathRules:
     def canonical(self, state: PathState) -> PathState:
         """The state with what can no longer change the walk forgotten (see the module's docstring): a Bow or
         Molotov set off that can hit nothing more (every target it may still hit is removed: reaching it again
-        would do nothing, as if it had never been reached), and a held Sword with no Dragon left on its three
-        pages."""
+        would do nothing, as if it had never been reached), a Sword taken that could slay nothing if taken
+        again (`_sword_matters`), and a held Sword with no Dragon left on its three pages."""
         if not state.used and state.sword == NO_SWORD:
             return state  # nothing to forget (the common case, kept cheap)
         contents, removed = self.book.contents, state.removed
         used = frozenset(
             index
             for index in state.used
-            if contents[index] == "Sword" or any(target not in removed for target in self.live_targets(index))
+            if (
+                self._sword_matters(index, removed)
+                if contents[index] == "Sword"
+                else any(target not in removed for target in self.live_targets(index))
+            )
         )
         sword = state.sword
         if sword >= 0 and all(index in state.removed for index in self._sword_reach.get(sword, ())):
@@ -277,6 +281,32 @@ class PathRules:
         if used == state.used and sword == state.sword:
             return state
         return PathState(state.removed, used, sword, state.items)
+
+    def _dragons_left(self, page: int, removed: frozenset[int]) -> bool:
+        return any(index not in removed for index in self._sword_reach.get(page, ()))
+
+    def _sword_matters(self, sword: int, removed: frozenset[int]) -> bool:
+        """Whether it matters that the Sword at `sword` was taken. Taking it again would hold it (its pages
+        counting from then on, in place of a Sword held); that changes nothing when no Dragon is left within
+        its reach and no Sword within a page of it has one within its own: a Sword held there would be dropped
+        already (no Dragon left for it), and one held farther away is lost on arriving there anyway.
+        Dragons once slain stay slain, so a Sword forgotten stays forgotten."""
+        page = self.page_of(sword)
+        if self._dragons_left(page, removed):
+            return True
+        return any(
+            self._dragons_left(self.page_of(other), removed)
+            for near in (page - 1, page, page + 1)
+            for other in self._swords_by_page.get(near, ())
+        )
+
+    @cached_property
+    def _swords_by_page(self) -> dict[int, list[int]]:
+        found: dict[int, list[int]] = {}
+        for index, what in enumerate(self.book.contents):
+            if what == "Sword":
+                found.setdefault(self.page_of(index), []).append(index)
+        return found
 
     def evaluation(self, state: PathState) -> Evaluation:
         found = self.evaluations.get(state.removed)
