@@ -94,15 +94,22 @@ def test_the_walk_is_answered_without_the_corridor():
     assert whole.corridor is not None and walk.walkers < whole.walkers
 
 
+# A field of sixteen Bows, each five cells above a Troll (row 0 and row 5), open ground between; the entrance
+# (row 2, col 0) is one move above the exit (row 3, col 0). The walk takes a few walkers; the corridor is every
+# set of the sixteen Trolls shot (2^16 books, millions of walkers).
+WIDE_FIELD = book_text(
+    {1: "\n".join([" ".join(["Bw"] * 16), *[" ".join(["."] * 16)] * 4, " ".join(["Tr"] * 16)])},
+    rows=6,
+    cols=16,
+    entrance=[1, 2, 0],
+    exit=[1, 3, 0],
+)
+
+
 def test_a_time_limit_in_the_corridor_leaves_the_walk_decided():
-    book = load_book(parse_level_bytes(bow_field_text(12).encode(), "bows.toml"))
-    walk_only = solve_book(book, corridor=False)
-    verdict = solve_book(book, deadline=Deadline(0.5))
-    assert (verdict.status, verdict.moves, verdict.shortest_walks) == (
-        walk_only.status,
-        walk_only.moves,
-        walk_only.shortest_walks,
-    )
+    book = load_book(parse_level_bytes(WIDE_FIELD.encode(), "field.toml"))
+    verdict = solve_book(book, deadline=Deadline(1))
+    assert (verdict.status, verdict.moves, verdict.shortest_walks) == ("solvable", 1, 1)
     assert verdict.cap == "time limit" and verdict.corridor is None
     assert verdict.undecided() == ["corridor", "simple_corridor", "branches", "dead_ends"]
 
@@ -128,14 +135,11 @@ def test_the_corridor_stopped_for_the_readings_is_finished_afterwards(monkeypatc
 
 
 def test_check_with_a_timeout_answers_the_walk_and_the_readings_and_not_the_corridor(tmp_path):
-    # A field of sixteen Bows, each five cells above a Troll (row 0 and row 5), open ground between; the
-    # entrance (row 2, col 0) is one move above the exit (row 3, col 0): the walk and each of the three
-    # readings (a walk each) take milliseconds. The corridor is every set of the sixteen Trolls shot: far
-    # more than three seconds, or two million walkers. Every reading is compared (none differs), the
+    # The wide field: the walk and each of the three readings (a walk each) take milliseconds, the corridor
+    # far more than three seconds (or two million walkers). Every reading is compared (none differs), the
     # corridor is unknown.
-    grid = "\n".join([" ".join(["Bw"] * 16), *[" ".join(["."] * 16)] * 4, " ".join(["Tr"] * 16)])
-    level = tmp_path / "bows.toml"
-    level.write_text(book_text({1: grid}, rows=6, cols=16, entrance=[1, 2, 0], exit=[1, 3, 0]))
+    level = tmp_path / "field.toml"
+    level.write_text(WIDE_FIELD)
     result = CliRunner().invoke(main, ["check", "--json", "--timeout", "3", str(level)])
     data = json.loads(result.output)
     assert (data["status"], data["moves"], data["unique"]) == ("solvable", 1, True)

@@ -87,16 +87,21 @@ def plain_corridor_answers(plain: PlainAnswers) -> tuple:
     return (plain.corridor, plain.branches, plain.dead_ends)
 
 
-def full_check(book: Book, seconds: float) -> tuple[bool, bool, bool]:
-    """`twisty check`'s answers within `seconds` (wall clock, as the command's --timeout): whether the walk,
-    the corridor and all three readings were decided."""
-    deadline = Deadline(seconds)
-    verdict = solve_book(book, deadline=deadline, keep_for_readings=True)
-    differences = reading_differences(book, verdict, deadline=deadline)
-    resume_corridor(verdict, deadline)
-    walk = verdict.status != "unknown" and verdict.shortest_walks is not None
-    readings = all(difference.cap is None for difference in differences)
-    return walk, verdict.corridor is not None, readings
+def full_check(book: Book, seconds: float) -> tuple[bool, float]:
+    """Whether `twisty check` answers everything (the walk, the corridor, the three readings) within `seconds`
+    of CPU, and the CPU seconds it took. Its deadline is a wall clock, which a shared machine stretches: the
+    check runs under `WALL_SLACK` times `seconds` of wall clock and is judged on its CPU time."""
+    deadline = Deadline(seconds * WALL_SLACK)
+
+    def check() -> bool:
+        verdict = solve_book(book, deadline=deadline, keep_for_readings=True)
+        differences = reading_differences(book, verdict, deadline=deadline)
+        resume_corridor(verdict, deadline)
+        decided = verdict.status != "unknown" and verdict.shortest_walks is not None and verdict.corridor is not None
+        return decided and all(difference.cap is None for difference in differences)
+
+    decided, spent = timed(check)
+    return decided and spent <= seconds, spent
 
 
 def measure_book(book: Book, budget: dict[str, float], repeat: int) -> dict[str, Any]:
@@ -142,7 +147,7 @@ def measure_book(book: Book, budget: dict[str, float], repeat: int) -> dict[str,
     if whole.corridor is not None and plain.corridor is not None:
         if corridor_answers(whole) != plain_corridor_answers(plain):
             raise AssertionError(f"{book.title}: the corridors differ")
-    check_walk, check_corridor, check_readings = full_check(book, CHECK_SECONDS)
+    check_decided, check_seconds = full_check(book, CHECK_SECONDS)
     return {
         "title": book.title,
         "cells": book.shape.cell_count,
@@ -159,9 +164,8 @@ def measure_book(book: Book, budget: dict[str, float], repeat: int) -> dict[str,
         "twisty_corridor_decided": twisty_corridor,
         "plain_walk_decided": plain_walk is not None,
         "plain_corridor_decided": plain_corridor is not None,
-        "check_walk": check_walk,
-        "check_corridor": check_corridor,
-        "check_readings": check_readings,
+        "check_decided": check_decided,
+        "check_seconds": check_seconds,
     }
 
 
@@ -201,9 +205,8 @@ def summarise(size: str, records: list[dict]) -> dict[str, Any]:
         "walk_ratio": spread(ratios(records, "walk", "walk")),
         "walk_from_scratch_ratio": spread(ratios(records, "walk_from_scratch", "walk")),
         "corridor_ratio": spread(ratios(records, "corridor", "corridor")),
-        "check_all_answers": sum(r["check_walk"] and r["check_corridor"] and r["check_readings"] for r in records),
-        "check_corridor": sum(r["check_corridor"] for r in records),
-        "check_readings": sum(r["check_readings"] for r in records),
+        "check_all_answers": sum(r["check_decided"] for r in records),
+        "check_seconds": spread([r["check_seconds"] for r in records]),
     }
 
 
@@ -224,6 +227,7 @@ def run(
         for number in range(count):
             records.append(measure_book(family_book(seed + number, size), budget, repeat))
         figures["sizes"][size] = {"summary": summarise(size, records), "books": records}
+        progress(f"{size}: {count} books measured")
     for line in table(figures):
         progress(line)
     if json_path:

@@ -4,10 +4,12 @@ A walker is (cell, Mask disguise, path state) (`twisty.rules.book.path`). Here e
 *world*, numbered once, and a walker is the integer `(world * MASK_SLOTS + disguise) * cells + cell`, so the
 search's tables hold plain integers. What a walker may do comes from the path rules, in two ways:
 
-- the common walker (no disguise, no Sword held, not on a Bridge or Mask) only steps onto passable cells, and
-  which ones depends on nothing but the book as its world's removals leave it: one list per cell and set of
-  removals (`_Table.steps`), shared by every world with those removals. Arriving on a Tunnel or on an item
-  that acts (Bow, Molotov, Sword, Boss weapon) is worked out once per world and cell (`arrive`).
+- the common walker (no disguise, not on a Bridge or the Mask) only steps: onto passable cells, or with a
+  Sword onto a Dragon, and which ones depends on nothing but the book as its world's removals leave it: one
+  list per cell and set of removals (`_Table`), shared by every world with those removals. A plain step
+  stays in the world; arriving on a Tunnel or an item that acts (Bow, Molotov, Sword, Boss weapon), leaving
+  the held Sword's pages, or slaying a Dragon is worked out by the path rules once per world and cell
+  (`_World.arrivals`).
 - any other walker asks `PathRules.moves`, the rules' own list of legal moves.
 
 Both give the same moves in the same order as `PathRules.moves`, so the search meets the walkers, walks and

@@ -100,6 +100,7 @@ class PathRules:
         # walkers would not pay back, so the search turns it on once it has grown (`refine`).
         self.refined = False
         self._reach: dict[int, list[int]] | None = None  # see _sword_reach
+        self._swords_that_matter: dict[frozenset[int], dict[int, bool]] = {}  # per set of removals
 
     def eventful(self, index: int) -> bool:
         """Whether arriving on the cell may do more than stand there: a Tunnel (with a partner) or an acting
@@ -264,15 +265,18 @@ class PathRules:
         if not state.used and state.sword == NO_SWORD:
             return state  # nothing to forget (the common case, kept cheap)
         contents, removed = self.book.contents, state.removed
-        used = frozenset(
-            index
-            for index in state.used
-            if (
-                self._sword_matters(index, removed)
-                if contents[index] == "Sword"
-                else any(target not in removed for target in self.live_targets(index))
-            )
-        )
+        mattering = self._swords_that_matter.setdefault(removed, {})
+        kept = []
+        for index in state.used:
+            if contents[index] == "Sword":
+                matters = mattering.get(index)
+                if matters is None:
+                    matters = mattering[index] = self._sword_matters(index, removed)
+            else:
+                matters = any(target not in removed for target in self.live_targets(index))
+            if matters:
+                kept.append(index)
+        used = frozenset(kept) if len(kept) < len(state.used) else state.used
         sword = state.sword
         if sword >= 0 and all(index in state.removed for index in self._sword_reach.get(sword, ())):
             sword = NO_SWORD
