@@ -154,3 +154,19 @@ def test_readings_after_the_deadline_are_each_undecided_naming_the_time_limit():
     verdict = solve_book(book)
     differences = reading_differences(book, verdict, deadline=Deadline(0, memory_bytes=None))
     assert [difference.cap for difference in differences] == ["time limit"] * 3
+
+
+def test_an_exit_no_walk_can_reach_is_proved_before_the_corridor(tmp_path):
+    # The wide field with two more columns of Walls, the exit walled in at row 2, col 17. After a thousand
+    # walkers the search asks which cells any walk may reach (twisty.rules.book.reach): not the exit, so the
+    # book is unsolvable at once; the corridor (every set of Trolls shot) is still unknown after 3 seconds.
+    rows = [["Bw"] * 16, *[["."] * 16] * 4, ["Tr"] * 16]
+    grid = "\n".join(" ".join(row + ["##", "." if number == 2 else "##"]) for number, row in enumerate(rows))
+    level = tmp_path / "walled.toml"
+    level.write_text(book_text({1: grid}, rows=6, cols=18, entrance=[1, 2, 0], exit=[1, 2, 17]))
+    result = CliRunner().invoke(main, ["check", "--json", "--timeout", "3", str(level)])
+    data = json.loads(result.output)
+    assert (data["status"], data["solvable"], data["unique"], data["corridor"]) == ("unsolvable", False, False, None)
+    assert data["undecided"] == ["corridor", "branches", "dead_ends"]
+    result = CliRunner().invoke(main, ["check", "--timeout", "3", str(level)])
+    assert f"{level}: unsolvable (proved), corridor unknown (" in result.output.splitlines()[0]

@@ -53,9 +53,24 @@ BUDGETS = {
 CHECK_SECONDS = 10.0  # `twisty check`'s default --timeout
 QUICK = 0.5  # books whose runs all take under this many seconds are measured `repeat` times
 SMALL, SMALL_ROUNDS = 0.01, 25  # and those under this many seconds this many times
-# The wall-clock deadline given to twisty is this many times its CPU budget: on a shared machine the wall
-# clock runs faster than this process's CPU time, and the budget is judged on CPU time afterwards.
-WALL_SLACK = 4.0
+
+
+class CpuDeadline(Deadline):
+    """A deadline on this process's CPU seconds: on a shared machine the wall clock runs on while others
+    work, so the budgets here count what the search itself spends. (It watches no memory: neither does the
+    plain search.)"""
+
+    def __init__(self, seconds: float | None = None, memory_bytes: int | None = None) -> None:
+        super().__init__(seconds, memory_bytes=None)
+        self.started = time.process_time()
+
+    def remaining(self) -> float | None:
+        if self.seconds is None:
+            return None
+        return max(0.0, self.seconds - (time.process_time() - self.started))
+
+    def elapsed(self) -> float:
+        return time.process_time() - self.started
 
 
 def timed(work: Callable[[], Result]) -> tuple[Result, float]:
@@ -89,9 +104,8 @@ def plain_corridor_answers(plain: PlainAnswers) -> tuple:
 
 def full_check(book: Book, seconds: float) -> tuple[bool, float]:
     """Whether `twisty check` answers everything (the walk, the corridor, the three readings) within `seconds`
-    of CPU, and the CPU seconds it took. Its deadline is a wall clock, which a shared machine stretches: the
-    check runs under `WALL_SLACK` times `seconds` of wall clock and is judged on its CPU time."""
-    deadline = Deadline(seconds * WALL_SLACK)
+    of CPU (its time limit, counted on this process's CPU), and the CPU seconds it took."""
+    deadline = CpuDeadline(seconds)
 
     def check() -> bool:
         verdict = solve_book(book, deadline=deadline, keep_for_readings=True)
@@ -100,21 +114,17 @@ def full_check(book: Book, seconds: float) -> tuple[bool, float]:
         decided = verdict.status != "unknown" and verdict.shortest_walks is not None and verdict.corridor is not None
         return decided and all(difference.cap is None for difference in differences)
 
-    decided, spent = timed(check)
-    return decided and spent <= seconds, spent
+    return timed(check)
 
 
 def measure_book(book: Book, budget: dict[str, float], repeat: int) -> dict[str, Any]:
-    # Both searches run under a time limit alone: the plain search watches no memory, so twisty's deadline
-    # does not either here (its look at the process's memory costs a few tens of microseconds).
-    walk_wall = Deadline(budget["walk"] * WALL_SLACK, memory_bytes=None)
-    corridor_wall = Deadline(budget["corridor"] * WALL_SLACK, memory_bytes=None)
-
+    # Each run of twisty has its own budget of CPU seconds, as the plain search has.
     def one_round() -> tuple[tuple[BookAnalysis, float], tuple[BookAnalysis, float], PlainAnswers, float]:
-        walk = timed(lambda: solve_book(book, deadline=walk_wall, corridor=False))
-        whole = timed(lambda: solve_book(book, deadline=corridor_wall))
+        walk_limit, whole_limit, scratch_limit = (CpuDeadline(budget[part]) for part in ("walk", "corridor", "walk"))
+        walk = timed(lambda: solve_book(book, deadline=walk_limit, corridor=False))
+        whole = timed(lambda: solve_book(book, deadline=whole_limit))
         first = fresh(book)
-        _, scratch = timed(lambda: solve_book(first, deadline=walk_wall, corridor=False))
+        _, scratch = timed(lambda: solve_book(first, deadline=scratch_limit, corridor=False))
         plain, outside = timed(lambda: PlainSearch(book).run(seconds=budget["plain"]))
         # The plain search times its own phases; what its run took outside them counts for both.
         setup = outside - (plain.corridor_seconds if plain.corridor_seconds is not None else outside)
@@ -139,8 +149,8 @@ def measure_book(book: Book, budget: dict[str, float], repeat: int) -> dict[str,
     plain_corridor = min(
         (found[2].corridor_seconds for found in rounds if found[2].corridor_seconds is not None), default=None
     )
-    twisty_walk = walk.status != "unknown" and walk.shortest_walks is not None and walk_seconds <= budget["walk"]
-    twisty_corridor = whole.corridor is not None and whole_seconds <= budget["corridor"]
+    twisty_walk = walk.status != "unknown" and walk.shortest_walks is not None
+    twisty_corridor = whole.corridor is not None
     if walk.status != "unknown" and walk.shortest_walks is not None and plain_walk is not None:
         if walk_answers(walk) != plain_walk_answers(plain):
             raise AssertionError(f"{book.title}: twisty {walk_answers(walk)}, plain {plain_walk_answers(plain)}")

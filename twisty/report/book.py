@@ -298,7 +298,9 @@ def summary_line(data: dict[str, Any]) -> str:
         stage = "the book was evaluated" if "evaluation" in data["undecided"] else "a walk was found"
         verdict = f"unknown ({cap} reached before {stage})"
     elif not data["solvable"]:
-        verdict = f"unsolvable (proved), corridor of {len(data['corridor'])} cells"
+        known = data["corridor"] is not None
+        corridor = f"corridor of {len(data['corridor'])} cells" if known else f"corridor unknown ({cap} reached)"
+        verdict = f"unsolvable (proved), {corridor}"
     else:
         uniqueness = (
             "uniqueness unknown"

@@ -89,7 +89,15 @@ class BookAnalysis(WalkAnswers):
         names = ["solvable", "moves"] if self.status == "unknown" else []
         if self.unique is None:
             names += ["unique", "shortest_walks"]
-        return names + ["corridor", "simple_corridor", "branches", "dead_ends"]
+        if self.corridor is not None:
+            return names
+        # An unsolvable book's corridor is no simple path, whatever its cells.
+        return (
+            names
+            + ["corridor"]
+            + (["simple_corridor"] if self.simple_corridor is None else [])
+            + ["branches", "dead_ends"]
+        )
 
     def rule_names(self, rules: set[int]) -> list[str]:
         return [RULE_NAMES[rule] for rule in sorted(rules)]
@@ -144,6 +152,8 @@ def solve_book(
         reserve = _reading_reserve(deadline, verdict.walk_seconds) if keep_for_readings else None
         search.exhaust(_sooner(deadline, reserve))
     _take_corridor(verdict, search, corridor)
+    if search.proved_unsolvable and search.cap is None and search.reached_exit():
+        raise EngineBug("the bound on the cells a walk may reach left out the exit, which the search reached")
     verdict.seconds = time.perf_counter() - started
     return verdict
 
@@ -158,13 +168,14 @@ def initial_evaluation(book: Book, reading: frozenset[str], deadline: Deadline |
 
 
 def _reading_reserve(deadline: Deadline | None, walk_seconds: float) -> float | None:
-    """Seconds the corridor leaves for the ambiguity lint's readings: each reading asks for the walk again,
-    about what the walk took here, so twice that for each with a little to spare, at most half of what is
-    left. None: no limit to share."""
+    """Seconds the corridor leaves for the ambiguity lint's readings: each reading evaluates the book and asks
+    for the walk again, about what the walk took here, so twice that for each and a fifth of a second to
+    spare, but at least a quarter of what is left and at most half. Generous costs nothing: what the readings
+    leave goes back to the corridor (`resume_corridor`). None: no limit to share."""
     if deadline is None or deadline.remaining() is None:
         return None
     left = deadline.remaining() or 0.0
-    return min(left / 2, len(READINGS) * 2 * walk_seconds + 0.1)
+    return min(left / 2, max(left / 4, len(READINGS) * 2 * walk_seconds + 0.2))
 
 
 def _sooner(deadline: Deadline | None, reserve: float | None) -> Deadline | None:
@@ -172,7 +183,8 @@ def _sooner(deadline: Deadline | None, reserve: float | None) -> Deadline | None
     nothing is reserved."""
     if deadline is None or reserve is None:
         return deadline
-    return Deadline(max(0.0, (deadline.remaining() or 0.0) - reserve), memory_bytes=deadline.memory_bytes)
+    # Of the same kind as `deadline` (a bench's deadline may count CPU seconds).
+    return type(deadline)(max(0.0, (deadline.remaining() or 0.0) - reserve), memory_bytes=deadline.memory_bytes)
 
 
 def _take_corridor(verdict: BookAnalysis, search: WalkSearch, asked: bool) -> None:

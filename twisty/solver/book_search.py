@@ -27,6 +27,7 @@ from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.book.contents import CREATURES
 from twisty.rules.book.path import Move, PathRules, PathState, Walker
+from twisty.rules.book.reach import cells_a_walk_may_reach
 from twisty.rules.book.static import PASSABLE
 
 # The disguises a walker may wear (none, or one creature kind), numbered for the packed walker.
@@ -38,8 +39,11 @@ _MASK_NUMBER = {kind: number for number, kind in enumerate(MASK_KINDS)}
 LAUNCHING = frozenset({"Bridge", "Mask"})
 # Walkers expanded between two looks at the deadline (each look costs a clock read).
 POLL_EVERY = 64
-# Walkers expanded before the path rules forget spent weapons by their live targets (`PathRules.refine`).
+# Walkers expanded before the path rules forget spent weapons by their live targets (`PathRules.refine`),
+# and before the search asks whether any walk may reach the exit at all (`reach.cells_a_walk_may_reach`):
+# both look at the whole book once, which a search smaller than this would not pay back.
 REFINE_AFTER = 1024
+BOUND_AFTER = 1024
 
 
 def walker_cap(max_walkers: int) -> str:
@@ -127,6 +131,8 @@ class WalkSearch:
         self.shortest_walks: int | None = None  # counted up to 2; None: undecided
         self.finish: int | None = None  # the walker at the exit that ends the first shortest walk found
         self.start_move: Move | None = None
+        self.bound_tried = False
+        self.proved_unsolvable = False  # the exit lies outside the cells any walk may reach
 
     # --- packing ---------------------------------------------------------------------------------------
 
@@ -243,7 +249,11 @@ class WalkSearch:
     def shortest(self) -> None:
         """Breadth-first, layer by layer with the number of shortest walks to each walker (up to 2), until the
         layer that reaches the exit: every walker one move short of it has then been expanded, so the count
-        is final. Leaves the last layer in `frontier` for `exhaust`."""
+        is final. Leaves the walkers met and not expanded in `frontier` for `exhaust`.
+
+        Once the search has grown (`BOUND_AFTER` walkers expanded) it asks, once, whether the exit lies
+        within the cells any walk may reach (`reach.cells_a_walk_may_reach`); when it does not, no walk
+        reaches it (`proved_unsolvable`) and the search stops there, the rest being the corridor's."""
         if self.best is not None:
             return
         parent, exit_cell, cells, limit = self.parent, self.exit, self.cells, self.max_walkers
@@ -251,8 +261,12 @@ class WalkSearch:
         depth = 0
         while counts and self.cap is None:
             following: dict[int, int] = {}
-            for key, count in counts.items():
-                if self.expanded % POLL_EVERY == 0 and self._stop():
+            layer = list(counts)
+            for done, key in enumerate(layer):
+                if self.expanded % POLL_EVERY == 0 and (self._stop() or self._exit_out_of_bound()):
+                    if self.proved_unsolvable:
+                        self.frontier = layer[done:] + list(following)
+                        return
                     break
                 self.expanded += 1
                 try:
@@ -260,6 +274,7 @@ class WalkSearch:
                 except LimitReached as reached:
                     self.cap = reached.cap
                     break
+                count = counts[key]
                 for successor in moves:
                     known = following.get(successor)
                     if known is None:
@@ -285,6 +300,20 @@ class WalkSearch:
                 return
             counts = following
         self.frontier = []
+
+    def _exit_out_of_bound(self) -> bool:
+        """Once, after `BOUND_AFTER` walkers: whether the bound on the cells a walk may reach leaves out the
+        exit (then `proved_unsolvable`)."""
+        if self.bound_tried or self.expanded < BOUND_AFTER:
+            return False
+        self.bound_tried = True
+        try:
+            bound = cells_a_walk_may_reach(self.rules)
+        except LimitReached as reached:
+            self.cap = reached.cap
+            return True
+        self.proved_unsolvable = bound is not None and self.exit not in bound
+        return self.proved_unsolvable
 
     def exhaust(self, deadline: Deadline | None = None) -> None:
         """Every walker left, without counting: afterwards (unless a cap stopped it) every walker the walk
@@ -354,6 +383,11 @@ class WalkSearch:
                         edges.add((previous, entered))
                         previous = entered
         return edges
+
+    def reached_exit(self) -> bool:
+        """Whether a walker met stands on the exit."""
+        cells, exit_cell = self.cells, self.exit
+        return any(key % cells == exit_cell for key in self.met())
 
     def reached_removals(self) -> set[frozenset[int]]:
         """The sets of removals some walker met stands in."""
