@@ -105,9 +105,9 @@ def plain_corridor_answers(plain: PlainAnswers) -> tuple:
 def full_check(book: Book, seconds: float) -> tuple[bool, float]:
     """Whether `twisty check` answers everything (the walk, the corridor, the three readings) within `seconds`
     of CPU (its time limit, counted on this process's CPU), and the CPU seconds it took."""
-    deadline = CpuDeadline(seconds)
 
     def check() -> bool:
+        deadline = CpuDeadline(seconds)
         verdict = solve_book(book, deadline=deadline, keep_for_readings=True)
         differences = reading_differences(book, verdict, deadline=deadline)
         resume_corridor(verdict, deadline)
@@ -118,13 +118,12 @@ def full_check(book: Book, seconds: float) -> tuple[bool, float]:
 
 
 def measure_book(book: Book, budget: dict[str, float], repeat: int) -> dict[str, Any]:
-    # Each run of twisty has its own budget of CPU seconds, as the plain search has.
+    # Each run of twisty has its own budget of CPU seconds, from its start, as the plain search has.
     def one_round() -> tuple[tuple[BookAnalysis, float], tuple[BookAnalysis, float], PlainAnswers, float]:
-        walk_limit, whole_limit, scratch_limit = (CpuDeadline(budget[part]) for part in ("walk", "corridor", "walk"))
-        walk = timed(lambda: solve_book(book, deadline=walk_limit, corridor=False))
-        whole = timed(lambda: solve_book(book, deadline=whole_limit))
+        walk = timed(lambda: solve_book(book, deadline=CpuDeadline(budget["walk"]), corridor=False))
+        whole = timed(lambda: solve_book(book, deadline=CpuDeadline(budget["corridor"])))
         first = fresh(book)
-        _, scratch = timed(lambda: solve_book(first, deadline=scratch_limit, corridor=False))
+        _, scratch = timed(lambda: solve_book(first, deadline=CpuDeadline(budget["walk"]), corridor=False))
         plain, outside = timed(lambda: PlainSearch(book).run(seconds=budget["plain"]))
         # The plain search times its own phases; what its run took outside them counts for both.
         setup = outside - (plain.corridor_seconds if plain.corridor_seconds is not None else outside)
@@ -149,8 +148,9 @@ def measure_book(book: Book, budget: dict[str, float], repeat: int) -> dict[str,
     plain_corridor = min(
         (found[2].corridor_seconds for found in rounds if found[2].corridor_seconds is not None), default=None
     )
-    twisty_walk = walk.status != "unknown" and walk.shortest_walks is not None
-    twisty_corridor = whole.corridor is not None
+    # Decided within the budget, the verdict's last touches (the corridor's shape) included.
+    twisty_walk = walk.status != "unknown" and walk.shortest_walks is not None and walk_seconds <= budget["walk"]
+    twisty_corridor = whole.corridor is not None and whole_seconds <= budget["corridor"]
     if walk.status != "unknown" and walk.shortest_walks is not None and plain_walk is not None:
         if walk_answers(walk) != plain_walk_answers(plain):
             raise AssertionError(f"{book.title}: twisty {walk_answers(walk)}, plain {plain_walk_answers(plain)}")
