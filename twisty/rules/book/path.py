@@ -6,11 +6,13 @@ A walker is (cell, mask kind or None, path state). `PathRules.moves` lists every
 with the cells the walk passes through, the path rules the move used and what it removed (with why).
 
 A path state keeps only what can still change the walk (`PathRules.canonical`): the set of removed cells
-(not why they were removed: two walks that removed the same cells see the same book), the Bows and
-Molotovs already set off that could still hit something (one whose every possible target is gone acts
-like one never reached), and a held Sword only while a Dragon it could slay remains. Without this, every
-subset of harmless Bows and Molotovs reached was a state of its own: a 96-cell book with a dozen of them
-had hundreds of thousands of walkers for two dozen distinct books (docs/book.md, "The walk search").
+(not why they were removed: two walks that removed the same cells see the same book); the Bows and
+Molotovs already set off that could still hit something (one whose every target it may still hit is gone
+acts like one never reached: `live_targets`); the Swords taken that could still slay something if taken
+again; a held Sword only while a Dragon it could slay remains; the Boss's weapons. Without this, every
+subset of harmless Bows, Molotovs or Swords reached was a state of its own: a 96-cell book with a dozen
+Bows and Molotovs had hundreds of thousands of walkers for two dozen distinct books (docs/book.md, "The
+walk search").
 """
 
 from __future__ import annotations
