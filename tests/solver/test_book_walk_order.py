@@ -94,6 +94,27 @@ def test_the_walk_is_answered_without_the_corridor():
     assert whole.corridor is not None and walk.walkers < whole.walkers
 
 
+def test_the_last_layer_is_expanded_only_where_a_move_may_end_on_the_exit(monkeypatch):
+    # One row, open but for a Bow (col 4) five cells left of a Troll (col 9); the exit on col 0, the entrance
+    # on col 2. The walk: col 2, 1, 0 (2 moves, the only one). Its last layer is
+    # col 1 (beside the exit) and col 3; only col 1 needs expanding, so the Bow is never reached and the book
+    # is never evaluated again: the loader's evaluation is the only one. The corridor goes on from col 3: the
+    # Bow shoots the Troll (a second evaluation) and the whole row is open, col 9 its dead end and the entrance
+    # its branch (linked both ways), as the plain search finds. (A search this small expands its whole last
+    # layer unless told to look for the exit's neighbours from the first walker.)
+    book = make_book({1: ". . . . Bw . . . . Tr"}, rows=1, cols=10, entrance=[1, 0, 2], exit=[1, 0, 0])
+    assert solve_book(book, corridor=False).evaluations == 2
+    monkeypatch.setattr(twisty.solver.book_search, "PROBE_AFTER", 0)
+    walk = solve_book(book, corridor=False)
+    assert (walk.moves, walk.shortest_walks, walk.evaluations) == (2, 1, 1)
+    assert walk.walk == [(1, 0, 2), (1, 0, 1), (1, 0, 0)]
+    whole = solve_book(book)
+    assert whole.evaluations == 2 and whole.corridor == [(1, 0, col) for col in range(10)]
+    assert (whole.branches, whole.dead_ends) == ([(1, 0, 2)], [(1, 0, 9)])
+    plain = PlainSearch(book).run()
+    assert (plain.moves, plain.shortest_walks, plain.corridor) == (2, 1, whole.corridor)
+
+
 # A field of sixteen Bows, each five cells above a Troll (row 0 and row 5), open ground between; the entrance
 # (row 2, col 0) is one move above the exit (row 3, col 0). The walk takes a few walkers; the corridor is every
 # set of the sixteen Trolls shot (2^16 books, millions of walkers).

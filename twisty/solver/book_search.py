@@ -23,6 +23,8 @@ corridor (`corridor`, `edges`) and the rules that fire. A cap stops either phase
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.book.contents import CREATURES
@@ -44,6 +46,9 @@ POLL_EVERY = 64
 # both look at the whole book once, which a search smaller than this would not pay back.
 REFINE_AFTER = 1024
 BOUND_AFTER = 1024
+# Walkers expanded before a layer's walkers beside the exit are expanded first (`shortest`): finding them
+# looks at every cell once, which a search of a few dozen walkers would not pay back.
+PROBE_AFTER = 64
 
 
 def walker_cap(max_walkers: int) -> str:
@@ -251,55 +256,111 @@ class WalkSearch:
         layer that reaches the exit: every walker one move short of it has then been expanded, so the count
         is final. Leaves the walkers met and not expanded in `frontier` for `exhaust`.
 
+        Once the search has grown (`PROBE_AFTER`), each layer's walkers that stand where one move may end on
+        the exit (`near_exit`) are expanded first:
+        when one of them reaches it, that layer is the last, and the others are left to `exhaust` (none of
+        them can end a walk there, and expanding them would evaluate the book for worlds the walk's answers
+        never need). Otherwise the layer goes on in its order, so the walk found is the same either way.
+
         Once the search has grown (`BOUND_AFTER` walkers expanded) it asks, once, whether the exit lies
         within the cells any walk may reach (`reach.cells_a_walk_may_reach`); when it does not, no walk
         reaches it (`proved_unsolvable`) and the search stops there, the rest being the corridor's."""
         if self.best is not None:
             return
-        parent, exit_cell, cells, limit = self.parent, self.exit, self.cells, self.max_walkers
+        cells = self.cells
         counts = {self.frontier[0]: 1}
         depth = 0
         while counts and self.cap is None:
             following: dict[int, int] = {}
             layer = list(counts)
+            near = [key for key in layer if key % cells in self.near_exit] if self.expanded >= PROBE_AFTER else []
+            ahead: dict[int, list[int]] = {}
+            if 0 < len(near) < len(layer):
+                for key in near:
+                    moves = self._expand(key)
+                    if moves is None:  # a cap, or the bound proved the exit out of reach
+                        self.frontier = layer
+                        return
+                    ahead[key] = moves
+                if any(successor % cells == self.exit for moves in ahead.values() for successor in moves):
+                    for key in near:
+                        if not self._collect(key, ahead[key], counts[key], following):
+                            break
+                    self._close_layer(depth + 1, following)
+                    self.frontier = [key for key in layer if key not in ahead] + list(following)
+                    return
             for done, key in enumerate(layer):
-                if self.expanded % POLL_EVERY == 0 and (self._stop() or self._exit_out_of_bound()):
+                moves = ahead.pop(key) if key in ahead else self._expand(key)
+                if moves is None:
                     if self.proved_unsolvable:
                         self.frontier = layer[done:] + list(following)
                         return
                     break
-                self.expanded += 1
-                try:
-                    moves = self.successors(key)
-                except LimitReached as reached:
-                    self.cap = reached.cap
-                    break
-                count = counts[key]
-                for successor in moves:
-                    known = following.get(successor)
-                    if known is None:
-                        if successor in parent:
-                            continue  # met at an earlier depth: not a shortest way there
-                        if len(parent) >= limit:
-                            self.cap = walker_cap(limit)
-                            break
-                        parent[successor] = key
-                        following[successor] = count
-                    elif known < 2:
-                        following[successor] = min(2, known + count)
-                if self.cap is not None:
+                if not self._collect(key, moves, counts[key], following):
                     break
             depth += 1
-            finishers = [key for key in following if key % cells == exit_cell]
-            if finishers and self.best is None:
-                self.best, self.finish = depth, finishers[0]
-                if self.cap is None:
-                    self.shortest_walks = min(2, sum(following[key] for key in finishers))
-            if self.cap is not None or finishers:
+            if self._close_layer(depth, following):
                 self.frontier = list(following)  # the exit's layer, not expanded (the walk ends there)
                 return
             counts = following
         self.frontier = []
+
+    @cached_property
+    def near_exit(self) -> frozenset[int]:
+        """The cells from which one move may end on the exit: a step (or a disguised step, or a Dragon slain)
+        onto it or onto a Tunnel whose far end it is, and a Bridge's jump landing on either."""
+        tunnels = self.rules.book.tunnels
+        landing = {self.exit} | {tunnel for tunnel, partner in tunnels.items() if partner == self.exit}
+        found = set()
+        for cell, steps in enumerate(self.rules.steps):
+            for moved in steps:
+                if moved is None:
+                    continue
+                target, heading = moved
+                beyond = self.rules.steps[target][heading] if self.contents[cell] == "Bridge" else None
+                if target in landing or (beyond is not None and beyond[0] in landing):
+                    found.add(cell)
+        return frozenset(found)
+
+    def _expand(self, key: int) -> list[int] | None:
+        """The walkers one move from `key`, counted as an expansion; None when a cap stopped the search first
+        (`cap` set) or the bound proved the exit out of reach (`proved_unsolvable`)."""
+        if self.expanded % POLL_EVERY == 0 and (self._stop() or self._exit_out_of_bound()):
+            return None
+        self.expanded += 1
+        try:
+            return self.successors(key)
+        except LimitReached as reached:
+            self.cap = reached.cap
+            return None
+
+    def _collect(self, key: int, moves: list[int], count: int, following: dict[int, int]) -> bool:
+        """Add the walkers one move from `key` (reached by `count` shortest walks) to the next layer; False
+        when the walker cap stopped it (`cap` set)."""
+        parent = self.parent
+        for successor in moves:
+            known = following.get(successor)
+            if known is None:
+                if successor in parent:
+                    continue  # met at an earlier depth: not a shortest way there
+                if len(parent) >= self.max_walkers:
+                    self.cap = walker_cap(self.max_walkers)
+                    return False
+                parent[successor] = key
+                following[successor] = count
+            elif known < 2:
+                following[successor] = min(2, known + count)
+        return True
+
+    def _close_layer(self, depth: int, following: dict[int, int]) -> bool:
+        """Whether the layer at `depth` reaches the exit (then `best`, `finish` and, unless a cap cut the layer
+        short, `shortest_walks` are set), or a cap ended the search."""
+        finishers = [key for key in following if key % self.cells == self.exit]
+        if finishers and self.best is None:
+            self.best, self.finish = depth, finishers[0]
+            if self.cap is None:
+                self.shortest_walks = min(2, sum(following[key] for key in finishers))
+        return self.cap is not None or bool(finishers)
 
     def _exit_out_of_bound(self) -> bool:
         """Once, after `BOUND_AFTER` walkers: whether the bound on the cells a walk may reach leaves out the
