@@ -496,7 +496,7 @@ def test_an_expired_deadline_stops_the_compiled_searches_unproven():
     plain = SearchGraph(level)
     witness = search(plain, passages_search.start_hp_upper_bound(plain), Deadline(None), first_win=True, dive=True)
     known = passages_search._required_start_hp(plain, witness.route)
-    assert passages_search._least_need(plain, known, Deadline(1e-9)) == (None, 256)
+    assert passages_search._least_need(plain, known, Deadline(1e-9)) == (None, 256, None, None)
     assert passages_search.min_start_hp(level, Deadline(1e-9)).status == "unknown"
 
 

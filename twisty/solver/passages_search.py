@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -361,9 +362,15 @@ def _required_start_hp(sg: SearchGraph, route: tuple[Decision, ...]) -> int:
 
 
 def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
-    """The smallest starting hp that wins: a route found with a starting hp so large that every fight is
-    survivable gives a first answer, and the core's least-need search proves the least. A level the core
-    cannot hold at that starting hp goes to the reference engine."""
+    """The smallest starting hp that wins, with a route that wins from it.
+
+    The best route proved last for this very level object (the portfolio asks it first) bounds it both
+    ways: a route that wins from hp m <= H (the level's hp) wins from H with m less, so the best final hp F
+    at H gives m >= H - F + 1 (and an unsolvable H gives m >= H + 1); the best route itself wins from its
+    own need. Where the two meet, that is the answer; else (or without a best route: a first route found
+    with a starting hp so large that every fight is survivable) two ways race on two cores
+    (_least_start_race): the core's least-need search, and decision searches at single starting hps
+    between the bounds. A level the core cannot hold at that starting hp goes to the reference engine."""
     if level.features & NOT_COMPILED:
         return passages_reference.min_start_hp(level, deadline)
     sg = SearchGraph(level)
@@ -371,19 +378,115 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     if not fits(sg, upper):
         return passages_reference.min_start_hp(level, deadline)
     try:
-        witness = search(sg, upper, deadline, first_win=True, dive=True)
-        if witness.route is None:
-            return MinStartHp("none" if witness.complete else UNKNOWN)
-        least, _ = _least_need(sg, _required_start_hp(sg, witness.route), deadline)
+        low, high, route = _start_hp_bounds(level, sg)
+        if high is None or route is None:
+            witness = search(sg, upper, deadline, first_win=True, dive=True)
+            if witness.route is None:
+                return MinStartHp("none" if witness.complete else UNKNOWN)
+            high, route = _required_start_hp(sg, witness.route), witness.route
+        if low < high:
+            found = _least_start_race(sg, low, high, route, deadline)
+            if found is None:
+                return MinStartHp(UNKNOWN)
+            high, route = found
     except MemoryError:
         return _out_of_memory(deadline, MinStartHp(UNKNOWN))
-    return MinStartHp(UNKNOWN) if least is None else MinStartHp("proved", least)
+    return MinStartHp("proved", high, route)
 
 
-def _least_need(sg: SearchGraph, known: int, deadline: Deadline, steiner: bool = True) -> tuple[int | None, int]:
+def _start_hp_bounds(level: PassagesLevel, sg: SearchGraph) -> tuple[int, int | None, tuple[Decision, ...] | None]:
+    """What the best route proved last for this level object says of the least starting hp m (min_start_hp's
+    docstring): a lower bound, and an upper bound with a route that wins from it (None without one)."""
+    if not _LAST_PROVED or _LAST_PROVED[0][0] is not level:
+        return 1, None, None
+    hp, proved = level.player.hp, _LAST_PROVED[0][1]
+    if proved.best_hp is None or proved.route is None:
+        return hp + 1, None, None
+    return max(1, hp - proved.best_hp + 1), _required_start_hp(sg, proved.route), proved.route
+
+
+def _least_start_race(
+    sg: SearchGraph, low: int, high: int, route: tuple[Decision, ...], deadline: Deadline
+) -> tuple[int, tuple[Decision, ...]] | None:
+    """The least starting hp, known to be at least `low` and at most `high` (`route` wins from it), with a
+    route that wins from it; None when time runs out. Two ways race, one per core, and the first answer
+    stops the other: the core's least-need search (one best-first search over the need of every route:
+    fast where few routes need little, b120-01 and b120-05 of the suite in a fraction of a second), and
+    decision searches at single starting hps (_probe_start_hps: fast where the bounds are close, as a tight
+    level's best route makes them; on suite level b060-01, whose best route needs 102 where the least-need
+    search takes 12 s to prove that nothing needs less, one refutation at 101 takes under a second)."""
+    stop = threading.Event()
+    answers: list[tuple[int, tuple[Decision, ...]]] = []
+    failures: list[BaseException] = []
+
+    def run(way: Callable[[_RaceDeadline], tuple[int, tuple[Decision, ...]] | None]) -> None:
+        try:
+            found = way(_RaceDeadline(deadline, stop))
+        except BaseException as error:  # handed to the caller below, as if the search ran here
+            failures.append(error)
+            stop.set()
+        else:
+            if found is not None:
+                answers.append(found)
+                stop.set()
+
+    def by_need(own: _RaceDeadline) -> tuple[int, tuple[Decision, ...]] | None:
+        least, _, steps, goal = _least_need(sg, high, own)
+        if least is None:
+            return None
+        if steps is None or goal is None:
+            return high, route
+        root = sg.walk.start(replace(sg.level.player, hp=least))
+        return least, follow_steps(sg, root, steps, goal, passages_count.final_hp_of(sg, root, steps))
+
+    other = threading.Thread(target=run, args=(by_need,), name="passages least-need search", daemon=True)
+    other.start()
+    try:
+        run(lambda own: _probe_start_hps(sg.level, low, high, route, own))
+        other.join()
+    except BaseException:
+        stop.set()
+        other.join()
+        raise
+    for failure in failures:
+        if not isinstance(failure, Exception):
+            raise failure
+    if answers:
+        return answers[0]
+    if failures:
+        raise failures[0]
+    return None
+
+
+def _probe_start_hps(
+    level: PassagesLevel, low: int, high: int, route: tuple[Decision, ...], deadline: _RaceDeadline
+) -> tuple[int, tuple[Decision, ...]] | None:
+    """The least starting hp between `low` and `high` by decision searches at single starting hps (first
+    win, with the Steiner and chain bounds): one just below `high` first (a refutation there proves
+    `high`), then one at `low` (a win there proves `low`), then halves. A win at hp h lowers `high` to
+    the need of the route found (at most h); a refutation raises `low` to h + 1. None when time runs out."""
+    probes = 0
+    while low < high:
+        hp = high - 1 if probes == 0 else low if probes == 1 else (low + high) // 2
+        probes += 1
+        sg = SearchGraph(level, hp)
+        found = search(sg, hp, deadline, first_win=True, priced=False, steiner=True, chain_from=0)
+        if not found.complete:
+            return None
+        if found.route is None:
+            low = hp + 1
+        else:
+            high, route = _required_start_hp(sg, found.route), found.route
+    return high, route
+
+
+def _least_need(
+    sg: SearchGraph, known: int, deadline: Deadline | _RaceDeadline, steiner: bool = True
+) -> tuple[int | None, int, list[int] | None, int | None]:
     """The least starting hp with which some route wins, given a route that wins with `known` (None when
-    time runs out), and the number of states expanded: the core's least_need, with the Steiner bound on
-    the final net life unless `steiner` is False."""
+    time runs out), the number of states expanded, and, when some route needs less than `known`, the
+    core's steps of one that needs the least from the start with no life, and its goal (else None, None):
+    the core's least_need, with the Steiner bound on the final net life unless `steiner` is False."""
     root = sg.walk.start(replace(sg.level.player, hp=0))
     return _passages_core.least_need(sg.compiled_graph(), sg.compiled_state(root), deadline, known, steiner)
 
@@ -421,7 +524,11 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
             found = _race(sg, hp, deadline) if sg.blocker_count >= RACE_BLOCKERS else search(sg, hp, deadline)
         return found.route if found.complete and found.best_hp == final_hp else None
 
-    return passages_count.count(sg, _passages_core, deadline, cap, final_hp, first)
+    try:
+        counter = passages_count.Counter(sg, _passages_core, deadline)
+    except MemoryError:
+        return _out_of_memory(deadline, SolutionCount(0, 0, False, False))
+    return passages_count.count(counter, deadline, cap, final_hp, first)
 
 
 # ----------------------------------------------------------------------------------- for the generator
@@ -483,7 +590,9 @@ class GeneratorOracle:
             return []
         final_hp, route = best
         sg = SearchGraph(level.with_start_hp(start_hp), start_hp)
-        counted = passages_count.count(sg, _passages_core, deadline, cap, final_hp, lambda: route)
+        counted = passages_count.count(
+            passages_count.Counter(sg, _passages_core, deadline), deadline, cap, final_hp, lambda: route
+        )
         if not counted.complete:
             raise MemoryError("the count was not finished in time")
         return [(replay(sg.level, decisions).final_hp, decisions) for decisions in counted.witnesses]
