@@ -1940,6 +1940,7 @@ static int expired(PyObject *deadline) {
 typedef struct {
     int first_win, dive, use_dominance, priced, steiner;
     int64_t at_least;
+    int64_t max_expanded;   /* stop (not complete) after this many expansions; 0: no such cap */
     int64_t chain_from;     /* the chain bound from this many expansions on; -1: never */
     int threads;            /* 2: bound states on a second core too, once the deadline spares one (Helper) */
 } Options;
@@ -2158,6 +2159,8 @@ static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
         int32_t popped = queue_pop(&S->queue, &first, &second);
         int64_t state_bound = o.dive ? -second : -first;
         if (state_bound < o.at_least || (out->have_best && state_bound <= out->best_hp)) {
+            /* Best bound first, every state left is as hopeless; deepest first, only this one. */
+            if (o.dive) continue;
             if (!S->helper || !S->helper->out) break;
             if (queue_push(&S->queue, first, second, popped) < 0 || take_back(S, o, out, 1) < 0) goto failed;
             continue;
@@ -2214,6 +2217,7 @@ static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
             }
         }
         out->expanded++;
+        if (o.max_expanded && out->expanded >= o.max_expanded) { out->complete = 0; break; }
         if (out->expanded % CLOCK_EVERY == 0) {
             int over = expired(deadline);
             if (over < 0) goto failed;
@@ -2331,6 +2335,7 @@ static PyObject *search(PyObject *module, PyObject *args) {
     long long at_least;
     long long chain_from;
     o.threads = 1;
+    o.max_expanded = 0;
     if (!PyArg_ParseTuple(args, "OOOpppLppL|i", &spec, &root_spec, &deadline, &o.first_win, &o.dive,
                           &o.use_dominance, &at_least, &o.priced, &o.steiner, &chain_from, &o.threads))
         return NULL;
@@ -2921,6 +2926,26 @@ done:
    then goes on the same way, with the same stats at every later fight (f opens no equipment), no less life
    or keys, and the same signature (f, free, is in none).
 
+   Quiet steps are taken only when used. A consistent step y is quiet when it and the neutral fights after
+   it take no item (no equipment, elixir or key) and it keeps every alive signature alive; its fresh
+   frontier is what it (with those fights) added to the frontier. From the class it reaches, the walk takes
+   only fresh blockers (consistent steps and deviations alike), and checks the goal. Why nothing is lost:
+   take a winning route W of a new signature whose consistent prefix has a quiet step y followed by a step
+   z that does not need y (z was on the frontier before y). Fighting z first, then y, is a route too, and
+   as good: z meets the same stats (y took no equipment), the same alive signatures (y kept them all),
+   hence the same verdict (consistent with the same signatures, or a deviation), and more life and no fewer
+   keys; y, later, meets stats at least as high, so it costs no more, and the life after both is no less.
+   Its signature is new still: if z took equipment and y's fight is now at other stats, no alive signature
+   has y at those stats (each had it at the old ones), so the route deviates at y; else the signature is
+   W's. So y moves on to just before the first step that needs it, past the deviation, or (a route that
+   stays consistent to a goal that does not need it) out of the route: then it has less of every alive
+   signature than W had, so it is still none of them, and the prefix without y is consistent with the same
+   signatures (y kept them all), so with no other either. Each move takes a quiet step later; in the end
+   every quiet step of the prefix is followed by a step that needs it, that is, by a fresh one: the walk
+   meets that route's deviation (or its end at the goal) in a class it walks. On the 120-blocker drafts
+   of the generator, whose intended routes fight dozens of enemies that open nothing after the last
+   equipment, this is what keeps the classes from multiplying by every order of those fights.
+
    The walk reads a graph whose allowed blockers are every blocker a route may take (a signature may fight
    in a dead end), the search the graph of the best route's search (dead ends never entered: any win will
    do there). */
@@ -2996,10 +3021,12 @@ failed:
     return -1;
 }
 
-/* A walked class: its consumed set and the least signature it is consistent with (-1: an empty slot). */
+/* A walked class: its consumed set, the least signature it is consistent with (-1: an empty slot), and the
+   quiet step it was reached by, which restricts its moves (-1: none; "Quiet steps" above). */
 typedef struct {
     set_t consumed;
     int32_t lowest;
+    int32_t quiet;
 } ClassEntry;
 
 typedef struct {
@@ -3007,13 +3034,14 @@ typedef struct {
     int64_t capacity, count;
 } ClassTable;
 
-static inline uint64_t class_hash(set_t consumed, int32_t lowest) {
+static inline uint64_t class_hash(set_t consumed, int32_t lowest, int32_t quiet) {
     uint64_t h = mix(mix(0, consumed.w[0]), consumed.w[1] ^ ((uint64_t)(uint32_t)lowest << 40));
+    h = mix(h, (uint64_t)(uint32_t)quiet);
     return h ^ (h >> 29);
 }
 
-/* Whether the class was walked already; it is entered when not. -1 on error. */
-static int class_seen(ClassTable *t, set_t consumed, int32_t lowest) {
+/* Whether the class was walked already; with `enter`, it is entered when not. -1 on error. */
+static int class_seen(ClassTable *t, set_t consumed, int32_t lowest, int32_t quiet, int enter) {
     if (2 * (t->count + 1) > t->capacity) {
         int64_t old_capacity = t->capacity;
         ClassEntry *old = t->slots;
@@ -3024,20 +3052,23 @@ static int class_seen(ClassTable *t, set_t consumed, int32_t lowest) {
         uint64_t mask = (uint64_t)t->capacity - 1;
         for (int64_t i = 0; i < old_capacity; i++) {
             if (old[i].lowest < 0) continue;
-            uint64_t to = class_hash(old[i].consumed, old[i].lowest) & mask;
+            uint64_t to = class_hash(old[i].consumed, old[i].lowest, old[i].quiet) & mask;
             while (t->slots[to].lowest >= 0) to = (to + 1) & mask;
             t->slots[to] = old[i];
         }
         free(old);
     }
     uint64_t mask = (uint64_t)t->capacity - 1;
-    uint64_t at = class_hash(consumed, lowest) & mask;
+    uint64_t at = class_hash(consumed, lowest, quiet) & mask;
     while (t->slots[at].lowest >= 0) {
-        if (t->slots[at].lowest == lowest && set_equal(t->slots[at].consumed, consumed)) return 1;
+        const ClassEntry *e = &t->slots[at];
+        if (e->lowest == lowest && e->quiet == quiet && set_equal(e->consumed, consumed)) return 1;
         at = (at + 1) & mask;
     }
+    if (!enter) return 0;
     t->slots[at].consumed = consumed;
     t->slots[at].lowest = lowest;
+    t->slots[at].quiet = quiet;
     t->count++;
     return 0;
 }
@@ -3049,13 +3080,17 @@ typedef struct {
 } WalkNode;
 
 /* A consistent prefix waiting on the walk's stack: its position (not closed), the node it comes from and
-   the blocker it took (a node is made when the prefix is walked), and where its set of alive signatures
-   is in the stack of words. */
+   the blocker it took (a node is made when the prefix is walked), where its set of alive signatures is in
+   the stack of words, and, when that blocker was taken from a class with the same alive signatures, the
+   class's frontier and gains (to tell whether the step was quiet, closure included). */
 typedef struct {
     State s;
     int32_t parent;
     int16_t step;
+    int16_t same_alive;
     int64_t alive_at;
+    set_t base_frontier;
+    int64_t base_atk, base_defense, base_keys, base_elixirs;
 } WalkItem;
 
 /* A deviation: the walked node it steps off from and the blocker it takes (-1: the start itself, when
@@ -3072,6 +3107,10 @@ typedef struct {
     Search S;               /* the first-win search of the current question */
     PyObject *specs;        /* holds the cost callbacks the graphs borrow */
     int ready;
+    Search D;               /* the budgeted dive of each question, before its best-first search */
+    int priced, steiner;    /* the best-first search's lazy bounds: the priced; the Steiner and chain */
+    int64_t dive_budget;    /* expansions of the dive (0: no dive) */
+    int dived;              /* the current question's dive was tried */
     /* the last question's counts: classes walked, deviations queued, states the search expanded */
     int64_t walked, deviations, expanded;
 } Walker;
@@ -3093,7 +3132,8 @@ static void walk_space_free(WalkSpace *w) {
     memset(w, 0, sizeof(WalkSpace));
 }
 
-static int walk_push(WalkSpace *w, const State *s, int32_t parent, int b, const uint64_t *alive, int words) {
+static int walk_push(WalkSpace *w, const State *s, int32_t parent, int b, const uint64_t *alive, int words,
+                     const State *base, int same_alive) {
     if (grow((void **)&w->stack, &w->stack_capacity, w->stack_count + 1, sizeof(WalkItem)) < 0
             || grow((void **)&w->alive, &w->alive_capacity, w->alive_count + words, sizeof(uint64_t)) < 0)
         return -1;
@@ -3101,6 +3141,14 @@ static int walk_push(WalkSpace *w, const State *s, int32_t parent, int b, const 
     item->s = *s;
     item->parent = parent;
     item->step = (int16_t)b;
+    item->same_alive = (int16_t)(base && same_alive);
+    if (base) {
+        item->base_frontier = base->frontier;
+        item->base_atk = base->atk;
+        item->base_defense = base->defense;
+        item->base_keys = base->keys;
+        item->base_elixirs = base->elixirs;
+    }
     item->alive_at = w->alive_count;
     memcpy(w->alive + w->alive_count, alive, sizeof(uint64_t) * (size_t)words);
     w->alive_count += words;
@@ -3157,9 +3205,18 @@ static int walk_way(const WalkSpace *w, int32_t node, Trail *trail) {
     return 0;
 }
 
-/* The walk of one question (header above). Returns 1 when a consistent prefix ends a new signature at a
-   goal (its way in `trail`, the goal in *goal), 0 when the walk is over (its deviations queued in S), 2 when
-   time ran out, -1 on error. Runs without the GIL. */
+static int search_deviations(Walker *self, const WalkSpace *w, const State *root, PyObject *deadline, Options o,
+                             Trail *trail, int *goal);
+
+/* The search runs on the deviations queued so far whenever their number has doubled since it last ran
+   (from this many on), so that a question with an answer near the start of the walk is answered without
+   walking the rest; a search that ends without a win leaves what it stored as failures for the next. */
+#define FIRST_SEARCH_AT 4096
+
+/* The walk of one question (header above). Returns 1 when it found a route of a new signature (a
+   consistent prefix that ends one at a goal, or a win of the search from a deviation: its steps in
+   `trail`, the goal in *goal), 0 when neither exists, 2 when time ran out, -1 on error. Runs without the
+   GIL. */
 static int walk_classes(Walker *self, WalkSpace *w, const State *root, const KnownSet *k, int64_t at_least,
                         PyObject *deadline, Options o, Trail *trail, int *goal) {
     Graph *g = &self->W.g;
@@ -3171,8 +3228,8 @@ static int walk_classes(Walker *self, WalkSpace *w, const State *root, const Kno
     if (!alive || !still) { no_memory(); goto done; }
     memset(alive, 0, sizeof(uint64_t) * (size_t)words);
     for (int i = 0; i < k->count; i++) alive[i >> 6] |= (uint64_t)1 << (i & 63);
-    if (walk_push(w, root, -1, -1, alive, words) < 0) goto done;
-    int64_t ticks = 0;
+    if (walk_push(w, root, -1, -1, alive, words, NULL, 0) < 0) goto done;
+    int64_t ticks = 0, next_search = FIRST_SEARCH_AT;
     while (w->stack_count) {
         if (++ticks % CLOCK_EVERY == 0) {
             int over = expired(deadline);
@@ -3183,7 +3240,8 @@ static int walk_classes(Walker *self, WalkSpace *w, const State *root, const Kno
         memcpy(alive, w->alive + item.alive_at, sizeof(uint64_t) * (size_t)words);
         w->alive_count = item.alive_at;
         int lowest = lowest_alive(alive, words);
-        int seen = class_seen(&w->classes, item.s.consumed, lowest);
+        int32_t quiet_from = item.same_alive ? item.step : -1;
+        int seen = class_seen(&w->classes, item.s.consumed, lowest, quiet_from, 1);
         if (seen) { if (seen < 0) goto done; continue; }
         int32_t node = walk_node(w, item.parent, item.step);
         if (node < 0) goto done;
@@ -3205,8 +3263,20 @@ static int walk_classes(Walker *self, WalkSpace *w, const State *root, const Kno
             if (node < 0) goto done;
             closed = 1;
         }
-        if (closed) {
-            seen = class_seen(&w->classes, s.consumed, lowest);
+        /* Quiet: no item taken on the way from the class it came from, and every alive signature kept. */
+        int is_door = item.step >= 0 && g->blockers[item.step].is_door;
+        int32_t quiet = item.same_alive && s.atk == item.base_atk && s.defense == item.base_defense
+                                && s.elixirs == item.base_elixirs
+                                && s.keys + (is_door ? g->blockers[item.step].key_unit : 0) == item.base_keys
+                            ? item.step : -1;
+        set_t fresh = set_andnot(s.frontier, item.base_frontier);
+        if (closed || quiet != quiet_from) {
+            seen = class_seen(&w->classes, s.consumed, lowest, quiet, 1);
+            if (seen) { if (seen < 0) goto done; continue; }
+        }
+        if (quiet >= 0) {
+            /* (walked without the restriction already: nothing more to walk) */
+            seen = class_seen(&w->classes, s.consumed, lowest, -1, 0);
             if (seen) { if (seen < 0) goto done; continue; }
         }
         self->walked++;
@@ -3226,7 +3296,8 @@ static int walk_classes(Walker *self, WalkSpace *w, const State *root, const Kno
         CostTable *table = costs_at(g, s.atk, s.defense);
         if (!table) goto done;
         const int64_t *costs = table->costs;
-        FOR_EACH(b, s.frontier, {
+        set_t moves = quiet >= 0 ? set_and(s.frontier, fresh) : s.frontier;
+        FOR_EACH(b, moves, {
             State child;
             int64_t cost;
             if (!walk_step(g, &s, b, costs, &child, &cost)) continue;
@@ -3250,7 +3321,9 @@ static int walk_classes(Walker *self, WalkSpace *w, const State *root, const Kno
                 any |= keep != 0;
             }
             if (any) {
-                if (walk_push(w, &child, node, b, still, words) < 0) goto done;
+                int same = 1;
+                for (int x = 0; x < words && same; x++) same = still[x] == alive[x];
+                if (walk_push(w, &child, node, b, still, words, &s, same) < 0) goto done;
                 continue;
             }
             /* A deviation: into the search's key table, unless a state as good is there already. */
@@ -3277,8 +3350,14 @@ static int walk_classes(Walker *self, WalkSpace *w, const State *root, const Kno
                 self->deviations++;
             }
         })
+        if (w->deviations_count >= next_search) {
+            next_search = 2 * w->deviations_count;
+            status = search_deviations(self, w, root, deadline, o, trail, goal);
+            if (status != 0) goto done;
+            status = -1;
+        }
     }
-    status = 0;
+    status = search_deviations(self, w, root, deadline, o, trail, goal);
 done:
     free(alive);
     free(still);
@@ -3306,9 +3385,17 @@ static int reset_tables(Search *S) {
 static int Walker_init(Walker *self, PyObject *args, PyObject *kwds) {
     (void)kwds;
     PyObject *walk_spec, *search_spec;
-    if (!PyArg_ParseTuple(args, "OO", &walk_spec, &search_spec)) return -1;
+    int priced = 0, steiner = 0;
+    long long dive_budget = 0;
+    if (!PyArg_ParseTuple(args, "OO|ppL", &walk_spec, &search_spec, &priced, &steiner, &dive_budget)) return -1;
+    if (dive_budget < 0) { PyErr_SetString(PyExc_ValueError, "the dive's budget must not be negative"); return -1; }
+    self->dive_budget = dive_budget;
+    self->priced = priced;
+    self->steiner = steiner;
     if (self->ready) { PyErr_SetString(PyExc_RuntimeError, "a Walker is made once"); return -1; }
-    if (init_search(&self->W, walk_spec) < 0 || init_search(&self->S, search_spec) < 0) return -1;
+    if (init_search(&self->W, walk_spec) < 0 || init_search(&self->S, search_spec) < 0
+            || init_search(&self->D, search_spec) < 0)
+        return -1;
     if (self->W.g.blockers_count != self->S.g.blockers_count || self->W.g.areas_count != self->S.g.areas_count) {
         PyErr_SetString(PyExc_ValueError, "the walk's and the search's graphs must be of one level");
         return -1;
@@ -3326,14 +3413,15 @@ static int Walker_init(Walker *self, PyObject *args, PyObject *kwds) {
 static void Walker_dealloc(Walker *self) {
     free_search(&self->W);
     free_search(&self->S);
+    free_search(&self->D);
     Py_XDECREF(self->specs);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 /* The winning route of the search after the walk: the way to the deviation it starts from, the deviation's
    blocker, the closure of the deviated position and the search's steps from there. Runs without the GIL. */
-static int deviation_route(Walker *self, const WalkSpace *w, const State *root, int32_t best, Trail *trail) {
-    Search *S = &self->S;
+static int deviation_route(Walker *self, Search *S, const WalkSpace *w, const State *root, int32_t best,
+                           Trail *trail) {
     int32_t first = best;
     while (S->records[first].parent >= 0) first = S->records[first].parent;
     int64_t index = -2 - (int64_t)S->records[first].parent;
@@ -3358,6 +3446,53 @@ static int deviation_route(Walker *self, const WalkSpace *w, const State *root, 
     return route_steps(S, &s, best, trail);
 }
 
+/* The first-win search from the deviations queued (add_root): 1 with the route of its win in `trail` and
+   the goal in *goal, 0 when none wins (what it stored stays, as failures), 2 when time ran out, -1 on
+   error. Runs without the GIL. */
+static int search_deviations(Walker *self, const WalkSpace *w, const State *root, PyObject *deadline, Options o,
+                             Trail *trail, int *goal) {
+    Search *S = &self->S;
+    Outcome out;
+    if (self->dive_budget && !self->dived) {
+        /* First a dive from every deviation queued, deepest first, for at most dive_budget expansions (a
+           count: the answer must not depend on the machine): where some deviation wins, it finds a win in a
+           few expansions where the best-first search, which must first rule out every state whose bound
+           is higher, may take hundreds of thousands. What the dive stores proves nothing (it stopped
+           early), so it has tables of its own. */
+        self->dived = 1;
+        Search *D = &self->D;
+        if (reset_tables(D) < 0) return -1;
+        Options dive = o;
+        dive.dive = 1;
+        dive.priced = dive.steiner = 0;
+        dive.chain_from = -1;
+        dive.max_expanded = self->dive_budget;
+        for (int64_t r = 0; r < S->records_count; r++) {
+            const State *root_state = &S->records[r];
+            if (root_state->parent <= -2 && S->keys.entries[root_state->key_id].best.record == r
+                    && add_root(D, root_state, root_state->parent, dive) < 0)
+                return -1;
+        }
+        int status = run_queue(D, deadline, dive, &out);
+        self->expanded += out.expanded;
+        if (status < 0) return -1;
+        if (out.have_best) {
+            *goal = D->records[out.best_record].goal;
+            return deviation_route(self, D, w, root, out.best_record, trail) < 0 ? -1 : 1;
+        }
+        int over = out.complete ? 0 : expired(deadline);
+        if (over) return over < 0 ? -1 : 2;
+        if (out.complete) return 0;     /* the dive went through every state: none wins */
+    }
+    int status = run_queue(S, deadline, o, &out);
+    self->expanded += out.expanded;
+    if (status < 0) return -1;
+    if (!out.complete) return 2;
+    if (!out.have_best) return 0;
+    *goal = S->records[out.best_record].goal;
+    return deviation_route(self, S, w, root, out.best_record, trail) < 0 ? -1 : 1;
+}
+
 /* another(root, known, at_least, deadline) -> (complete, steps, goal): a winning route (at least `at_least`
    hp) from `root` (the level's start as reached, read_state, not closed) whose signature is none of
    `known` (a list of (doors, fights, ((blocker, atk, def), ...)), masks as set bytes): steps = every
@@ -3377,9 +3512,10 @@ static PyObject *Walker_another(Walker *self, PyObject *args) {
     WalkSpace w;
     memset(&w, 0, sizeof(w));
     Trail trail = {NULL, 0, 0};
-    Options o = {.first_win = 1, .dive = 0, .use_dominance = 1, .priced = 0, .steiner = 0, .chain_from = -1,
-                 .at_least = at_least, .threads = 1};
+    Options o = {.first_win = 1, .dive = 0, .use_dominance = 1, .priced = self->priced, .steiner = self->steiner,
+                 .chain_from = self->steiner ? 0 : -1, .at_least = at_least, .threads = 1};
     self->walked = self->deviations = self->expanded = 0;
+    self->dived = 0;
     int goal = -1, status;
     PyThreadState *unlocked = PyEval_SaveThread();
     if (k.count == 0) {
@@ -3395,17 +3531,7 @@ static PyObject *Walker_another(Walker *self, PyObject *args) {
     } else {
         status = walk_classes(self, &w, &root, &k, at_least, deadline, o, &trail, &goal);
     }
-    if (status == 0) {
-        Outcome out;
-        status = run_queue(S, deadline, o, &out);
-        self->expanded = out.expanded;
-        if (status == 0 && !out.complete) status = 2;
-        else if (status == 0 && out.have_best) {
-            status = deviation_route(self, &w, &root, out.best_record, &trail);
-            goal = S->records[out.best_record].goal;
-            if (status == 0) status = 1;
-        }
-    }
+    if (status == 0 && k.count == 0) status = search_deviations(self, &w, &root, deadline, o, &trail, &goal);
     PyEval_RestoreThread(unlocked);
     PyObject *result = NULL;
     if (status == 0 || status == 2) {

@@ -98,6 +98,14 @@ def _boss_ending(
     return decisions + (("goal", guarded),)
 
 
+# The decision search from the deviations: first a dive of at most DIVE_EXPANSIONS expansions (a count, so
+# that the answer is the same on every machine), then the best-first search, with the priced bound when
+# PRICED and with the Steiner and chain bounds when STEINER.
+DIVE_EXPANSIONS = 10_000
+PRICED = False
+STEINER = False
+
+
 class OutOfTime(Exception):
     """The deadline passed during a walk: the answer is unknown."""
 
@@ -143,7 +151,7 @@ class Counter:
         self.deadline = deadline
         # The walk may take every blocker a route can (a signature may fight in a dead end); the decision
         # search only those worth taking.
-        self.walker = core.Walker(sg.compiled_graph(sg.all_mask), sg.compiled_graph())
+        self.walker = core.Walker(sg.compiled_graph(sg.all_mask), sg.compiled_graph(), PRICED, STEINER, DIVE_EXPANSIONS)
         self.root = sg.walk.start(sg.level.player)
         self.root_state = sg.compiled_state(self.root)
         # Totals over the questions asked: classes walked, deviations queued, states the searches expanded.
@@ -152,6 +160,9 @@ class Counter:
     def another(self, known: list[Known], at_least: int) -> tuple[Decision, ...] | None:
         """A route that wins with at least `at_least` hp and whose signature is none of `known`, or None
         when there is none. Raises OutOfTime (MemoryError when the core runs out of memory)."""
+        # (a question the core answers within its first look at the clock must not outlive the deadline)
+        if self.deadline.expired():
+            raise OutOfTime
         complete, steps, goal = self.walker.another(self.root_state, [k.packed for k in known], at_least, self.deadline)
         walked, deviations, expanded = self.walker.counts()
         self.walked += walked
