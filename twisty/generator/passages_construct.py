@@ -327,12 +327,30 @@ def asks_enough(level: PassagesLevel, decisions: tuple[Decision, ...], boss: Cel
     return boss in costly and len(costly) >= max(min(2, enemies), len(level.blockers()) // 4)
 
 
+def best_route_first(draft: Draft, cells: list[Cell], deadline: Deadline, oracle: Any) -> list[Cell]:
+    """The intended route to shape the draft around: the best route of the draft as drawn (its other
+    enemies sealed, its starting life the least with which the drawn route wins) when that ends with more
+    life than the drawn route, else the drawn route (module docstring, step 1). Every route that ends
+    with more life than the intended one is a witness no change can remove without costing the intended
+    route (step 4): starting from the best, such witnesses never come, and the rounds that would have
+    replaced the intended route by one after another are saved."""
+    start_hp = tighten_route(draft, cells)
+    if start_hp is None:
+        return cells
+    level = draft.level(start_hp)
+    found = oracle.best(level, start_hp, deadline)
+    if found is None or found[0] <= 1:
+        return cells
+    return [level.things[obj].cell for action, obj in found[1] if action != "goal"]
+
+
 def shape_route_first(
     draft: Draft, rng: random.Random, cells: list[Cell], share: float, deadline: Deadline, oracle: Any
 ) -> tuple[int, tuple[Decision, ...]] | None:
     """Shape the draft around its intended route (`cells`, the blockers walk_route consumed) until that
     route alone wins, ending with 1 life. Returns the starting life and the route's decisions, or None
     when the draft cannot be shaped within MAX_ROUNDS rounds."""
+    cells = best_route_first(draft, cells, deadline, oracle)
     for _ in range(MAX_ROUNDS):
         deadline.check()
         start_hp = tighten_route(draft, cells)
