@@ -14,7 +14,8 @@ from twisty.rules.passages_format import load_passages
 from twisty.rules.source import read_level
 from twisty.solver.passages_verdict import UNSOLVABLE, BestRoute
 
-PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "passages"
+ROOT = Path(__file__).resolve().parents[2]
+PUZZLES = ROOT / "puzzles" / "passages"
 
 
 def make_suite(folder: Path, names: list[str]) -> Path:
@@ -135,11 +136,23 @@ def test_count_bench_compares_the_counting_engine_with_the_previous_walk(tmp_pat
     assert table.exit_code == 0 and "unique by count" in table.stdout and "whole check" in table.stdout
 
 
-def test_generate_bench_makes_the_same_levels_with_either_counting_code():
-    """`twisty bench generate`: seed 1 and 2 at 8 blockers, each made with both verifiers, the same files."""
-    result = CliRunner().invoke(main, ["bench", "generate", "--blockers", "8", "--seeds", "2", "--json"])
+def test_generate_bench_times_each_generator_and_checks_every_level(tmp_path):
+    """`twisty bench generate`: seeds 1 and 2 at 8 blockers, made by this release's generator and by the
+    "previous release" (here this very tree, given as the baseline), each in a process of its own; every
+    level made passes this release's check (final life 1, unique, least starting life), and the table has
+    the ratio of the two."""
+    baseline = tmp_path / "previous"
+    baseline.mkdir()
+    (baseline / "twisty").symlink_to(ROOT / "twisty")
+    (baseline / "RELEASE").write_text("this tree\n")
+    arguments = ["bench", "generate", "--blockers", "8", "--seeds", "2", "--baseline", str(baseline)]
+    result = CliRunner().invoke(main, [*arguments, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout.strip().splitlines()[-1])
-    assert data["disagreements"] == []
+    assert data["disagreements"] == [] and data["baseline"] == f"{baseline} (this tree)"
     (row,) = data["rows"]
-    assert row["blockers"] == 8 and row["count"]["tried"] == row["walk"]["tried"] == 2
+    assert row["blockers"] == 8 and row["current"]["made"] == row["previous"]["made"] == 2
+    assert all(run["checked"] for runs in data["runs"]["8"].values() for run in runs)
+    assert row["compared"] == 2 and row["worst_ratio"] > 0
+    table = CliRunner().invoke(main, arguments)
+    assert table.exit_code == 0 and "vs previous" in table.stdout and "previous" in table.stdout

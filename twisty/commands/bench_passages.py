@@ -181,19 +181,48 @@ def _bench_count(suite: Path, limit: float, engines: tuple[str, ...], buckets: t
     show_default=True,
     help="Seconds per level; past it the seed counts as failed.",
 )
+@click.option(
+    "--baseline",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="A checkout of the previous release (its core built; benchmarks/generator/previous_release.sh makes "
+    "one): its generator makes the same seeds in the same run.",
+)
+@click.option(
+    "--baseline-seeds",
+    type=click.IntRange(1, 1000),
+    default=None,
+    help="Make only the first N seeds of each count with the previous release (default: every seed).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full results as one JSON object.")
-def bench_generate(blocker_counts: tuple[int, ...], seeds: int, limit: float, as_json: bool) -> None:
-    """Time the passages generator by blocker count: each level made twice in the same run, verified by the
-    counting engine and by the previous counting code, with the ratio of their median times."""
+def bench_generate(
+    blocker_counts: tuple[int, ...],
+    seeds: int,
+    limit: float,
+    baseline: Path | None,
+    baseline_seeds: int | None,
+    as_json: bool,
+) -> None:
+    """Time the passages generator by blocker count, each level in a process of its own, against the
+    previous release's generator in the same run (--baseline); every level made is checked again."""
     counts = blocker_counts or generate_bench.GENERATE_BLOCKERS
 
-    def report(blockers: int, seed: int, verifier: str, run: generate_bench.GenerateRun) -> None:
+    def report(blockers: int, seed: int, generator: str, run: generate_bench.GenerateRun) -> None:
         made = "made" if run.made else f"no level ({run.why})"
-        click.echo(f"{blockers} blockers, seed {seed}, {verifier}: {made}, {run.seconds:.2f} s", err=True)
+        click.echo(
+            f"{blockers} blockers, seed {seed}, {generator}: {made}, {run.seconds:.2f} s ({run.cpu:.2f} s of CPU)",
+            err=True,
+        )
 
-    result = generate_bench.run_generate_bench(tuple(counts), list(range(1, seeds + 1)), limit, step=report)
+    result = generate_bench.run_generate_bench(
+        tuple(counts), list(range(1, seeds + 1)), limit, baseline, baseline_seeds, step=report
+    )
+    against = "" if result.baseline is None else f", against {result.baseline}"
     print_results(
-        result, as_json, f"seeds 1..{seeds}, limit {limit:g} s per level", generate_bench.generate_table_lines
+        result,
+        as_json,
+        f"seeds 1..{seeds}, limit {limit:g} s per level{against}",
+        generate_bench.generate_table_lines,
     )
 
 
