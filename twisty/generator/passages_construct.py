@@ -63,6 +63,9 @@ MAX_ROUNDS = 60
 WITNESSES_PER_ROUND = 4
 # The life the intended route is first replayed with, far above anything a level needs.
 AMPLE_LIFE = 10**6
+# The search for a better intended route than the drawn one stops after this many looks at the clock (256
+# expansions each: a count, never time) with the best route it has by then (best_route_first).
+BEST_ROUTE_LOOKS = 200
 # The breed of the guard that replaces a door only a witness opens.
 GUARD_BREED = BESTIARY[-1]
 
@@ -329,8 +332,9 @@ def asks_enough(level: PassagesLevel, decisions: tuple[Decision, ...], boss: Cel
 
 def best_route_first(draft: Draft, cells: list[Cell], deadline: Deadline, oracle: Any) -> list[Cell]:
     """The intended route to shape the draft around: the best route of the draft as drawn (its other
-    enemies sealed, its starting life the least with which the drawn route wins) when that ends with more
-    life than the drawn route, else the drawn route (module docstring, step 1). Every route that ends
+    enemies sealed, its starting life the least with which the drawn route wins; or the best the search
+    finds within BEST_ROUTE_LOOKS looks) when that ends with more life than the drawn route, else the
+    drawn route (module docstring, step 1). Every route that ends
     with more life than the intended one is a witness no change can remove without costing the intended
     route (step 4): starting from the best, such witnesses never come, and the rounds that would have
     replaced the intended route by one after another are saved."""
@@ -338,7 +342,7 @@ def best_route_first(draft: Draft, cells: list[Cell], deadline: Deadline, oracle
     if start_hp is None:
         return cells
     level = draft.level(start_hp)
-    found = oracle.best(level, start_hp, deadline)
+    found = oracle.good_route(level, start_hp, BEST_ROUTE_LOOKS, deadline)
     if found is None or found[0] <= 1:
         return cells
     return [level.things[obj].cell for action, obj in found[1] if action != "goal"]

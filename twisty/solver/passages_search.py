@@ -379,13 +379,16 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
         return passages_reference.min_start_hp(level, deadline)
     try:
         low, high, route = _start_hp_bounds(level, sg)
+        # Which bound is likelier the answer: a level found unsolvable misses by a little more often than
+        # not (suite levels miss by one), a level with a best route needs about what that route needs.
+        low_first = high is None
         if high is None or route is None:
             witness = search(sg, upper, deadline, first_win=True, dive=True)
             if witness.route is None:
                 return MinStartHp("none" if witness.complete else UNKNOWN)
             high, route = _required_start_hp(sg, witness.route), witness.route
         if low < high:
-            found = _least_start_race(sg, low, high, route, deadline)
+            found = _least_start_race(sg, low, high, route, low_first, deadline)
             if found is None:
                 return MinStartHp(UNKNOWN)
             high, route = found
@@ -406,7 +409,7 @@ def _start_hp_bounds(level: PassagesLevel, sg: SearchGraph) -> tuple[int, int | 
 
 
 def _least_start_race(
-    sg: SearchGraph, low: int, high: int, route: tuple[Decision, ...], deadline: Deadline
+    sg: SearchGraph, low: int, high: int, route: tuple[Decision, ...], low_first: bool, deadline: Deadline
 ) -> tuple[int, tuple[Decision, ...]] | None:
     """The least starting hp, known to be at least `low` and at most `high` (`route` wins from it), with a
     route that wins from it; None when time runs out. Two ways race, one per core, and the first answer
@@ -442,7 +445,7 @@ def _least_start_race(
     other = threading.Thread(target=run, args=(by_need,), name="passages least-need search", daemon=True)
     other.start()
     try:
-        run(lambda own: _probe_start_hps(sg.level, low, high, route, own))
+        run(lambda own: _probe_start_hps(sg.level, low, high, route, low_first, own))
         other.join()
     except BaseException:
         stop.set()
@@ -459,15 +462,23 @@ def _least_start_race(
 
 
 def _probe_start_hps(
-    level: PassagesLevel, low: int, high: int, route: tuple[Decision, ...], deadline: _RaceDeadline
+    level: PassagesLevel,
+    low: int,
+    high: int,
+    route: tuple[Decision, ...],
+    low_first: bool,
+    deadline: _RaceDeadline,
 ) -> tuple[int, tuple[Decision, ...]] | None:
     """The least starting hp between `low` and `high` by decision searches at single starting hps (first
-    win, with the Steiner and chain bounds): one just below `high` first (a refutation there proves
-    `high`), then one at `low` (a win there proves `low`), then halves. A win at hp h lowers `high` to
-    the need of the route found (at most h); a refutation raises `low` to h + 1. None when time runs out."""
+    win, with the Steiner and chain bounds): one just below `high` (a refutation there proves `high`) and
+    one at `low` (a win there proves `low`), in that order or the other (`low_first`), then halves. A win
+    at hp h lowers `high` to the need of the route found (at most h); a refutation raises `low` to h + 1.
+    None when time runs out."""
+    edges = [low, high - 1] if low_first else [high - 1, low]
     probes = 0
     while low < high:
-        hp = high - 1 if probes == 0 else low if probes == 1 else (low + high) // 2
+        hp = edges[probes] if probes < 2 else (low + high) // 2
+        hp = min(max(hp, low), high - 1)
         probes += 1
         sg = SearchGraph(level, hp)
         found = search(sg, hp, deadline, first_win=True, priced=False, steiner=True, chain_from=0)
@@ -557,6 +568,17 @@ class GeneratorOracle:
         found = search(SearchGraph(level, start_hp), start_hp, deadline)
         if not found.complete:
             raise MemoryError("the best route was not proved in time")
+        return None if found.best_hp is None or found.route is None else (found.best_hp, found.route)
+
+    def good_route(
+        self, level: PassagesLevel, start_hp: int, looks: int, deadline: Deadline
+    ) -> tuple[int, tuple[Decision, ...]] | None:
+        """The best route from `start_hp` that the single-threaded search finds within `looks` looks at the
+        clock (256 expansions each: a count, so the same route on every run), with its final hp; the best
+        route when the search ends sooner; None when it finds none by then."""
+        found = search(SearchGraph(level, start_hp), start_hp, _Counted(deadline, looks))
+        if deadline.expired():
+            raise MemoryError("the route was not found in time")
         return None if found.best_hp is None or found.route is None else (found.best_hp, found.route)
 
     def __init__(self) -> None:
