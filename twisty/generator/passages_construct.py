@@ -189,10 +189,9 @@ def set_traps(
     """Give every enemy still sealed (the intended route never fights one) real stats: a `share` of them
     the weakest rung of their trap ladder (drawn against the player who first meets them along the route)
     that keeps the intended route the one solution, the others the strongest rung that does; a deadly
-    enemy when no rung does. One question per rung tried: is there another winning signature? (the
-    counting engine's walk with the intended route known). The intended route fights none of them, so it
-    keeps its life to the point; a rung whose witness would still have life left after the fight at the
-    witness's stats is skipped without asking."""
+    enemy when no rung does. One question per rung tried: is there another winning signature?
+    (trap_witness). The intended route fights none of them, so it keeps its life to the point; a rung whose
+    witness would still have life left after the fight at the witness's stats is skipped without asking."""
     level = draft.level(start_hp)
     met, last = first_met(level, decisions)
     best = strongest(level)
@@ -211,7 +210,7 @@ def set_traps(
             if any(not _stops(candidate, *witness) for witness in beaten):
                 continue
             set_enemy(draft, cell, candidate)
-            witnesses = other_wins(oracle, draft.level(start_hp), decisions, 1, deadline)
+            witnesses = trap_witness(oracle, draft.level(start_hp), decisions, cell, best, deadline)
             if not witnesses:
                 chosen = candidate
                 break
@@ -219,6 +218,38 @@ def set_traps(
             if at is not None:
                 beaten.append((at[0], at[1], at[2] + witnesses[0][0]))
         set_enemy(draft, cell, chosen)
+
+
+def trap_witness(
+    oracle: Any,
+    level: PassagesLevel,
+    decisions: tuple[Decision, ...],
+    cell: Cell,
+    best: tuple[int, int, int],
+    deadline: Deadline,
+) -> list[tuple[int, tuple[Decision, ...]]]:
+    """A winning route of another signature than the intended route `decisions`, now that the enemy at
+    `cell` has its candidate stats, with its final life (empty: there is none). The intended route was the
+    one solution before, and the other routes that do not fight this enemy are what they were, so any
+    other solution fights it. When it costs life even at the `best` stats a player can have (so at every
+    stats), every route that fights it has it in its signature, which the intended route has not: the
+    question is then only whether some route through it wins, one search of the engine's
+    (`route_through`) instead of a counting walk. Else (it could be a free fight, which a signature leaves
+    out), the counting engine's walk answers."""
+    obj = level.thing_at[cell]
+    enemy = level.things[obj].enemy
+    assert enemy is not None
+    damage = fight_damage(enemy, best[0], best[1])
+    if damage is None:
+        return []  # no player of the level can harm it: no route fights it
+    if damage > 0 and hasattr(oracle, "route_through"):
+        try:
+            found = oracle.route_through(level, level.player.hp, obj, deadline)
+        except MemoryError:
+            deadline.check()
+            raise
+        return [] if found is None else [found]
+    return other_wins(oracle, level, decisions, 1, deadline)
 
 
 def _stops(enemy: Enemy, atk: int, defense: int, could_pay: int) -> bool:

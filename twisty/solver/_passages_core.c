@@ -255,6 +255,11 @@ typedef struct {
     set_t door_mask, goal_blockers, linking, allowed, allowed_doors;
     nodes_t goal_ancestors;
     int64_t total_elixirs;
+    /* A blocker every route the search reports must consume (-1: none; search's `must`): a win is a goal
+       reached with it consumed. It is linking, so that states with it and without it never share a key, and
+       a state dominates another only when it has consumed it too if the other has (the rule's proof then
+       copies the other's route, which consumes it). */
+    int must;
     struct SteinerGraph *steiner;   /* the Steiner bound's graph; NULL when the level does not fit it */
     struct Scratch *scratch;        /* the searching thread's working space for the Steiner ascents */
     SpinLock *tables_lock;  /* held around the shared tables while two threads bound (NULL: one) */
@@ -1615,8 +1620,9 @@ static int64_t bound_of(const Graph *g, const State *s) {
 static inline int move_cost(const Graph *g, const State *s, int b, const int64_t *costs, int survival,
                             int64_t *cost) {
     const Blocker *blocker = &g->blockers[b];
-    /* Dominance application 4: everything around it is reached already (and it pays no money a shop takes). */
-    if (set_empty(set_andnot(blocker->areas, s->areas))
+    /* Dominance application 4: everything around it is reached already (and it pays no money a shop takes);
+       never for the blocker a route must consume. */
+    if (b != g->must && set_empty(set_andnot(blocker->areas, s->areas))
             && set_empty(set_andnot(blocker->allowed_neighbours, s->consumed))
             && !set_has(g->goal_blockers, b) && !blocker->money)
         return 0;
@@ -1866,6 +1872,7 @@ static int read_graph(PyObject *spec, Graph *g) {
             || read_int(spec, 10, &g->total_elixirs) < 0)
         return -1;
     for (int c = 0; c < g->fields; c++) g->field_allowed[c] = set_and(g->field_doors[c], g->allowed);
+    g->must = -1;
     g->cost_callback = PyTuple_GET_ITEM(spec, 11);
     if (!PyCallable_Check(g->cost_callback)) {
         PyErr_SetString(PyExc_TypeError, "the cost callback must be callable");
@@ -2207,7 +2214,8 @@ static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
                 continue;
             }
         }
-        if (state.goal >= 0 && state.hp >= o.at_least && (!out->have_best || state.hp > out->best_hp)) {
+        if (state.goal >= 0 && state.hp >= o.at_least && (!out->have_best || state.hp > out->best_hp)
+                && (g->must < 0 || set_has(state.consumed, g->must))) {
             out->have_best = 1; out->best_hp = state.hp; out->best_record = popped;
             if (o.first_win) break;
             if (state_bound <= out->best_hp) {
@@ -2245,6 +2253,7 @@ static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
                 /* The boss: a win with the life the fight leaves, and the end of the route (never queued,
                    never stored under a key, so it dominates nothing). */
                 if (state.hp - cost < o.at_least || (out->have_best && state.hp - cost <= out->best_hp)) continue;
+                if (g->must >= 0 && g->must != b && !set_has(state.consumed, g->must)) continue;
                 State child;
                 if (consume(g, &state, b, cost, &child, NULL) < 0) goto failed;
                 child.parent = popped;
@@ -2285,7 +2294,8 @@ static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
             int32_t child_record = add_record(S, &child);
             if (child_record < 0) goto failed;
             if (set_best(S, child_key, (Best){child.hp, child.elixirs, child_record}) < 0) goto failed;
-            if (child.goal >= 0 && child.hp >= o.at_least && (!out->have_best || child.hp > out->best_hp)) {
+            if (child.goal >= 0 && child.hp >= o.at_least && (!out->have_best || child.hp > out->best_hp)
+                    && (g->must < 0 || set_has(child.consumed, g->must))) {
                 out->have_best = 1; out->best_hp = child.hp; out->best_record = child_record;
                 floor = out->best_hp;
                 if (o.first_win) { S->queue.size = 0; stop = 1; continue; }
@@ -2324,10 +2334,11 @@ static int route_steps(Search *S, const State *root, int32_t best, Trail *trail)
     return status;
 }
 
-/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from, threads=1)
-   -> (best_hp, complete, expanded, steps, goal): from the state `root` as reached (read_state), its closure
-   taken; steps = every blocker consumed from root to the best state found (closures included) and goal =
-   the goal it reaches; best_hp, steps and goal None when no win was found. */
+/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from, threads=1,
+   must=-1) -> (best_hp, complete, expanded, steps, goal): from the state `root` as reached (read_state), its
+   closure taken; steps = every blocker consumed from root to the best state found (closures included) and
+   goal = the goal it reaches; best_hp, steps and goal None when no win was found. With `must`, only routes
+   that consume that blocker count (Graph.must). */
 static PyObject *search(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *spec, *root_spec, *deadline;
@@ -2336,8 +2347,9 @@ static PyObject *search(PyObject *module, PyObject *args) {
     long long chain_from;
     o.threads = 1;
     o.max_expanded = 0;
-    if (!PyArg_ParseTuple(args, "OOOpppLppL|i", &spec, &root_spec, &deadline, &o.first_win, &o.dive,
-                          &o.use_dominance, &at_least, &o.priced, &o.steiner, &chain_from, &o.threads))
+    int must = -1;
+    if (!PyArg_ParseTuple(args, "OOOpppLppL|ii", &spec, &root_spec, &deadline, &o.first_win, &o.dive,
+                          &o.use_dominance, &at_least, &o.priced, &o.steiner, &chain_from, &o.threads, &must))
         return NULL;
     o.at_least = at_least;
     o.chain_from = chain_from;
@@ -2347,7 +2359,16 @@ static PyObject *search(PyObject *module, PyObject *args) {
     PyObject *result = NULL;
     State root;
     Outcome out;
-    if (init_search(&S, spec) < 0 || read_state(&S.g, root_spec, &root, 1, &trail) < 0) goto done;
+    if (init_search(&S, spec) < 0) goto done;
+    if (must >= S.g.blockers_count || must < -1 || (must >= 0 && !set_has(S.g.allowed, must))) {
+        PyErr_SetString(PyExc_ValueError, "the blocker a route must consume is not one the search may take");
+        goto done;
+    }
+    if (must >= 0) {
+        S.g.must = must;
+        S.g.linking = set_with(S.g.linking, must);
+    }
+    if (read_state(&S.g, root_spec, &root, 1, &trail) < 0) goto done;
     PyThreadState *unlocked = PyEval_SaveThread();
     int status = run_search(&S, &root, deadline, o, &out);
     helper_stop(&S);

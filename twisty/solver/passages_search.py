@@ -111,6 +111,7 @@ def search(
     steiner: bool = False,
     chain_from: int | None = None,
     threads: int = 1,
+    must: int | None = None,
 ) -> SearchResult:
     """The compiled best-first branch and bound from the level's start (the core's run_search): the best
     route with at least `at_least` hp; with `first_win`, the first winning route found (solvability).
@@ -123,6 +124,8 @@ def search(
     `threads`: 2 lets the search with the chain bound from the start (and without the priced bound) bound
     states on a second core too, once the deadline's spare_core() says it may (always when the deadline
     has none): the same answers, with the expansions in a slightly different order.
+    `must`: a blocker every route found must consume (a route through it; the search then may take every
+    blocker a route can, dead ends included, since that blocker may be in one).
     The level must fit the core (fits)."""
     if not fits(sg, start_hp):
         raise ValueError("the compiled search cannot hold this level (see fits)")
@@ -131,7 +134,7 @@ def search(
     chain_from = None if dive else chain_from
     root = sg.walk.start(replace(sg.level.player, hp=start_hp))
     best_hp, complete, expanded, steps, goal = _passages_core.search(
-        sg.compiled_graph(),
+        sg.compiled_graph(None if must is None else sg.all_mask),
         sg.compiled_state(root),
         deadline,
         first_win,
@@ -142,6 +145,7 @@ def search(
         steiner,
         -1 if chain_from is None else chain_from,
         threads,
+        -1 if must is None else must,
     )
     if best_hp is None:
         return SearchResult(None, None, complete, expanded)
@@ -249,6 +253,10 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> SearchResult:
         raise failures[0]
     return max(results.values(), key=lambda result: -1 if result.best_hp is None else result.best_hp)
 
+
+# The generator's searches for a route through a blocker first dive for this many looks at the clock (256
+# expansions each: a count, never time).
+DIVE_LOOKS = 40
 
 # From RACE_BLOCKERS blockers on, best_route first gives the single search with the priced bound this many
 # looks at the clock (256 expansions each: a count, not a time) and races only when that does not prove the
@@ -579,6 +587,28 @@ class GeneratorOracle:
         found = search(SearchGraph(level, start_hp), start_hp, _Counted(deadline, looks))
         if deadline.expired():
             raise MemoryError("the route was not found in time")
+        return None if found.best_hp is None or found.route is None else (found.best_hp, found.route)
+
+    def route_through(
+        self, level: PassagesLevel, start_hp: int, obj: int, deadline: Deadline, dive: bool = True
+    ) -> tuple[int, tuple[Decision, ...]] | None:
+        """A winning route from `start_hp` that takes object `obj` (a blocker), with its final hp; None when
+        there is none. First (unless not `dive`) a dive of DIVE_LOOKS looks at the clock (a count: the same
+        route on every run), which finds such a route in a few expansions where there is one; then, if it
+        did not, the best-first search, which proves there is none."""
+        sg = SearchGraph(level, start_hp)
+        b = sg.graph.blocker_of_object.get(obj)
+        if b is None or not sg.all_mask >> b & 1:
+            return None  # out of reach, or a fight no route survives
+        found = SearchResult(None, None, False, 0)
+        if dive:
+            found = search(sg, start_hp, _Counted(deadline, DIVE_LOOKS), first_win=True, dive=True, must=b)
+            if deadline.expired():
+                raise MemoryError("the route was not found in time")
+        if found.route is None and not found.complete:
+            found = search(sg, start_hp, deadline, first_win=True, priced=False, must=b)
+            if not found.complete:
+                raise MemoryError("the route was not found in time")
         return None if found.best_hp is None or found.route is None else (found.best_hp, found.route)
 
     def __init__(self) -> None:
