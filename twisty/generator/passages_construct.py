@@ -6,8 +6,9 @@ level. This is the way of cspuz and Simon Tatham's generators instead: the solut
 the solver is asked only for a counterexample, which the next change removes.
 
 1. The intended route is the one passages_draft.walk_route drew (its enemies have stats drawn against the
-   player who meets them there); every other enemy stays sealed (no player can harm it) while the level
-   takes shape, so the only rivals are routes through the intended route's own blockers and the doors.
+   player who meets them there), or the draft's best route when that ends with more life
+   (best_route_first); every other enemy stays sealed (no player can harm it) while the level takes shape,
+   so the only rivals are routes through the intended route's own blockers and the doors.
 2. The starting life is the least with which the intended route wins; when it then ends with more than
    1 life, the boss (its last fight) is made to cost at least that much more, the least such change (a
    boss that costs k more than that still leaves 1 life, from k more starting life).
@@ -27,8 +28,9 @@ the solver is asked only for a counterexample, which the next change removes.
    left) becomes the intended route (step 2 again).
 5. When no witness is left, the intended route is the one solution and ends with 1 life. Then traps
    (set_traps): every sealed enemy gets the weakest (or, for the share that is not to be a trap, the
-   strongest) rung of its trap ladder with which no witness appears, one counting walk per rung (rungs the
-   last witness shows too weak are skipped), else deadly stats. With one life less nothing wins (a route
+   strongest) rung of its trap ladder with which no witness appears, one question per rung (trap_witness:
+   whether some winning route fights the enemy, when it costs life at every stats; else a counting walk;
+   rungs the last witness shows too weak are skipped), else deadly stats. With one life less nothing wins (a route
    that wins then wins now, and it is not the intended one, which ends with 0). passages_verify proves all
    of it again with the engine before the level is written.
 
