@@ -67,7 +67,7 @@ WITNESSES_PER_ROUND = 4
 AMPLE_LIFE = 10**6
 # The search for a better intended route than the drawn one stops after this many looks at the clock (256
 # expansions each: a count, never time) with the best route it has by then (best_route_first).
-BEST_ROUTE_LOOKS = 200
+BEST_ROUTE_LOOKS = 40
 # The breed of the guard that replaces a door only a witness opens.
 GUARD_BREED = BESTIARY[-1]
 

@@ -3133,7 +3133,7 @@ typedef struct {
     int64_t dive_budget;    /* expansions of the dive (0: no dive) */
     int dived;              /* the current question's dive was tried */
     /* the last question's counts: classes walked, deviations queued, states the search expanded */
-    int64_t walked, deviations, expanded;
+    int64_t walked, deviations, expanded, pruned;
 } Walker;
 
 typedef struct {
@@ -3300,6 +3300,10 @@ static int walk_classes(Walker *self, WalkSpace *w, const State *root, const Kno
             seen = class_seen(&w->classes, s.consumed, lowest, -1, 0);
             if (seen) { if (seen < 0) goto done; continue; }
         }
+        /* No route from a class whose bound (header comment, "Bound": admissible from any position) is
+           below at_least wins, whatever it does next: neither its consistent continuations nor its
+           deviations need walking. */
+        if (bound_of(g, &s) < at_least) { self->pruned++; continue; }
         self->walked++;
         if (s.goal >= 0 && s.hp >= at_least) {
             set_t doors = set_and(s.consumed, g->door_mask), fought = set_andnot(s.consumed, g->door_mask);
@@ -3535,7 +3539,7 @@ static PyObject *Walker_another(Walker *self, PyObject *args) {
     Trail trail = {NULL, 0, 0};
     Options o = {.first_win = 1, .dive = 0, .use_dominance = 1, .priced = self->priced, .steiner = self->steiner,
                  .chain_from = self->steiner ? 0 : -1, .at_least = at_least, .threads = 1};
-    self->walked = self->deviations = self->expanded = 0;
+    self->walked = self->deviations = self->expanded = self->pruned = 0;
     self->dived = 0;
     int goal = -1, status;
     PyThreadState *unlocked = PyEval_SaveThread();
@@ -3576,14 +3580,16 @@ static PyObject *Walker_another(Walker *self, PyObject *args) {
 
 static PyObject *Walker_counts(Walker *self, PyObject *args) {
     (void)args;
-    return Py_BuildValue("(LLL)", (long long)self->walked, (long long)self->deviations, (long long)self->expanded);
+    return Py_BuildValue("(LLLL)", (long long)self->walked, (long long)self->deviations, (long long)self->expanded,
+                         (long long)self->pruned);
 }
 
 static PyMethodDef Walker_methods[] = {
     {"another", (PyCFunction)Walker_another, METH_VARARGS,
      "another(root, known, at_least, deadline) -> (complete, steps, goal): a winning route of a new signature."},
     {"counts", (PyCFunction)Walker_counts, METH_NOARGS,
-     "counts() -> (classes walked, deviations queued, states expanded) of the last question."},
+     "counts() -> (classes walked, deviations queued, states expanded, classes cut by the bound) of the last "
+     "question."},
     {NULL, NULL, 0, NULL},
 };
 

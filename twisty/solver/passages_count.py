@@ -164,7 +164,7 @@ class Counter:
         if self.deadline.expired():
             raise OutOfTime
         complete, steps, goal = self.walker.another(self.root_state, [k.packed for k in known], at_least, self.deadline)
-        walked, deviations, expanded = self.walker.counts()
+        walked, deviations, expanded, _ = self.walker.counts()
         self.walked += walked
         self.deviations += deviations
         self.expanded += expanded
