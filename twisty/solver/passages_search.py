@@ -10,10 +10,10 @@ comments prove each rule sound. This module feeds it and binds it:
 - the graph it reads is made by passages_search_graph.SearchGraph (the rules stay in Python: the region
   graph, each area's gains, every fight's damage through a callback);
 - best_route races two configurations of the core on two cores from RACE_BLOCKERS blockers on (_race);
-- min_start_hp finds a first winning route at a starting hp that survives every fight, then the core's
-  least-need search proves the least starting hp;
-- count_solutions walks signatures in Python (below), asking the core's Decider which states can still
-  lead to a counted route;
+- min_start_hp starts from the best route proved last for the same level (it bounds the least starting hp
+  both ways), then races the core's least-need search against decision searches at single starting hps;
+- count_solutions is the counting engine (passages_count): the core's walk over the prefixes consistent
+  with the signatures found, and its first-win searches from their deviations;
 - every route the core reports is a list of blockers, followed here by the rules' own functions
   (passages_reference.RegionWalk) into decisions, which must end on a goal with the hp the core claimed.
 
@@ -21,14 +21,6 @@ Where the core is not built (no C compiler at install time: COMPILED_AVAILABLE i
 not fit it (more than 128 blockers or areas, 256 dominator-tree nodes, or numbers that could leave its
 64-bit integers: SearchGraph.fits_compiled), every question goes to the reference engine
 (passages_reference), which gives the same answers, slower.
-
-Counting solutions cannot merge states by life (signatures record the stats at each costly fight), so it
-walks states (consumed set, costly fights so far) depth-first, without the closure (a free fight taken
-early can change the stats, hence the signature, of later fights): for optimal signatures only states from
-which a route with final_hp still goes on, for the rest only states from which some route wins. Whether
-one does is a decision search of the core's Decider from the state's closure, which dominates the state
-and is one of its continuations; the searches of one walk share the states they found failing and the
-states they found winning.
 """
 
 from __future__ import annotations
@@ -70,9 +62,6 @@ __all__ = [
 NAME = "search"
 # Whether the compiled core is built; without it every question goes to the reference engine.
 COMPILED_AVAILABLE = _passages_core is not None
-
-# How many steps of the counting walk between two looks at the clock.
-_CLOCK_EVERY = 256
 
 # From this many blockers on, best_route races the compiled search with the priced bound and the one with
 # the Steiner and chain bounds.
