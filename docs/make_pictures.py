@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 import twisty
 from twisty.games import GAMES, resolve
-from twisty.render.pictures import PictureOptions, save_picture
+from twisty.render.pictures import ALL_SPREADS, PictureOptions, save_picture
 
 OUT = ROOT / "docs" / "pictures"
 
@@ -29,10 +29,15 @@ OUT = ROOT / "docs" / "pictures"
 LEVELS = [
     ("passages-armoury-maze", "puzzles/passages/13-armoury-maze.toml", PictureOptions(answer=True)),
     ("passages-first-strike", "puzzles/passages/06-first-strike.toml", PictureOptions(answer=True)),
+    ("passages-68-blockers", "puzzles/passages/large/passages-13x11-68-hard-seed7.toml", PictureOptions(answer=True)),
     ("book-long-spread-15", "puzzles/book/long.toml", PictureOptions(answer=True, spread=15)),
     ("book-tutorial-spread-3", "puzzles/book/tutorial.toml", PictureOptions(answer=True, spread=3)),
+    ("book-tutorial-all", "puzzles/book/tutorial.toml", PictureOptions(answer=True, spread=ALL_SPREADS)),
     ("temple-first-game", "puzzles/temple/01-first-game.toml", PictureOptions(answer=True)),
+    ("temple-first-game-start", "puzzles/temple/01-first-game.toml", PictureOptions(answer=False)),
 ]
+# Large pictures kept as PNG alone (their SVG runs to megabytes; `twisty render` writes it on demand).
+PNG_ONLY = {"book-tutorial-all", "passages-68-blockers"}
 ODDS = [
     ("tunnels-clash", ("clash",), {"a": 5, "b": 4, "upper_hand": "a", "armour_b": 1}),
     ("tunnels-fight", ("fight",), {"delver": {"combat": 4, "constitution": 12}, "monster": {"rating": 10, "dice": 3}}),
@@ -46,9 +51,10 @@ def level_pictures() -> None:
         questions = renderer.questions(options)
         verdict = twisty.check(level, questions=questions, timeout=120) if questions is not None else None
         picture = renderer.draw(level, verdict, options)
-        for suffix in (".png", ".svg"):
+        suffixes = (".png",) if stem in PNG_ONLY else (".png", ".svg")
+        for suffix in suffixes:
             save_picture(picture, OUT / f"{stem}{suffix}")
-        print(f"wrote {stem}.png and .svg")
+        print(f"wrote {stem}" + " and ".join(suffixes))
 
 
 def odds_pictures() -> None:
@@ -59,17 +65,18 @@ def odds_pictures() -> None:
 
 
 def page_screenshot() -> None:
-    """The sandbox page on the first-strike level, by the system's Chromium (as the browser test runs it)."""
+    """The sandbox page on a passages level and on a temple round, by the system's Chromium (as the browser
+    test runs it)."""
     from playwright.sync_api import sync_playwright
-    sys.path.insert(0, str(ROOT / "tests"))
-    from test_serve_browser import CHROMIUM_FLAGS, find_chromium
+
+    from tests.serve.test_serve_browser import CHROMIUM_FLAGS, find_chromium
 
     chromium = find_chromium()
     if chromium is None:
         print("no Chromium: run .ci/setup-browser; the page screenshot is left as it was")
         return
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    server = subprocess.Popen([sys.executable, "-m", "twisty.cli", "serve", "puzzles/passages", "--port", "0"],
+    server = subprocess.Popen([sys.executable, "-m", "twisty.cli", "serve", "puzzles", "--port", "0", "--timeout", "20"],
                               cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
@@ -77,13 +84,15 @@ def page_screenshot() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(url)
-            page.get_by_text("06-first-strike.toml", exact=True).click()
-            page.locator("#verdict[data-status=solvable]").wait_for(timeout=30_000)
-            time.sleep(0.5)
-            page.screenshot(path=str(OUT / "serve-page.png"), full_page=True)
+            for name, level in (("serve-page", "passages/06-first-strike.toml"), ("serve-temple", "temple/01-first-game.toml")):
+                page.goto(f"{url}#level={level}")
+                page.locator(f"#levels a.open[data-path='{level}']").wait_for(timeout=60_000)
+                page.locator("#verdict[data-status=ok]").wait_for(timeout=60_000)
+                page.locator("#picture svg").wait_for(timeout=60_000)
+                time.sleep(0.5)
+                page.screenshot(path=str(OUT / f"{name}.png"), full_page=False)
+                print(f"wrote {name}.png")
             browser.close()
-        print("wrote serve-page.png")
     finally:
         server.terminate()
         server.wait(timeout=10)

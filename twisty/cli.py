@@ -1,7 +1,8 @@
-"""The `twisty` command line: the command groups, and every command registered here, explicitly.
+"""The `twisty` command line: the command groups, and every command that is not a game's, registered here.
 
 Commands live in twisty.commands (one module per command or group); they parse, call the library and
-print. Errors become exit codes in one place (twisty.commands.common.TwistyGroup).
+print. `twisty generate GAME` and `twisty bench NAME` are the registry's (twisty.games): this file names no
+game. Errors become exit codes in one place (twisty.commands.common.TwistyGroup).
 """
 
 from __future__ import annotations
@@ -23,20 +24,9 @@ signal.signal(signal.SIGINT, _interrupted_while_starting)
 import click  # noqa: E402  (imported after the handler above, on purpose)
 
 from twisty import __version__  # noqa: E402
-from twisty.commands import (  # noqa: E402
-    bench_passages,
-    book,
-    check,
-    complete,
-    generate_book,
-    generate_passages,
-    importing,
-    odds,
-    render,
-    serve,
-    temple,
-)
+from twisty.commands import book, check, complete, importing, odds, render, serve  # noqa: E402
 from twisty.commands.common import EXIT_CODES_HELP, TwistyGroup  # noqa: E402
+from twisty.commands.registry import RegistryGroup, bench_entries, generate_entries  # noqa: E402
 
 # From here on Ctrl-C raises KeyboardInterrupt, which TwistyGroup turns into the same line and exit 130.
 signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -52,12 +42,12 @@ def main() -> None:
     """
 
 
-@main.group()
+@main.group(cls=RegistryGroup, entries=generate_entries)
 def generate() -> None:
     """Generate new levels (each one verified before it is written)."""
 
 
-@main.group()
+@main.group(cls=RegistryGroup, entries=bench_entries)
 def bench() -> None:
     """Run the benchmark suites: engines against baselines, as tables or JSON."""
 
@@ -70,15 +60,6 @@ main.add_command(odds.odds)
 main.add_command(render.render)
 main.add_command(serve.serve)
 main.add_command(importing.import_group)
-generate.add_command(generate_passages.generate_passages)
-generate.add_command(generate_book.generate_book_command)
-generate.add_command(odds.generate_tunnels)
-generate.add_command(temple.generate_temple)
-bench.add_command(bench_passages.bench_passages)
-bench.add_command(bench_passages.bench_generate)
-bench.add_command(book.bench_book)
-bench.add_command(odds.bench_tunnels)
-bench.add_command(temple.bench_temple)
 
 if __name__ == "__main__":
     main()

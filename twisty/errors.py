@@ -8,6 +8,8 @@ that names the cap. Nothing here imports anything of twisty's, so every layer ma
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -61,3 +63,10 @@ class EngineBug(TwistyError):
 
 class GenerationError(TwistyError):
     """A generator could not make a level with the parameters and seed given."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """' (did you mean "x"?)' when one of `choices` is close to `word`, else "": for messages about a name
+    that is not known (a key, a parameter, a code, a rule)."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f' (did you mean "{close[0]}"?)' if close else ""

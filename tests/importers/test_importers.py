@@ -135,10 +135,10 @@ def project(tmp_path) -> Path:
 @pytest.mark.parametrize(
     ("file", "change", "expected"),
     [
-        ("enemys.js", ('"hp": 30,', '"hp": 30,,'), "enemys.js:5:35: not an object literal"),
+        ("enemys.js", ('"hp": 30,', '"hp": 30,,'), "enemys.js:5:34: not an object literal: stray ','"),
         ("floors/F1.js", ("main.floors.F1=", "main.floors.F1 = function () {"), "F1.js:1:18: expected an assignment"),
-        ("data.js", ('"floorIds": ["F1", "F2"]', '"floorIds": []'), "data.js: data.js has no list of floors"),
-        ("floors/F2.js", ('"map": [', '"map": "none", "x": ['), "F2.js: no map of whole numbers"),
+        ("data.js", ('"floorIds": ["F1", "F2"]', '"floorIds": []'), "data.js:4:15: data.js has no list of floors"),
+        ("floors/F2.js", ('"map": [', '"map": "none", "x": ['), "F2.js:8:12: no map of whole numbers"),
     ],
 )
 def test_bad_project_files_are_positioned(project, file, change, expected):

@@ -486,8 +486,9 @@ def test_decisions_answer_as_the_plain_rules_while_they_share_what_fails_and_win
 
 
 def test_an_expired_deadline_stops_the_compiled_searches_unproven():
-    """The core asks the deadline every 256 expansions: an expired one stops the best-route search there,
-    unproven, and the least-need search with no answer."""
+    """The core asks the deadline by work done: the best-route search without the Steiner and chain bounds
+    every 256 expansions, the least-need search every 64 units of work. An expired deadline stops the first
+    there, unproven, and the second with no answer."""
     level = load_suite_builder().build_level(40004, 40, 21, 15).with_start_hp(72)
     sg = SearchGraph(level, 72)
     stopped = search(sg, 72, Deadline(1e-9))
@@ -496,7 +497,8 @@ def test_an_expired_deadline_stops_the_compiled_searches_unproven():
     plain = SearchGraph(level)
     witness = search(plain, passages_search.start_hp_upper_bound(plain), Deadline(None), first_win=True, dive=True)
     known = passages_search._required_start_hp(plain, witness.route)
-    assert passages_search._least_need(plain, known, Deadline(1e-9)) == (None, 256, None, None)
+    stopped_need, expanded, route, goal = passages_search._least_need(plain, known, Deadline(1e-9))
+    assert stopped_need is None and 0 < expanded <= 64 and route is None and goal is None
     assert passages_search.min_start_hp(level, Deadline(1e-9)).status == "unknown"
 
 

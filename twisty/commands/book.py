@@ -6,10 +6,12 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, SECONDS, fail_invalid
+from twisty.commands.writing import check_targets, write_files
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.book.loader import MAX_COLS, MAX_PAGES, MAX_ROWS, load_book
@@ -34,7 +36,8 @@ BENCH_PARTS = ("evaluate", "walk", "generate", "complete", "sat")
     help="Seconds for the whole question (reading, evaluating the book, finding the walk); what is "
     "not decided by then is reported as unknown.",
 )
-def explain(book_file: str, page: int, row: int, col: int, timeout: float | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the explanation as one JSON object.")
+def explain(book_file: str, page: int, row: int, col: int, timeout: float | None, as_json: bool) -> None:
     """Say why one cell of a book is deadly, impassable or passable: the chain of rules that decided it.
 
     Exit 0 with the explanation (a part the time limit left undecided says so), 1 when the book could not
@@ -49,6 +52,9 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
     except LevelError as error:
         fail_invalid(error)
     except LimitReached as reached:
+        if as_json:
+            unknown = {"book": book_file, "cell": [page, row, col], "status": "unknown", "cap": reached.cap}
+            click.echo(json.dumps(unknown | {"reason": "the book could not be evaluated within the limit"}))
         click.echo(f"twisty: {book_file}: unknown: the book could not be evaluated within the {reached.cap}", err=True)
         sys.exit(EXIT_FAILED)
     cell = (page, row, col)
@@ -62,8 +68,8 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
         sys.exit(EXIT_INVALID)
     verdict = solve_book(book, deadline=deadline)
     index = book.shape.index(cell)
-    content = book.contents[index] or "nothing (an empty cell)"
-    click.echo(f"page {page}, row {row}, col {col} holds {content}")
+    content = book.contents[index]
+    moments = []  # (when, status name, chain of rules), the second only when the walk changed the cell
     for evaluation, when in ((verdict.initial, "before the walk"), (verdict.final, "when the walk reaches the exit")):
         if evaluation is None:
             continue
@@ -74,16 +80,34 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
             and evaluation.chain(index) == verdict.initial.chain(index)
         ):
             continue
-        click.echo(f"{when}: {STATUS_NAMES[evaluation.status[index]]}")
-        chain = evaluation.chain(index)
+        moments.append((when, STATUS_NAMES[evaluation.status[index]], list(evaluation.chain(index))))
+    exit_unknown = verdict.final is None and verdict.status == "unknown"
+    step = verdict.walk.index(cell) if cell in verdict.walk else None
+    if as_json:
+        record: dict[str, Any] = {
+            "book": book_file,
+            "cell": [page, row, col],
+            "content": content,
+            "status": "unknown" if exit_unknown else "explained",
+            "moments": [{"when": when, "cell_status": name, "chain": chain} for when, name, chain in moments],
+            "at_exit_unknown": exit_unknown,
+            "cap": verdict.cap if exit_unknown else None,
+            "walk_step": step,
+            "walk_steps": len(verdict.walk) - 1 if verdict.walk else None,
+        }
+        click.echo(json.dumps(record))
+        return
+    click.echo(f"page {page}, row {row}, col {col} holds {content or 'nothing (an empty cell)'}")
+    for when, name, chain in moments:
+        click.echo(f"{when}: {name}")
         if not chain:
             click.echo("  no rule decides it: an empty cell is safe")
         for line in chain:
             click.echo(f"  {line}")
-    if verdict.final is None and verdict.status == "unknown":
+    if exit_unknown:
         click.echo(f"when the walk reaches the exit: unknown (no walk found within the {verdict.cap})")
-    if cell in verdict.walk:
-        click.echo(f"the walk passes here (step {verdict.walk.index(cell)} of {len(verdict.walk) - 1})")
+    if step is not None:
+        click.echo(f"the walk passes here (step {step} of {len(verdict.walk) - 1})")
 
 
 @click.command("book")
@@ -101,7 +125,10 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
     "engine on the shipped books).",
 )
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None, help="Write the figures as JSON.")
-def bench_book(pages: int, rows: int, cols: int, seed: int, repeat: int, parts: str, json_path: str | None) -> None:
+@click.option("--force", is_flag=True, help="Replace the --json file if it exists (never through a symbolic link).")
+def bench_book(
+    pages: int, rows: int, cols: int, seed: int, repeat: int, parts: str, json_path: str | None, force: bool
+) -> None:
     """Time the Book: evaluating a generated book and finding its walk (benchmarks/book/bench.py, held to
     the input limits like any level), the walk search with path rules, generation and completion by SAT
     with either backend, and the SAT engine (benchmarks/book/bench_sat.py); each against a baseline of the
@@ -112,6 +139,8 @@ def bench_book(pages: int, rows: int, cols: int, seed: int, repeat: int, parts: 
         raise click.BadParameter(
             f"unknown part {', '.join(unknown)} (parts: {', '.join(BENCH_PARTS)})", param_hint="'--parts'"
         )
+    if json_path:
+        check_targets([Path(json_path)], force, "files")  # before the benchmarks run, not after
     figures = {}
     try:
         if "evaluate" in chosen:
@@ -122,7 +151,7 @@ def bench_book(pages: int, rows: int, cols: int, seed: int, repeat: int, parts: 
     except LevelError as error:
         fail_invalid(error)
     if json_path:
-        Path(json_path).write_text(json.dumps(figures, indent=2) + "\n")
+        write_files([(Path(json_path), json.dumps(figures, indent=2) + "\n")], force, "files")
 
 
 def _script(path: Path):

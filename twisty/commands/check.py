@@ -12,22 +12,27 @@ from typing import Any
 
 import click
 
-from twisty.api import check_contents, level_files, lost_outcome, read_contents, solve_file
+from twisty.api import (
+    check_contents,
+    check_options,
+    engines_help,
+    level_files,
+    lost_outcome,
+    questions_help,
+    read_contents,
+    solve_file,
+)
 from twisty.batch import Lost, Tasks, map_tasks
-from twisty.checking import FAILED, INVALID, OK, UNKNOWN, UNSOLVABLE, CheckOptions
+from twisty.checking import FAILED, INVALID, MAX_SOLUTIONS, OK, UNKNOWN, UNSOLVABLE, CheckOptions
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_CODES_HELP, EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, timeout_option
 from twisty.errors import TwistyError, UsageError
-from twisty.games import level_games
-
-QUESTIONS_HELP = "; ".join(f"{game.name}: {', '.join(game.question_names)}" for game in level_games())
-ENGINES_HELP = "; ".join(f"{game.name}: auto, {', '.join(game.engine_names())}" for game in level_games())
 
 
 def _engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
     command = click.option(
         "--max-solutions",
-        type=click.IntRange(1, 1_000_000),
+        type=click.IntRange(1, MAX_SOLUTIONS),
         default=None,
         help="Count distinct solutions up to this many. Default: only as far as the level's claims need "
         "(passages: whether the level is unique, stopping at a second solution, which is shown; an [expect] "
@@ -37,7 +42,7 @@ def _engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
         "--questions",
         default=None,
         metavar="LIST",
-        help=f"Comma-separated questions to answer (default: all). {QUESTIONS_HELP}. "
+        help=f"Comma-separated questions to answer (default: all). {questions_help()}. "
         "Counting solutions needs the best route, so it answers that too.",
     )(command)
     command = timeout_option(
@@ -49,27 +54,17 @@ def _engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
         "--engine",
         default="auto",
         show_default=True,
-        help=f"Solver engine ({ENGINES_HELP}). auto picks the fastest available; a game "
+        help=f"Solver engine ({engines_help()}). auto picks the fastest available; a game "
         "without the engine named stays on auto.",
     )(command)
     return command
 
 
 def _options(engine: str, timeout: float | None, max_solutions: int | None, questions: str | None) -> CheckOptions:
-    """The options of a run; --engine and --questions must name an engine or question of some game (a
-    game that lacks the engine named stays on auto; each game answers the questions of its own named)."""
-    games = level_games()
-    if engine != "auto" and all(engine not in game.engine_names() for game in games):
-        raise UsageError(f'no engine "{engine}" ({ENGINES_HELP})')
-    known = {name for game in games for name in game.question_names}
-    chosen = (
-        None
-        if questions is None or questions.strip() in ("", "all")
-        else frozenset(part.strip() for part in questions.split(",") if part.strip())
-    )
-    if chosen is not None and chosen - known:
-        raise UsageError(f"unknown question {', '.join(sorted(chosen - known))} ({QUESTIONS_HELP})")
-    return CheckOptions(engine=engine, timeout=timeout, max_solutions=max_solutions, questions=chosen)
+    """The options of a run, read as the API reads them (twisty.api.check_options): --engine and --questions
+    must name an engine or question of some game (a game that lacks the engine named stays on auto; each
+    game answers the questions of its own named)."""
+    return check_options(engine=engine, timeout=timeout, max_solutions=max_solutions, questions=questions)
 
 
 @click.command(epilog=EXIT_CODES_HELP)
@@ -155,7 +150,12 @@ def _clear_status_line(status: Callable[[str], None] | None) -> None:
 def solve(
     level: str, as_json: bool, engine: str, timeout: float | None, questions: str | None, max_solutions: int | None
 ) -> None:
-    """Solve one level and print the walkthrough with the map."""
+    """Solve one level and print the walkthrough with the map.
+
+    Exits as `check` does: 0 when the level meets its [expect] claims (and is solvable unless it claims
+    otherwise), 1 when it fails a claim, is unsolvable without claiming so, or is undecided within --timeout,
+    2 for bad input.
+    """
     options = replace(_options(engine, timeout, max_solutions, questions), progress=_status_line(level))
     try:
         try:
@@ -165,3 +165,4 @@ def solve(
     except TwistyError as error:
         fail(error)
     click.echo(json.dumps(outcome.data, sort_keys=True) if as_json else outcome.text)
+    sys.exit(EXIT_OK if outcome.status == OK else EXIT_FAILED)

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import click
 
-from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, timeout_option
+from twisty.commands.common import EXIT_FAILED, EXIT_OK, fail, timeout_option
 from twisty.commands.generate_book import solver_options
-from twisty.commands.writing import file_mode, refuse_targets, write_atomically
-from twisty.errors import GenerationError, LevelError, LimitReached, TwistyError
+from twisty.commands.writing import check_targets, file_mode, write_atomically
+from twisty.errors import GenerationError, LimitReached, TwistyError
 from twisty.games import GAMES
 from twisty.generator.book_complete import complete_book
 from twisty.limits import Deadline
@@ -60,31 +60,43 @@ def complete(
     deadline = Deadline(timeout)
     target = None if out_file is None else Path(out_file)
     if target is not None:
-        refused = refuse_targets([target], force)
-        if refused is not None:
-            click.echo(f"twisty: {refused}", err=True)
-            sys.exit(EXIT_INVALID)
+        check_targets([target], force)  # before any work: a run that could not write does not do the work
     try:
         source = read_level(sketch_file)
         if source.game != "book":
             raise source.error(f'complete reads book sketches (game = "book"), not game = "{source.game}"', key="game")
         sketch, open_cells = load_sketch(source, deadline)
+        if sketch.entrance == sketch.exit:
+            raise source.error(
+                f"the exit is the entrance (page {sketch.exit[0]}, row {sketch.exit[1]}, col {sketch.exit[2]}): "
+                "a sketch needs a corridor to fill between two cells",
+                key="exit",
+            )
         verifier = GAME.chosen_engine(engine).load()
         completion = complete_book(
             sketch, open_cells, name=sketch_file, seed=seed, deadline=deadline, solver=solver, engine=verifier
         )
-    except LimitReached as reached:
-        click.echo(f"twisty: {sketch_file}: unknown: no answer within the {reached.cap}", err=True)
+    except (LimitReached, GenerationError) as stopped:
+        cap = stopped.cap if isinstance(stopped, LimitReached) else None
+        why = f"no answer within the {cap}" if cap else str(stopped)
+        if as_json:  # one JSON object whatever happens, so that a script reading stdout always gets one
+            click.echo(
+                json.dumps({"sketch": sketch_file, "status": "unknown", "completed": None, "cap": cap, "reason": why})
+            )
+        click.echo(f"twisty: {sketch_file}: unknown: {why}", err=True)
         sys.exit(EXIT_FAILED)
-    except (LevelError, GenerationError) as error:
-        fail(error)
     except TwistyError as error:
         fail(error)
     if not completion.completed:
         if as_json:
             click.echo(
                 json.dumps(
-                    {"sketch": sketch_file, "completed": False, "conflict": [_wish(w) for w in completion.conflict]}
+                    {
+                        "sketch": sketch_file,
+                        "status": "conflict",
+                        "completed": False,
+                        "conflict": [_wish(w) for w in completion.conflict],
+                    }
                 )
             )
         else:
@@ -106,6 +118,7 @@ def complete(
             json.dumps(
                 {
                     "sketch": sketch_file,
+                    "status": "completed",
                     "completed": True,
                     "file": out_file,
                     "moves": completion.analysis.moves,

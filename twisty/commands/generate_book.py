@@ -10,7 +10,6 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import click
@@ -20,15 +19,16 @@ from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, timeo
 from twisty.commands.writing import (
     batch_output_options,
     file_mode,
-    prepare_folder,
+    prepare_output,
     require_folder_for_several,
     write_atomically,
 )
 from twisty.encodings.book_circuit import BACKENDS, PYSAT
 from twisty.errors import GenerationError, LimitReached, UsageError
 from twisty.games import GAMES
-from twisty.generator.book import BookParams, GeneratedBook, generate_book, parse_rules, parse_size
+from twisty.generator.book import GeneratedBook, generate_book
 from twisty.generator.book_families import family_names
+from twisty.generator.book_params import BookParams, parse_rules, parse_size
 from twisty.limits import Deadline
 
 GAME = GAMES["book"]
@@ -150,9 +150,7 @@ def generate_book_command(
     require_folder_for_several(count, out_dir)
     verifier = GAME.chosen_engine(engine).load()
     seeds = [seed + offset for offset in range(count)]
-    folder = (
-        None if out_dir is None else prepare_folder(Path(out_dir), [book_file_name(params, s) for s in seeds], force)
-    )
+    folder = None if out_dir is None else prepare_output(out_dir, [book_file_name(params, s) for s in seeds], force)
     failures = written = 0
     mode = file_mode()
     try:
@@ -183,7 +181,7 @@ def generate_book_command(
             if folder is None:
                 click.echo(json.dumps(json_of(made, None, book_seed, seconds)) if as_json else made.text, nl=as_json)
                 continue
-            path = folder / book_file_name(params, book_seed)
+            path = folder.path(book_file_name(params, book_seed))
             try:
                 with interrupts_held():
                     write_atomically(path, made.text, replace=force, mode=mode)

@@ -7,11 +7,13 @@ errors (exit 2).
 
 from __future__ import annotations
 
+import json
 import re
 import sys
+import time
 from contextlib import closing
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
 import click
 
@@ -19,9 +21,10 @@ from twisty.batch import Lost, Tasks, Where, interrupts_held, map_tasks
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, timeout_option
 from twisty.commands.writing import (
+    Output,
     batch_output_options,
     file_mode,
-    prepare_folder,
+    prepare_output,
     require_folder_for_several,
     write_atomically,
 )
@@ -42,9 +45,9 @@ GAME = GAMES["passages"]
 
 # One job for a worker: the parameters, the seed, the engine's name and the seconds allowed per level.
 Job = tuple[PassagesParams, int, str, "float | None"]
-# What a job gives back: the seed, the level file's text (None when no level was made) and a summary line
-# (or the reason no level was made).
-Result = tuple[int, "str | None", str]
+# What a job gives back: the seed, the level file's text (None when no level was made), a summary line (or
+# the reason no level was made), and the facts of the level for --json.
+Result = tuple[int, "str | None", str, "dict[str, Any]"]
 
 
 def parse_size(value: str) -> tuple[int, int]:
@@ -68,15 +71,23 @@ def verifying_engine(name: str) -> PassagesEngine:
 def generate_one(job: Job) -> Result:
     """One level, in this process or a worker: its deadline starts when its own work starts."""
     params, seed, engine, timeout = job
+    started = time.perf_counter()
     try:
         made = generate_level(params, seed, verifying_engine(engine), Deadline(timeout))
     except GenerationError as error:
-        return seed, None, str(error)
+        return seed, None, str(error), {"seconds": round(time.perf_counter() - started, 3)}
+    facts = {
+        "blockers": len(made.level.blockers()),
+        "min_start_hp": made.min_start_hp,
+        "difficulty_score": made.difficulty.score,
+        "drafts": made.attempts,
+        "seconds": round(time.perf_counter() - started, 3),
+    }
     summary = (
-        f"{len(made.level.blockers())} blockers, min_start_hp {made.min_start_hp}, "
+        f"{facts['blockers']} blockers, min_start_hp {made.min_start_hp}, "
         f"difficulty score {made.difficulty.score}, {made.attempts} drafts"
     )
-    return seed, made.text, summary
+    return seed, made.text, summary, facts
 
 
 # ------------------------------------------------------------------------------------------- command
@@ -127,6 +138,12 @@ class Tally:
     "Seconds allowed per level (drafts and verification); a seed that runs out fails, and nothing "
     "unverified is written."
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="One JSON object per seed on stdout: the file written (or the level's text), its facts, or the error.",
+)
 @cluster_options
 def generate_passages(
     size: str,
@@ -139,6 +156,7 @@ def generate_passages(
     force: bool,
     engine: str,
     timeout: float | None,
+    as_json: bool,
     scheduler: str | None,
     workers: int | None,
 ) -> None:
@@ -167,13 +185,11 @@ def generate_passages(
         raise click.UsageError(f"--method route: {error}") from None
     jobs: list[Job] = [(params, seed + offset, engine, timeout) for offset in range(count)]
     folder = (
-        None
-        if out_dir is None
-        else prepare_folder(Path(out_dir), [level_file_name(params, job[1]) for job in jobs], force)
+        None if out_dir is None else prepare_output(out_dir, [level_file_name(params, job[1]) for job in jobs], force)
     )
     tally = Tally()
     try:
-        run_jobs(jobs, place, params, folder, force, tally)
+        run_jobs(jobs, place, params, folder, force, tally, as_json)
     except KeyboardInterrupt:
         done = f"; the {tally.written} level files written before it are complete" if folder is not None else ""
         # On a terminal the ^C (or the progress bar) has the line: the message takes the next one.
@@ -183,7 +199,13 @@ def generate_passages(
 
 
 def run_jobs(
-    jobs: list[Job], place: Where, params: PassagesParams, folder: Path | None, force: bool, tally: Tally
+    jobs: list[Job],
+    place: Where,
+    params: PassagesParams,
+    folder: Output | None,
+    force: bool,
+    tally: Tally,
+    as_json: bool = False,
 ) -> None:
     """Make the levels (here or on a cluster) and write (or print) each as it comes, in seed order, counting
     in `tally`. A file that cannot be written stops the run with exit 1."""
@@ -195,17 +217,23 @@ def run_jobs(
         try:
             for job, result in zip(jobs, results, strict=True):
                 if isinstance(result, Lost):
+                    facts: dict[str, Any] = {}
                     level_seed, text, summary = job[1], None, f"seed {job[1]}: not generated: {result.reason}"
                 else:
-                    level_seed, text, summary = result
+                    level_seed, text, summary, facts = result
                 if text is None:
                     tally.failures += 1
                     progress.echo(f"twisty: {summary}", err=True)
+                    if as_json:
+                        progress.echo(json.dumps({"seed": level_seed, "file": None, "error": summary} | facts))
                     continue
                 if folder is None:
-                    progress.echo(text, nl=False)
+                    if as_json:
+                        progress.echo(json.dumps({"seed": level_seed, "file": None, "level": text} | facts))
+                    else:
+                        progress.echo(text, nl=False)
                     continue
-                path = folder / level_file_name(params, level_seed)
+                path = folder.path(level_file_name(params, level_seed))
                 try:
                     with interrupts_held():
                         write_atomically(path, text, replace=force, mode=mode)
@@ -213,6 +241,9 @@ def run_jobs(
                 except OSError as error:
                     progress.echo(f"twisty: cannot write {path}: {error.strerror or error}", err=True)
                     sys.exit(EXIT_FAILED)
-                progress.echo(f"{path}: {summary}")
+                if as_json:
+                    progress.echo(json.dumps({"seed": level_seed, "file": str(path)} | facts))
+                else:
+                    progress.echo(f"{path}: {summary}")
         finally:
             progress.finish()

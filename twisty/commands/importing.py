@@ -2,26 +2,34 @@
 
 Parse options, call the importers (twisty.importers), print the loss report, write the level files. Files are
 written as `generate passages` writes them: none over an existing file without --force, none through a
-symbolic link, each whole or not at all. Exit codes: 0 imported (losses are reported, not errors), 2 a bad
-file or option, or with --strict any loss.
+symbolic link, each whole or not at all, and only inside the folder or file `-o` names (a level's file name
+comes from a floor id, which the importer checks to be a plain name). Every file is read as every command
+reads files (a regular file within the size limit, docs/limits.md), and one --timeout covers the reading,
+the parsing and the import. Exit codes: 0 imported (losses are reported, not errors), 1 the time limit was
+reached (nothing written), 2 a bad file or option, or with --strict any loss.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
-from twisty.commands.common import EXIT_INVALID
+from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, timeout_option
 from twisty.commands.writing import prepare_folder, write_files
-from twisty.errors import LevelError, UsageError
+from twisty.errors import LevelError, LimitReached, UsageError
 from twisty.importers.h5mota import floor_ranges, import_range, read_project
 from twisty.importers.losses import LossReport
 from twisty.importers.mtai import NEW, OLD, import_mtai
 from twisty.importers.tower import ImportedLevel
-from twisty.rules.source import MAX_LEVEL_BYTES
+from twisty.limits import Deadline
+from twisty.rules.source import MAX_LEVEL_BYTES, read_regular_file
+
+TIMEOUT_HELP = "Stop after this many seconds (reading, parsing and the import); nothing is written then (exit 1)."
 
 
 @click.group(name="import")
@@ -35,6 +43,17 @@ def _report(title: str, report: LossReport, as_json: bool) -> None:
     click.echo(title)
     for line in report.lines():
         click.echo(f"  {line}")
+
+
+def _out_of_time(deadline: Deadline) -> NoReturn:
+    click.echo(
+        f"twisty: unknown: {deadline.cap} limit reached while importing (--timeout {deadline.seconds:g} s); "
+        "nothing written"
+        if deadline.cap == "time"
+        else "twisty: unknown: memory limit reached while importing; nothing written",
+        err=True,
+    )
+    sys.exit(EXIT_FAILED)
 
 
 def _strict_failure(report: LossReport) -> None:
@@ -57,25 +76,30 @@ def _strict_failure(report: LossReport) -> None:
 @click.option("--strict", is_flag=True, help="Treat any loss (a tile code with no meaning here) as an error (exit 2).")
 @click.option("--force", is_flag=True, help="Replace the level file if it exists (never through a symbolic link).")
 @click.option("--json", "as_json", is_flag=True, help="Print the loss report as one JSON object.")
+@timeout_option(TIMEOUT_HELP)
 def import_mtai_command(
-    map_file: Path, output: Path, codes: str | None, strict: bool, force: bool, as_json: bool
+    map_file: Path, output: Path, codes: str | None, strict: bool, force: bool, as_json: bool, timeout: float | None
 ) -> None:
     """Import a magic-tower-AI map (its whitespace-separated integers) as a passages level: floors, keys and
     doors, gems, potions, sword and shield, monsters with their specials and money, the shop and the boss
     whose defeat wins (docs/mota.md)."""
-    try:
-        raw = map_file.read_bytes()[: MAX_LEVEL_BYTES + 1]
-    except OSError as error:
-        raise LevelError(f"cannot read the file: {error.strerror or error}", path=str(map_file)) from None
-    if len(raw) > MAX_LEVEL_BYTES:
-        raise LevelError(f"larger than {MAX_LEVEL_BYTES} bytes: not a magic-tower-AI map", path=str(map_file))
+    deadline = Deadline(timeout)
+    raw = read_regular_file(
+        map_file,
+        limit=MAX_LEVEL_BYTES,
+        kind="a magic-tower-AI map",
+        too_large=f"larger than {MAX_LEVEL_BYTES} bytes: not a magic-tower-AI map",
+    )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise LevelError(
             "not text (a magic-tower-AI map is whitespace-separated integers)", path=str(map_file)
         ) from None
-    imported, report = import_mtai(text, str(map_file), codes, name=map_file.stem)
+    try:
+        imported, report = import_mtai(text, str(map_file), codes, name=map_file.stem, deadline=deadline)
+    except LimitReached:
+        _out_of_time(deadline)
     if as_json:
         click.echo(json.dumps(_summary(imported, report, output), sort_keys=True, ensure_ascii=False))
     _report(f"{map_file} -> {output}", report, as_json)
@@ -104,14 +128,31 @@ def import_mtai_command(
 @click.option("--strict", is_flag=True, help="Treat any loss of the tower's content as an error (exit 2).")
 @click.option("--force", is_flag=True, help="Replace level files that exist (never through a symbolic link).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per level (and per range not imported).")
+@timeout_option(TIMEOUT_HELP)
 def import_h5mota_command(
-    project: Path, output: Path, chosen: tuple[str, ...], strict: bool, force: bool, as_json: bool
+    project: Path,
+    output: Path,
+    chosen: tuple[str, ...],
+    strict: bool,
+    force: bool,
+    as_json: bool,
+    timeout: float | None,
 ) -> None:
     """Import an h5mota project (mota-js 2.x: data.js, enemys.js, items.js, maps.js, floors/*.js), read
     without running JavaScript, as one passages level per range of floors, with the loss report: what the
     level cannot express (events, NPCs, special doors, tools, specials 12+ other than 22), per floor with
     its first places."""
-    tower = read_project(project)
+    deadline = Deadline(timeout)
+    try:
+        _import_h5mota(project, output, chosen, strict, force, as_json, deadline)
+    except LimitReached:
+        _out_of_time(deadline)
+
+
+def _import_h5mota(
+    project: Path, output: Path, chosen: tuple[str, ...], strict: bool, force: bool, as_json: bool, deadline: Deadline
+) -> None:
+    tower = read_project(project, deadline)
     made: list[ImportedLevel] = []
     total = LossReport()
     for floors in floor_ranges(tower, list(chosen)):
@@ -133,11 +174,24 @@ def import_h5mota_command(
     if not made:
         raise UsageError("no level could be made from these floors (see the reasons above)")
     names = [level.floors[0] if len(level.floors) == 1 else f"{level.floors[0]}-{level.floors[-1]}" for level in made]
+    deadline.check()
     prepare_folder(output, [f"{name}.toml" for name in names], force)
-    write_files([(output / f"{name}.toml", level.text) for name, level in zip(names, made, strict=True)], force)
+    targets = [(_inside(output, f"{name}.toml"), level.text) for name, level in zip(names, made, strict=True)]
+    write_files(targets, force)
     if not as_json:
         clean = sum(1 for level in made if not set(level.floors) & total.lost_floors())
         click.echo(f"{len(made)} levels written to {output}; {clean} of them import without loss")
+
+
+def _inside(folder: Path, name: str) -> Path:
+    """`folder / name`, refused unless it is a file right inside `folder` (the names come from floor ids,
+    which the importer already holds to plain names: this is the last guard before writing)."""
+    target = folder / name
+    if Path(name).name != name or name in (".", "..") or "\x00" in name or os.path.dirname(name):
+        raise UsageError(f"refusing to write {name!r}: not a plain file name inside {folder}")
+    if os.path.realpath(target.parent) != os.path.realpath(folder):
+        raise UsageError(f"refusing to write {target}: it would not lie inside {folder}")
+    return target
 
 
 def _summary(level: ImportedLevel | None, report: LossReport, target: Path | None) -> dict:

@@ -6,43 +6,34 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any, cast
+from pathlib import Path
+from typing import Any
 
 import click
 
 from twisty.bench import tunnels as tunnels_bench
-from twisty.errors import UsageError
-from twisty.generator.tunnels import EncounterChoice, Goal, MonsterCandidate, find_monster
+from twisty.commands.common import EXIT_FAILED, timeout_option
+from twisty.commands.writing import check_targets, write_files
+from twisty.errors import GenerationError, LimitReached, UsageError
+from twisty.generator.tunnels import MonsterCandidate
+from twisty.generator.tunnels_entry import fighter_fields, find_monster_for
+from twisty.limits import Deadline
 from twisty.report.tunnels import (
     MAX_ARMOUR,
-    MAX_CONSTITUTION,
     MAX_DIFFICULTY,
     MAX_FIGHT_DICE,
-    MAX_FIGHT_WORK,
-    MAX_GENERATOR_WORK,
     MAX_LEVEL,
     MAX_LUCK,
     MAX_RATING,
-    clash_data,
-    difficulty_of,
-    fight_data,
-    fight_work,
+    Odds,
+    clash_odds,
     fraction_text,
-    save_data,
 )
-from twisty.rules.tunnels import (
-    MAX_POOL_DICE,
-    ArmourUse,
-    ClashSide,
-    Delver,
-    FightChain,
-    FightRules,
-    Monster,
-    Side,
-    clash,
-    saving_roll_success,
-)
+from twisty.report.tunnels_params import clash_sides, odds_for
+from twisty.rules.tunnels import MAX_POOL_DICE
 
 
 def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
@@ -62,65 +53,35 @@ def _short(value: Fraction, limit: int = 24) -> str:
 
 
 class SpecType(click.ParamType):
-    """A fighter written as `key=value,...` (a bare key means key=1, as in `shield`)."""
+    """A fighter written as `key=value,...` (a bare key means key=1, as in `shield`), read as the API reads
+    it (twisty.report.tunnels_params), with the same messages."""
 
     name = "spec"
 
-    def __init__(self, fields: dict[str, tuple[str, int, int]], required: tuple[str, ...]) -> None:
-        self.fields = fields  # alias -> (field name, minimum, maximum)
-        self.required = required
+    def __init__(self, role: str) -> None:
+        self.role = role
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> dict[str, int]:
         if isinstance(value, dict):
             return value
-        found: dict[str, int] = {}
-        for part in str(value).split(","):
-            part = part.strip()
-            if not part:
-                continue
-            key, _, number = part.partition("=")
-            key = key.strip().lower()
-            if key not in self.fields:
-                self.fail(f"unknown key {key!r} in {value!r}; keys: {', '.join(sorted(self.fields))}", param, ctx)
-            name, low, high = self.fields[key]
-            try:
-                amount = int(number) if number.strip() else 1
-            except ValueError:
-                self.fail(f"{key} must be a whole number, got {number!r}", param, ctx)
-            if not low <= amount <= high:
-                self.fail(f"{key} must be in {low}..{high}, got {amount}", param, ctx)
-            found[name] = amount
-        missing = [key for key in self.required if key not in found]
-        if missing:
-            self.fail(f"{value!r} lacks {', '.join(missing)}", param, ctx)
-        return found
+        try:
+            return fighter_fields(str(value), self.role)
+        except UsageError as error:
+            self.fail(str(error), param, ctx)
 
 
-DELVER_SPEC = SpecType(
-    {
-        "combat": ("combat", 1, MAX_FIGHT_DICE),
-        "dice": ("combat", 1, MAX_FIGHT_DICE),
-        "con": ("constitution", 0, MAX_CONSTITUTION),
-        "constitution": ("constitution", 0, MAX_CONSTITUTION),
-        "luck": ("luck", 0, MAX_LUCK),
-        "armour": ("armour", 0, MAX_ARMOUR),
-        "armor": ("armour", 0, MAX_ARMOUR),
-        "shield": ("shield", 0, 1),
-    },
-    required=("combat", "constitution"),
-)
-MONSTER_SPEC = SpecType(
-    {
-        "rating": ("rating", 1, MAX_RATING),
-        "mr": ("rating", 1, MAX_RATING),
-        "dice": ("dice", 1, MAX_FIGHT_DICE),
-        "armour": ("armour", 0, MAX_ARMOUR),
-        "armor": ("armour", 0, MAX_ARMOUR),
-        "luck": ("luck", 0, MAX_LUCK),
-        "shield": ("shield", 0, 1),
-    },
-    required=("rating", "dice"),
-)
+DELVER_SPEC = SpecType("delver")
+MONSTER_SPEC = SpecType("monster")
+
+
+@contextmanager
+def usage_errors() -> Iterator[None]:
+    """A bad value found by the shared reading of the parameters is a usage error of the command (its
+    usage line, then the message; exit 2)."""
+    try:
+        yield
+    except UsageError as error:
+        raise click.UsageError(str(error)) from None
 
 
 def _describe(spec: dict[str, int]) -> str:
@@ -129,66 +90,45 @@ def _describe(spec: dict[str, int]) -> str:
     )
 
 
-def _delver(spec: dict[str, int]) -> Delver:
-    return Delver(
-        combat=spec["combat"],
-        constitution=spec["constitution"],
-        luck=spec.get("luck", 0),
-        armour=spec.get("armour", 0),
-        shield=bool(spec.get("shield", 0)),
-    )
-
-
-def _monster(spec: dict[str, int]) -> Monster:
-    return Monster(
-        rating=spec["rating"],
-        dice=spec["dice"],
-        armour=spec.get("armour", 0),
-        luck=spec.get("luck", 0),
-        shield=bool(spec.get("shield", 0)),
-    )
-
-
-def _difficulty(level: int | None, difficulty: int | None, default_level: int | None = None) -> int:
-    try:
-        return difficulty_of(level, difficulty, default_level)
-    except UsageError as error:
-        raise click.UsageError(
-            str(error).replace("a dungeon level", "--level").replace("a difficulty", "--difficulty")
-        ) from None
-
-
 def _echo_json(data: dict[str, Any]) -> None:
     click.echo(json.dumps(data, sort_keys=True))
 
 
-PLOT_OPTION = click.option(
-    "--plot",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="OUT.png",
-    help="Also draw the odds as bars (exact fractions in the legend): OUT.png or OUT.svg.",
-)
+def plot_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--plot OUT and --force, as every odds command takes them."""
+    command = click.option(
+        "--force", is_flag=True, help="Replace the --plot file if it exists (never through a symbolic link)."
+    )(command)
+    return click.option(
+        "--plot",
+        type=click.Path(dir_okay=False),
+        default=None,
+        metavar="OUT.png",
+        help="Also draw the odds as bars (exact fractions in the legend): OUT.png or OUT.svg.",
+    )(command)
 
 
-def _plot_ready(plot: str | None) -> None:
-    """Before any work: a usage error (exit 2) for a missing pictures extra or a bad file name."""
+def _plot_ready(plot: str | None, force: bool) -> None:
+    """Before any work: a usage error (exit 2) for a missing pictures extra, a bad file name, or a file that
+    exists without --force."""
     if plot is not None:
         from twisty.render.pictures import output_suffix, require_matplotlib
 
         require_matplotlib()
         output_suffix(plot)
+        check_targets([Path(plot)], force, "pictures")
 
 
-def _plot(plot: str | None, kind: str, result: Any, data: dict[str, Any]) -> None:
-    """Draw the odds with the tunnels renderer of the registry; the note goes to stderr (stdout may be JSON)."""
+def _plot(plot: str | None, force: bool, answer: Odds) -> None:
+    """Draw the odds with the tunnels renderer of the registry and write them with the shared safe writer;
+    the note goes to stderr (stdout may be JSON)."""
     if plot is None:
         return
     from twisty.commands.render import renderer_for
-    from twisty.render.pictures import save_picture
-    from twisty.report.tunnels import Odds
+    from twisty.render.pictures import output_suffix, picture_bytes
 
-    save_picture(renderer_for("tunnels").draw_odds(Odds(kind, result, data)), plot)
+    picture = renderer_for("tunnels").draw_odds(answer)
+    write_files([(Path(plot), picture_bytes(picture, output_suffix(plot)))], force, "pictures")
     click.echo(f"wrote {plot}", err=True)
 
 
@@ -225,15 +165,16 @@ def odds() -> None:
     help="The ability rating tested (usually Luck).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@PLOT_OPTION
-def save(level: int | None, difficulty: int | None, rating: int, as_json: bool, plot: str | None) -> None:
+@plot_options
+def save(level: int | None, difficulty: int | None, rating: int, as_json: bool, plot: str | None, force: bool) -> None:
     """Chance that a Saving Roll succeeds (flop on the first throw, doubles add and roll over)."""
-    _plot_ready(plot)
-    target = _difficulty(level, difficulty)
-    success = saving_roll_success(target, rating)
-    _plot(plot, "save", success, save_data(target, rating, success))
+    _plot_ready(plot, force)
+    with usage_errors():
+        answer = odds_for("save", {"rating": rating, "level": level, "difficulty": difficulty})
+    target, success = answer.data["difficulty"], answer.result
+    _plot(plot, force, answer)
     if as_json:
-        _echo_json(save_data(target, rating, success))
+        _echo_json(answer.to_json())
         return
     where = f" (dungeon level {level})" if level is not None else ""
     click.echo(f"Saving Roll: difficulty {target}{where}, rating {rating}")
@@ -246,19 +187,6 @@ def save(level: int | None, difficulty: int | None, rating: int, as_json: bool, 
             ("outcome", "exact", "float"),
         )
     )
-
-
-def _armour_pairs(values: tuple[str, ...]) -> dict[str, int]:
-    armour = {"a": 0, "b": 0}
-    for value in values:
-        side, _, number = value.partition("=")
-        side = side.strip().lower()
-        if side not in armour or not number.strip().isdigit():
-            raise click.BadParameter(f"write a=N or b=N, got {value!r}", param_hint="--armour")
-        armour[side] = int(number)
-        if armour[side] > MAX_ARMOUR:
-            raise click.BadParameter(f"armour is 0..{MAX_ARMOUR}, got {armour[side]}", param_hint="--armour")
-    return armour
 
 
 @odds.command(name="clash")
@@ -284,7 +212,7 @@ def _armour_pairs(values: tuple[str, ...]) -> dict[str, int]:
 )
 @click.option("--shield", is_flag=True, help="The flat-footed side could block with a shield (+7).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@PLOT_OPTION
+@plot_options
 def clash_command(
     a_dice: int,
     b_dice: int,
@@ -295,31 +223,18 @@ def clash_command(
     shield: bool,
     as_json: bool,
     plot: str | None,
+    force: bool,
 ) -> None:
     """Odds of one Clash: A Combat dice against B. Wounds are those reaching each side after armour."""
-    _plot_ready(plot)
-    if upper_hand is not None and upper_hand == flat_footed:
-        raise click.UsageError("a flat-footed side rolls no dice, so it cannot have the upper hand")
-    if (luck or shield) and flat_footed is None:
-        raise click.UsageError("--luck and --shield describe a flat-footed side: add --flat-footed a|b")
-    if upper_hand and (a_dice if upper_hand == "a" else b_dice) >= MAX_POOL_DICE:
-        raise click.UsageError(f"with the upper hand a side rolls at most {MAX_POOL_DICE} dice")
-    armour_of = _armour_pairs(armour)
-    sides = {
-        name: ClashSide(
-            dice=dice,
-            upper_hand=upper_hand == name,
-            flat_footed=flat_footed == name,
-            luck=luck if flat_footed == name else 0,
-            shield=shield and flat_footed == name,
-            armour=armour_of[name],
-        )
-        for name, dice in (("a", a_dice), ("b", b_dice))
-    }
-    result = clash(sides["a"], sides["b"])
-    _plot(plot, "clash", result, clash_data(sides["a"], sides["b"], result))
+    _plot_ready(plot, force)
+    params = {"a": a_dice, "b": b_dice, "upper_hand": upper_hand, "flat_footed": flat_footed, "luck": luck}
+    with usage_errors():
+        sides = dict(zip("ab", clash_sides(params | {"shield": shield, "armour": list(armour)}), strict=True))
+        answer = clash_odds(sides["a"], sides["b"])
+    result = answer.result
+    _plot(plot, force, answer)
     if as_json:
-        _echo_json(clash_data(sides["a"], sides["b"], result))
+        _echo_json(answer.to_json())
         return
 
     def describe(name: str) -> str:
@@ -386,18 +301,6 @@ def _with_fight_options(command):
     return _with_difficulty(command)
 
 
-def _fight_rules(
-    level: int | None, difficulty: int | None, upper_hand: str | None, flat_footed: str | None, armour_use: str
-) -> FightRules:
-    # click.Choice has already limited each text to the values these Literal types name.
-    return FightRules(
-        difficulty=_difficulty(level, difficulty, default_level=1),
-        upper_hand=cast(Side | None, upper_hand),
-        flat_footed=cast(Side | None, flat_footed),
-        armour_use=cast(ArmourUse, armour_use),
-    )
-
-
 @odds.command(name="fight")
 @click.option(
     "--delver", "delver_spec", type=DELVER_SPEC, required=True, help="combat=N,con=N[,luck=N,armour=N,shield]"
@@ -407,7 +310,7 @@ def _fight_rules(
 )
 @_with_fight_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@PLOT_OPTION
+@plot_options
 def fight_command(
     delver_spec: dict[str, int],
     monster_spec: dict[str, int],
@@ -418,29 +321,24 @@ def fight_command(
     armour_use: str,
     as_json: bool,
     plot: str | None,
+    force: bool,
 ) -> None:
     """Odds of a whole fight: Clashes until the monster falls or the delver is disabled or perishes.
 
     The Saving Roll made when hit while reeling uses --level (default 1) or --difficulty.
     """
-    _plot_ready(plot)
-    rules = _fight_rules(level, difficulty, upper_hand, flat_footed, armour_use)
-    delver, monster = _delver(delver_spec), _monster(monster_spec)
-    chain = FightChain(delver, monster, rules)
-    if fight_work(chain) > MAX_FIGHT_WORK:
-        raise click.UsageError(
-            f"this fight is too long to answer exactly here (up to {chain.estimated_states()}"
-            f" states, {delver.combat + monster.dice} dice a Clash): lower Constitution,"
-            f" armour, rating or dice"
-        )
-    result = chain.forward()
-    _plot(plot, "fight", result, fight_data(result) | {"difficulty": rules.difficulty})
+    _plot_ready(plot, force)
+    rules = {"level": level, "difficulty": difficulty, "upper_hand": upper_hand, "flat_footed": flat_footed}
+    with usage_errors():
+        answer = odds_for("fight", rules | {"armour_use": armour_use, "delver": delver_spec, "monster": monster_spec})
+    result = answer.result
+    _plot(plot, force, answer)
     if as_json:
-        _echo_json(fight_data(result) | {"difficulty": rules.difficulty})
+        _echo_json(answer.to_json())
         return
     click.echo(
         f"Fight: delver {_describe(delver_spec)} against monster {_describe(monster_spec)}; "
-        f"reeling save difficulty {rules.difficulty}; {result.states} states"
+        f"reeling save difficulty {answer.data['difficulty']}; {result.states} states"
     )
     click.echo(
         _table(
@@ -477,31 +375,6 @@ def _candidate_row(candidate: MonsterCandidate, best: MonsterCandidate) -> tuple
     )
 
 
-def _candidate_data(candidate: MonsterCandidate) -> dict[str, Any]:
-    odds_ = candidate.odds
-    data: dict[str, Any] = {"rating": candidate.rating, "dice": candidate.dice}
-    for key, value in (
-        ("win", odds_.win),
-        ("disabled", odds_.disabled),
-        ("perished", odds_.perished),
-        ("survival", odds_.survival),
-        ("expected_clashes", odds_.expected_clashes),
-    ):
-        data[key] = fraction_text(value)
-        data[f"{key}_float"] = float(value)
-    return data
-
-
-def _probability(text: str, option: str) -> Fraction:
-    try:
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise click.BadParameter(f"a probability like 0.7 or 7/10, got {text!r}", param_hint=option) from None
-    if not 0 <= value <= 1:
-        raise click.BadParameter(f"a probability lies in [0, 1], got {text}", param_hint=option)
-    return value
-
-
 @click.command(name="tunnels")
 @click.option(
     "--delver", "delver_spec", type=DELVER_SPEC, required=True, help="combat=N,con=N[,luck=N,armour=N,shield]"
@@ -517,6 +390,7 @@ def _probability(text: str, option: str) -> Fraction:
 @click.option("--monster-armour", type=click.IntRange(0, MAX_ARMOUR), default=0, show_default=True)
 @_with_fight_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@timeout_option("Seconds for the whole search; past them the answer is unknown (exit 1).")
 def generate_tunnels(
     delver_spec: dict[str, int],
     target: str | None,
@@ -530,57 +404,43 @@ def generate_tunnels(
     flat_footed: str | None,
     armour_use: str,
     as_json: bool,
+    timeout: float | None,
 ) -> None:
-    """Twisted Tunnels: the monster (rating, dice) whose exact odds against a delver are closest to a goal."""
-    if (target is None) == (survival is None):
-        raise click.UsageError("give exactly one of --target (win chance) or --survival (least survival chance)")
-    goal: Goal
+    """Twisted Tunnels: the monster (rating, dice) whose exact odds against a delver are closest to a goal.
+
+    Exit 0 with the monster, 1 when no monster meets a survival goal or the time runs out, 2 for bad options.
+    """
+    deadline = Deadline(timeout)
+    params = {
+        "delver": delver_spec,
+        "max_rating": max_rating,
+        "max_dice": max_dice,
+        "monster_armour": monster_armour,
+        "level": level,
+        "difficulty": difficulty,
+        "upper_hand": upper_hand,
+        "flat_footed": flat_footed,
+        "armour_use": armour_use,
+    }
     if target is not None:
-        goal, wanted = "win", _probability(target, "--target")
-    else:
-        assert survival is not None  # exactly one of the two, checked above
-        goal, wanted = "survival", _probability(survival, "--survival")
-    rules = _fight_rules(level, difficulty, upper_hand, flat_footed, armour_use)
-    delver = _delver(delver_spec)
-    work = sum(
-        fight_work(FightChain(delver, Monster(max_rating, dice, monster_armour), rules))
-        for dice in range(1, max_dice + 1)
-    )
-    if work > MAX_GENERATOR_WORK:
-        raise click.UsageError(
-            f"this search is too large to answer exactly here (work {work} > "
-            f"{MAX_GENERATOR_WORK}): lower --max-rating or --max-dice"
-        )
+        params["target"] = target
+    if survival is not None:
+        params["survival"] = survival
     try:
-        choice: EncounterChoice = find_monster(
-            delver,
-            goal,
-            wanted,
-            ratings=range(1, max_rating + 1),
-            dice=range(1, max_dice + 1),
-            rules=rules,
-            monster_armour=monster_armour,
-        )
-    except ValueError as error:
+        with usage_errors():
+            found = find_monster_for(params, deadline)
+    except GenerationError as error:
         click.echo(f"twisty: {error}", err=True)
-        sys.exit(1)
-    # A best monster on the rim of the search box may have a closer one just outside it.
-    at_edge = bool(choice.gap) and (choice.best.rating == max_rating or choice.best.dice == max_dice)
+        sys.exit(EXIT_FAILED)
+    except LimitReached as reached:
+        if as_json:
+            _echo_json({"status": "unknown", "cap": reached.cap, "monster": None})
+        click.echo(f"twisty: unknown: no monster found within the {reached.cap}", err=True)
+        sys.exit(EXIT_FAILED)
     if as_json:
-        _echo_json(
-            {
-                "goal": goal,
-                "target": fraction_text(wanted),
-                "target_float": float(wanted),
-                "at_search_edge": at_edge,
-                "searched": choice.searched,
-                "monster": _candidate_data(choice.best),
-                "gap": fraction_text(choice.gap),
-                "gap_float": float(choice.gap),
-                "neighbours": [_candidate_data(c) for c in choice.neighbours],
-            }
-        )
+        _echo_json(found.to_json())
         return
+    choice, goal, wanted, at_edge = found.choice, found.choice.goal, found.choice.target, found.at_search_edge
     best = choice.best
     measure = "win" if goal == "win" else "survival"
     click.echo(

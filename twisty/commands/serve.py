@@ -35,13 +35,15 @@ LOOPBACK = "127.0.0.1"
     default=3.0,
     show_default=True,
     metavar="SECONDS",
-    help="Seconds for each verdict the page asks for; what is not decided by then shows as unknown.",
+    help="Seconds for each verdict the page asks for, its picture included; what is not decided by then "
+    "shows as unknown.",
 )
 @click.option("--log", is_flag=True, help="Log every request on stderr.")
 def serve(folder: str, port: int, host: str | None, timeout: float, log: bool) -> None:
-    """A local web page for the levels in DIR: each level's verdict and picture, and an editor (click a
-    cell and pick its content, or edit the TOML beside it) whose verdict updates after every edit.
-    Saving writes the TOML back, asking before it overwrites a file.
+    """A local web page for the levels in DIR: each level's verdict (the one `twisty check` gives, as a
+    badge: ok, FAILED, unsolvable, unknown, invalid) and picture, and an editor (click a cell and pick its
+    content, or edit the TOML beside it) whose verdict updates after every edit. Each level has its own
+    address (/#level=PATH). Saving writes the TOML back, asking before it overwrites a file.
 
     Listens on 127.0.0.1 only (this machine) unless --host is given.
     """

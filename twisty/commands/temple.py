@@ -11,7 +11,6 @@ import json
 import sys
 from contextlib import closing
 from dataclasses import dataclass
-from pathlib import Path
 
 import click
 
@@ -19,7 +18,7 @@ from twisty.batch import Lost, Tasks, map_tasks
 from twisty.bench import temple as temple_bench
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, SECONDS, timeout_option
-from twisty.commands.writing import batch_output_options, prepare_folder, require_folder_for_several, write_files
+from twisty.commands.writing import batch_output_options, prepare_output, require_folder_for_several, write_files
 from twisty.errors import GenerationError
 from twisty.games import GAMES
 from twisty.generator.temple import CHALLENGES, MAX_PLAYERS, MAX_TURNS, TempleParams, generate_round
@@ -139,7 +138,7 @@ def generate_temple(
     require_folder_for_several(count, out_dir)
     seeds = range(seed, seed + count)
     names = [round_file_name(params, number) for number in seeds]
-    folder = prepare_folder(Path(out_dir), names, force) if out_dir is not None else None
+    folder = prepare_output(out_dir, names, force) if out_dir is not None else None
     failures = 0
     progress = BatchProgress("rounds", count)
     jobs = [RoundJob(params, number, engine, timeout) for number in seeds]
@@ -155,7 +154,7 @@ def generate_temple(
                 elif folder is None:
                     progress.echo(text, nl=False)
                 else:
-                    path = folder / round_file_name(params, number)
+                    path = folder.path(round_file_name(params, number))
                     write_files([(path, text)], force)
                     progress.echo(f"{path}: {summary}")
         finally:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,9 @@ from twisty.errors import UsageError
 MAX_COUNT = 10_000
 
 
-def refuse_targets(paths: list[Path], force: bool) -> str | None:
-    """Why the run may not write to `paths` (checked before any work starts), or None when it may."""
+def refuse_targets(paths: list[Path], force: bool, what: str = "levels") -> str | None:
+    """Why the run may not write to `paths` (checked before any work starts), or None when it may.
+    `what` names the files in the message ("levels", "pictures", ...)."""
     existing = []
     for path in paths:
         if path.is_symlink():
@@ -34,7 +36,7 @@ def refuse_targets(paths: list[Path], force: bool) -> str | None:
             existing.append(path)
     if existing and not force:
         others = f" (and {len(existing) - 1} more of the {len(paths)} files to write)" if len(existing) > 1 else ""
-        return f"{existing[0]} already exists{others}; use --force to replace existing levels"
+        return f"{existing[0]} already exists{others}; use --force to replace existing {what}"
     return None
 
 
@@ -58,6 +60,30 @@ def prepare_folder(folder: Path, names: Iterable[str], force: bool) -> Path:
     return folder
 
 
+@dataclass(frozen=True)
+class Output:
+    """Where a generator's files go: `folder`, under the names the run makes, or the one file `-o` named
+    (`single`, for a run of one file)."""
+
+    folder: Path
+    single: str | None = None
+
+    def path(self, name: str) -> Path:
+        return self.folder / (self.single or name)
+
+
+def prepare_output(out: str, names: list[str], force: bool) -> Output:
+    """The target of `-o`, checked before any work: a FILE.toml (not an existing folder) for a run of
+    exactly one file, which is then written under that name; anything else is a folder, made if missing."""
+    target = Path(out)
+    if target.suffix.lower() == ".toml" and not target.is_dir():
+        if len(names) != 1:
+            raise UsageError(f"-o {out} names one file, and this run makes {len(names)}: give a folder (-o DIR)")
+        folder = target.parent if str(target.parent) else Path(".")
+        return Output(prepare_folder(folder, [target.name], force), target.name)
+    return Output(prepare_folder(target, names, force))
+
+
 def file_mode() -> int:
     """The mode a plain new file gets under this process's umask (temporary files are made 0600)."""
     umask = os.umask(0)
@@ -65,8 +91,8 @@ def file_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_atomically(path: Path, text: str, *, replace: bool, mode: int) -> None:
-    """Write `text` to `path` all at once or not at all: into a new temporary file in the same folder
+def write_atomically(path: Path, text: str | bytes, *, replace: bool, mode: int) -> None:
+    """Write `text` (UTF-8 when a str) to `path` all at once or not at all: into a new temporary file in the same folder
     (created exclusively, never through a symbolic link), then renamed into place. Without `replace` the
     rename is a hard link, which fails rather than replace a file that appeared meanwhile. A rename
     replaces a symbolic link itself, never the file it points to. On any error or interruption the
@@ -75,7 +101,7 @@ def write_atomically(path: Path, text: str, *, replace: bool, mode: int) -> None
     try:
         with os.fdopen(descriptor, "wb") as out:
             os.fchmod(out.fileno(), mode)
-            out.write(text.encode("utf-8"))
+            out.write(text.encode("utf-8") if isinstance(text, str) else text)
             out.flush()
             os.fsync(out.fileno())
         if replace:
@@ -98,11 +124,23 @@ def write_atomically(path: Path, text: str, *, replace: bool, mode: int) -> None
         raise
 
 
-def write_files(targets: list[tuple[Path, str]], force: bool) -> None:
-    """Write each (path, text), after checking that every one of them may be written."""
-    refused = refuse_targets([path for path, _ in targets], force)
+def check_targets(paths: list[Path], force: bool, what: str = "levels") -> None:
+    """A UsageError (exit 2) when the run may not write to `paths`: called before any work starts, so that
+    a run that could not write its result does not do the work first."""
+    refused = refuse_targets(paths, force, what)
     if refused is not None:
         raise UsageError(refused)
+    for path in paths:
+        folder = path.parent if str(path.parent) else Path(".")
+        if not folder.is_dir():
+            raise UsageError(f"{path}: the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise UsageError(f"{path}: cannot write to the folder {folder}")
+
+
+def write_files(targets: Sequence[tuple[Path, str | bytes]], force: bool, what: str = "levels") -> None:
+    """Write each (path, text or bytes), after checking that every one of them may be written."""
+    check_targets([path for path, _ in targets], force, what)
     mode = file_mode()
     for path, text in targets:
         try:
@@ -128,9 +166,11 @@ def batch_output_options(thing: str) -> Callable[[Callable[..., Any]], Callable[
         click.option(
             "-o",
             "out_dir",
-            type=click.Path(file_okay=False),
+            type=click.Path(),
             default=None,
-            help=f"Folder to write the {thing}s to (created if missing); without it one is printed.",
+            metavar="DIR|FILE.toml",
+            help=f"Folder to write the {thing}s to (created if missing), or FILE.toml for one {thing}; without "
+            "it one is printed.",
         ),
         click.option(
             "--force", is_flag=True, help=f"Replace {thing} files that already exist (never through a symbolic link)."

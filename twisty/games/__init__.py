@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from twisty.errors import UsageError
 from twisty.games import book, passages, temple, tunnels
-from twisty.games.entry import Engine, Game, Question, resolve
+from twisty.games.entry import Engine, Game, Param, Question, resolve
 
 GAMES: dict[str, Game] = {game.name: game for game in (passages.GAME, book.GAME, tunnels.GAME, temple.GAME)}
 
-__all__ = ["GAMES", "Engine", "Game", "Question", "game_named", "level_games", "resolve"]
+__all__ = ["GAMES", "Engine", "Game", "Param", "Question", "game_named", "level_games", "resolve"]
 
 
 def game_named(name: str) -> Game:

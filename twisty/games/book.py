@@ -1,7 +1,7 @@
 """Read These Before You Die: a book of grid pages where creatures make cells deadly or safe, and a walk must
 cross the book."""
 
-from twisty.games.entry import Engine, Game, Question
+from twisty.games.entry import Engine, Game, Param, Question
 
 GAME = Game(
     name="book",
@@ -30,7 +30,21 @@ GAME = Game(
     loader="twisty.rules.book.loader:load_book",
     checker="twisty.report.book",
     renderer="twisty.render.pictures_book",
+    page="twisty.serve.page_book",
     generator="twisty.generator.book:generate_from",
     solving=frozenset({"walk"}),
+    headline=("moves", "unique"),
+    generator_params=(
+        Param("pages", "int", "pages of the book (default 6)"),
+        Param("size", "str", 'every page\'s "ROWSxCOLS" (default 6x8), or rows= and cols='),
+        Param("rows", "int", "rows per page"),
+        Param("cols", "int", "columns per page"),
+        Param("rules", "words", "rule families each book must teach (default wolf,vampire,oracle)"),
+        Param("walk_length", "int", "moves of the walk (default 1.5 x columns per page)"),
+        Param("density", "float", "share of the cells around the corridor that hold something (default 0.6)"),
+        Param("first_page", "int", "the first page's number (2: start with a spread)"),
+    ),
     docs="docs/book.md",
+    generate_command="twisty.commands.generate_book:generate_book_command",
+    bench_commands=(("book", "twisty.commands.book:bench_book"),),
 )

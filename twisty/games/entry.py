@@ -9,7 +9,10 @@ the portfolio, the generator, the bench and the docs can all read one table with
 from __future__ import annotations
 
 import importlib
+import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
@@ -27,6 +30,49 @@ def resolve(target: str) -> Any:
 class Question:
     name: str  # as written after --questions
     summary: str
+
+
+# The kinds of value a generator parameter takes (Param.kind).
+PARAM_KINDS = ("int", "float", "str", "words", "spec", "probability")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a game's generator, as the API takes it (`twisty.generate(game, name=value)`).
+    `kind`: "int" (a whole number), "float", "str", "words" (a list of words or one comma-separated string),
+    "spec" ("key=value,..." or a mapping of the same keys) or "probability" (0.7, "7/10" or a Fraction).
+    The generator checks ranges and meanings; the kind is checked before it runs."""
+
+    name: str
+    kind: str
+    summary: str
+
+    def checked(self, value: Any) -> Any:
+        """The value, or a UsageError naming the parameter when it is not of this kind."""
+        fits = {
+            "int": isinstance(value, numbers.Integral) and not isinstance(value, bool),
+            "float": isinstance(value, numbers.Real) and not isinstance(value, bool),
+            "str": isinstance(value, str),
+            "words": isinstance(value, str)
+            or (isinstance(value, (list, tuple)) and all(isinstance(word, str) for word in value)),
+            "spec": isinstance(value, (str, Mapping)),
+            "probability": isinstance(value, (str, int, float, Fraction)) and not isinstance(value, bool),
+        }[self.kind]
+        if not fits:
+            shown = repr(value)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            raise UsageError(f"{self.name} is {_KIND_WORDS[self.kind]}, not {shown}")
+        return int(value) if self.kind == "int" else value
+
+
+_KIND_WORDS = {
+    "int": "a whole number",
+    "float": "a number",
+    "str": "a string",
+    "words": 'a list of names or one string "a,b"',
+    "spec": 'written "key=value,..." or as a mapping',
+    "probability": "a probability like 0.7 or 7/10",
+}
 
 
 @dataclass(frozen=True)
@@ -80,11 +126,23 @@ class Game:
     checker: str | None = None
     generator: str | None = None
     renderer: str | None = None
+    # The sandbox page's editor of the game's levels (twisty.serve: palette, grid, edit); None: edited as text.
+    page: str | None = None
     bench: str | None = None
     bench_baseline: str | None = None  # the engine the bench measures the others against
     docs: str = ""
     # The questions whose answer includes whether the level can be won.
     solving: frozenset[str] = frozenset()
+    # The keys of a verdict's record (`check --json`) that say most about a level, beside whether it can be
+    # won: what a verdict's repr, the parity test and a summary badge show.
+    headline: tuple[str, ...] = ()
+    # The parameters `generator` takes (twisty.generate(game, **params) and `twisty generate`).
+    generator_params: tuple[Param, ...] = ()
+    # The command line (click commands named by dotted path, resolved when asked for): `twisty generate
+    # GAME` runs `generate_command` (None: a command made from `generator` and `generator_params`), and
+    # `twisty bench NAME` each (NAME, command) of `bench_commands`. cli.py names no game.
+    generate_command: str | None = None
+    bench_commands: tuple[tuple[str, str], ...] = ()
 
     @property
     def question_names(self) -> tuple[str, ...]:

@@ -1,7 +1,7 @@
 """Twisty Little Passages: grid dungeons with life, attack, defence, keys, doors, elixirs, equipment and
 enemies fought with exact combat."""
 
-from twisty.games.entry import Engine, Game, Question
+from twisty.games.entry import Engine, Game, Param, Question
 
 _ALL = frozenset({"route", "min-hp", "count"})
 # The tower features (docs/mota.md) that the engines on the region graph as it was answer: floors joined by
@@ -59,9 +59,24 @@ GAME = Game(
     loader="twisty.rules.passages_format:load_passages",
     checker="twisty.report.passages",
     renderer="twisty.render.pictures_passages",
+    page="twisty.serve.page_passages",
     generator="twisty.generator.passages:generate_from",
     bench="twisty.bench.passages",
     bench_baseline="reference",
     solving=frozenset({"route", "count"}),
+    headline=("final_hp", "min_start_hp", "unique"),
+    generator_params=(
+        Param("size", "str", 'maze cells "WxH" (default 6x5), or width= and height='),
+        Param("width", "int", "maze cells across"),
+        Param("height", "int", "maze cells down"),
+        Param("blockers", "int", "doors and enemies to place, the boss included (default 10)"),
+        Param("difficulty", "str", "easy, medium or hard (default medium)"),
+        Param("method", "str", "auto, route or repair (docs/generator-passages.md)"),
+    ),
     docs="docs/passages.md",
+    generate_command="twisty.commands.generate_passages:generate_passages",
+    bench_commands=(
+        ("passages", "twisty.commands.bench_passages:bench_passages"),
+        ("generate", "twisty.commands.bench_passages:bench_generate"),
+    ),
 )

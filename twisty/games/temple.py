@@ -1,7 +1,7 @@
 """Temple Twist: a cooperative round in a 3D temple; turn it and build walls so that the die explores the
 revealed rooms and leaves by the revealed door."""
 
-from twisty.games.entry import Engine, Game, Question
+from twisty.games.entry import Engine, Game, Param, Question
 
 _ALL = frozenset({"win", "unique", "bounce", "pooled"})
 
@@ -33,8 +33,20 @@ GAME = Game(
     loader="twisty.rules.temple.loader:load_round",
     checker="twisty.report.temple",
     renderer="twisty.render.pictures_temple",
-    generator="twisty.generator.temple:generate_round",
+    page="twisty.serve.page_temple",
+    generator="twisty.generator.temple_entry:generate_from",
     bench="twisty.bench.temple",
     solving=frozenset({"win", "unique"}),
+    headline=("turns", "unique"),
+    generator_params=(
+        Param("players", "int", "players (default 2)"),
+        Param("turns", "int", "turns of the unique shortest plan (default 4)"),
+        Param("cards", "int", "cards dealt (default: turns)"),
+        Param("rooms", "int", "rooms revealed (default: one for each turn but the last)"),
+        Param("challenges", "words", "challenge cards to play with"),
+        Param("temple", "str", "a round file whose temple to use (default: the standard temple)"),
+    ),
     docs="docs/temple.md",
+    generate_command="twisty.commands.temple:generate_temple",
+    bench_commands=(("temple", "twisty.commands.temple:bench_temple"),),
 )

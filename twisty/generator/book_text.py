@@ -7,12 +7,13 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from twisty.generator.book_families import FAMILIES, PATH_FAMILIES
 from twisty.rules.book.contents import RULE_NAMES, code_of
 from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL
 from twisty.rules.book.topology import BookShape, spread_of
 
 if TYPE_CHECKING:
-    from twisty.generator.book import BookParams
+    from twisty.generator.book_params import BookParams
     from twisty.generator.book_walks import IntendedWalk
     from twisty.rules.book.model import Book
     from twisty.solver.book import BookAnalysis
@@ -72,8 +73,6 @@ def book_file_text(
 ) -> str:
     """The book's file: a comment saying how it was made, the pages, and (given the rule engine's verdict)
     the [expect] claims."""
-    from twisty.generator.book_families import FAMILIES, PATH_FAMILIES
-
     lines = []
     if header:
         size = f"{params.rows}x{params.cols}"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from twisty.limits import Deadline
 from twisty.rules.tunnels import Delver, FightOdds, FightRules, fight_by_rating
 
 Goal = Literal["win", "survival"]
@@ -43,12 +44,18 @@ class EncounterChoice:
 
 
 def score_candidates(
-    delver: Delver, ratings: range, dice: range, rules: FightRules = FightRules(), monster_armour: int = 0
+    delver: Delver,
+    ratings: range,
+    dice: range,
+    rules: FightRules = FightRules(),
+    monster_armour: int = 0,
+    deadline: Deadline | None = None,
 ) -> list[MonsterCandidate]:
-    """Exact odds for every monster with a rating in `ratings` and Combat dice in `dice`."""
+    """Exact odds for every monster with a rating in `ratings` and Combat dice in `dice` (LimitReached when
+    the deadline passes first)."""
     candidates = []
     for count in dice:
-        for rating, odds in fight_by_rating(delver, count, ratings, rules, monster_armour).items():
+        for rating, odds in fight_by_rating(delver, count, ratings, rules, monster_armour, deadline).items():
             candidates.append(MonsterCandidate(rating=rating, dice=count, odds=odds))
     return candidates
 
@@ -63,6 +70,7 @@ def find_monster(
     rules: FightRules = FightRules(),
     monster_armour: int = 0,
     reach: int = 2,
+    deadline: Deadline | None = None,
 ) -> EncounterChoice:
     """The monster (rating, dice) whose exact odds come closest to the goal.
 
@@ -75,7 +83,7 @@ def find_monster(
         raise ValueError("search ratings and dice from 1 upwards, with at least one of each")
     if not 0 <= target <= 1:
         raise ValueError(f"a probability lies in [0, 1], got {target}")
-    candidates = score_candidates(delver, ratings, dice, rules, monster_armour)
+    candidates = score_candidates(delver, ratings, dice, rules, monster_armour, deadline)
     if goal == "win":
         eligible = candidates
     elif goal == "survival":

@@ -14,11 +14,13 @@ number at fault; tile codes twisty has no meaning for are walls, in the loss rep
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from twisty.errors import LevelError
 from twisty.importers.losses import LossReport
 from twisty.importers.tower import FloorPlan, ImportedLevel, Tile, tower_level
+from twisty.limits import Deadline
 from twisty.rules.passages import COLOURS, Shop, Thing, TowerStats
 from twisty.rules.passages_combat import FIRST_STRIKE, MODELLED_SPECIALS, SPECIAL_NAMES, Enemy
 from twisty.rules.passages_format import MAX_MAP_SIDE
@@ -66,11 +68,18 @@ ONLY = {
 LARGEST = 10**9
 
 
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
 @dataclass
 class _Token:
     value: int
     line: int
     column: int
+    digits: int = 1  # as written (a value of more than 19 digits is held as 10^19: out of every range)
+
+    def shown(self) -> str:
+        return str(self.value) if self.digits <= 19 else f"a number of {self.digits} characters"
 
 
 class _Reader:
@@ -84,16 +93,16 @@ class _Reader:
             column = 0
             for word in line.split():
                 column = line.index(word, column) + 1
-                try:
-                    value = int(word)
-                except ValueError:
+                # (decimal digits only: Python's int() would also take "1_000", "+5" and other scripts' digits,
+                # which magic-tower-AI's reader does not; and past 18 digits no value is in range anyway)
+                if not _WHOLE.fullmatch(word):
                     raise LevelError(
                         f"{word[:20]!r} is not a whole number (magic-tower-AI maps are whitespace-separated integers)",
                         path=path,
                         line=number,
                         column=column,
-                    ) from None
-                self.tokens.append(_Token(value, number, column))
+                    )
+                self.tokens.append(_Token(int(word) if len(word) <= 19 else 10**19, number, column, len(word)))
                 column += len(word) - 1
             self.end = (number, len(line) + 1)
         self.at = 0
@@ -106,7 +115,7 @@ class _Reader:
         token = self.tokens[self.at]
         self.at += 1
         if not low <= token.value <= high:
-            raise self.error(token, f"{what} must lie within {low} to {high:,}, not {token.value}")
+            raise self.error(token, f"{what} must lie within {low} to {high:,}, not {token.shown()}")
         return token.value
 
     def last(self) -> _Token:
@@ -126,10 +135,15 @@ def detect_codes(codes: set[int], monster_ids: set[int]) -> str | None:
     return NEW if new else OLD
 
 
-def import_mtai(text: str, path: str, codes: str | None = None, name: str = "") -> tuple[ImportedLevel, LossReport]:
+def import_mtai(
+    text: str, path: str, codes: str | None = None, name: str = "", deadline: Deadline | None = None
+) -> tuple[ImportedLevel, LossReport]:
     """The passages level of a magic-tower-AI map, and what could not be expressed. `codes` forces the
-    tile-code version (NEW or OLD); None recognises it."""
+    tile-code version (NEW or OLD); None recognises it. `deadline` is polled between the steps
+    (LimitReached)."""
     reader = _Reader(text, path)
+    if deadline is not None:
+        deadline.check()
     floors = reader.next("the number of floors", 1, MAX_FLOORS)
     rows = reader.next("the number of rows", 1, MAX_MAP_SIDE)
     cols = reader.next("the number of columns", 1, MAX_MAP_SIDE)
@@ -209,6 +223,8 @@ def import_mtai(text: str, path: str, codes: str | None = None, name: str = "") 
     floor_names = [str(f + 1) for f in range(floors)]
     plans = []
     for f, grid in enumerate(grids):
+        if deadline is not None:
+            deadline.check()
         plan: list[list[Tile]] = []
         for r, row in enumerate(grid):
             tiles: list[Tile] = []
@@ -236,7 +252,7 @@ def import_mtai(text: str, path: str, codes: str | None = None, name: str = "") 
         f"Imported from the magic-tower-AI map {path} (tile codes: {version}) by `twisty import mtai`.",
         "Won by defeating the boss; the score is the hp left after that fight.",
     ]
-    imported = tower_level(name or path, plans, player, shop=shop, header=header, shown=path)
+    imported = tower_level(name or path, plans, player, shop=shop, header=header, shown=path, deadline=deadline)
     return imported, report
 
 

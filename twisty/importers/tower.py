@@ -4,12 +4,16 @@ An importer reads a foreign format into floors of Tile values; `tower_level` sta
 (twisty.rules.passages_format: bottom floor first, a row of outside between two), joins the stairs ("The up
 stair of floor f and the down stair of floor f+1 are one place"), writes the level file with the rules'
 writer and reads it back with the rules' loader, so that an imported level is exactly what its file says.
+A level past the format's limits (too many blockers, say) is a LevelError naming the source, never a
+position in the generated text, which the user never sees.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from twisty.errors import LevelError
+from twisty.limits import Deadline
 from twisty.rules.passages import (
     FLOOR,
     GOAL,
@@ -57,8 +61,10 @@ def tower_level(
     description: str = "",
     header: list[str] | None = None,
     shown: str = "imported level",
+    deadline: Deadline | None = None,
 ) -> ImportedLevel:
-    """The level of these floors (one floor: a plain map), written and read back."""
+    """The level of these floors (one floor: a plain map), written and read back. A LevelError (at `shown`,
+    the source) when the level does not fit the level format's limits."""
     grid: list[str] = []
     floors: list[Floor] = []
     things: list[Thing] = []
@@ -117,6 +123,19 @@ def tower_level(
         shop,
         guards,
     )
-    text = level_text(level, header)
-    loaded = load_passages(parse_level_bytes(text.encode("utf-8"), shown))
+    try:
+        text = level_text(level, [_one_line(line) for line in header or []])
+    except ValueError as error:  # (the writer's legend has a character for about a hundred kinds of object)
+        raise LevelError(f"the imported level cannot be written as a level file: {error}", path=shown) from None
+    try:
+        loaded = load_passages(parse_level_bytes(text.encode("utf-8"), shown), deadline)
+    except LevelError as error:
+        raise LevelError(
+            f"the imported level breaks a limit of the level format (docs/limits.md): {error.message}", path=shown
+        ) from None
     return ImportedLevel(name, text, loaded, tuple(plan.name for plan in plans))
+
+
+def _one_line(text: str) -> str:
+    """A header line as a comment line: no line breaks or other control characters from the source."""
+    return "".join(char if char.isprintable() else "?" for char in text)

@@ -23,14 +23,19 @@ import functools
 import io
 import os
 import re
+import signal
+import sys
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree
 
-from twisty.errors import UsageError
+from twisty.errors import LimitReached, UsageError
+from twisty.limits import Deadline
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -60,18 +65,29 @@ _CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 @dataclass(frozen=True)
 class PictureOptions:
     """What to draw: `answer` draws the route / walk / plan; `spread` picks a book's spread (None: the
-    entrance's)."""
+    entrance's; ALL_SPREADS: every spread, one under the other). `deadline`: the command's one deadline,
+    which the work of drawing (a route's walk between steps) shares; what it cuts short is drawn as
+    such and said in the picture's notes."""
 
     answer: bool = False
     spread: int | None = None
+    deadline: Deadline | None = None
+
+
+# PictureOptions.spread for a whole book.
+ALL_SPREADS = -1
 
 
 @dataclass
 class Picture:
-    """A drawn figure and the tooltip of each artist that has one (by the artist's gid)."""
+    """A drawn figure, the tooltip of each artist that has one (by the artist's gid), and notes on what
+    the picture leaves out (work cut short by the deadline, labels without room), for the command to say."""
 
     figure: Figure
     tooltips: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    # What the deadline cut short in the drawing (the walk between some steps): the command exits 1.
+    cut: str = ""
 
     def tip(self, artist: Any, gid: str, text: str) -> Any:
         """Give `artist` the id `gid` in SVG and the tooltip `text`; returns the artist."""
@@ -89,18 +105,48 @@ def require_matplotlib() -> None:
 
 
 def plain_text(draw: Callable[..., Picture]) -> Callable[..., Picture]:
-    """Draw with every text taken literally: a level's name may hold "$", which matplotlib would otherwise
-    read as the start of a formula (and fail on)."""
+    """Draw with every text taken literally (a level's name may hold "$", which matplotlib would otherwise
+    read as the start of a formula, and fail on) and quietly (see `quietly`)."""
 
     @functools.wraps(draw)
     def drawing(*args: Any, **kwargs: Any) -> Picture:
         require_matplotlib()
         import matplotlib
 
-        with matplotlib.rc_context({"text.parse_math": False, "text.usetex": False}):
+        with quietly(), matplotlib.rc_context({"text.parse_math": False, "text.usetex": False}):
             return draw(*args, **kwargs)
 
     return drawing
+
+
+@contextmanager
+def quietly() -> Iterator[None]:
+    """matplotlib's warnings silenced while a picture is drawn and written: they are about fonts lacking a
+    character of a level's name and the like, nothing a designer can act on, and a server's log or a
+    command's stderr is no place for them. Control characters are taken out of the texts before (they
+    have no glyph in any font; see `printable`)."""
+    import logging
+    import warnings
+
+    logger = logging.getLogger("matplotlib")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", module=r"matplotlib(\..*)?$")
+            warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from")
+            yield
+    finally:
+        logger.setLevel(level)
+
+
+_CONTROL_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """A level's text (a name, a description) without the control characters no font can draw (a TOML
+    string may hold them as escapes); newlines and tabs stay."""
+    return _CONTROL_TEXT.sub("", text)
 
 
 def new_figure(width: float, height: float) -> Figure:
@@ -112,9 +158,15 @@ def new_figure(width: float, height: float) -> Figure:
 
 
 def _rendered(picture: Picture, suffix: str) -> bytes:
+    buffer = io.BytesIO()
+    with quietly():
+        _save(picture, suffix, buffer)
+    return buffer.getvalue()
+
+
+def _save(picture: Picture, suffix: str, buffer: io.BytesIO) -> None:
     import matplotlib
 
-    buffer = io.BytesIO()
     # Text stays text in SVG (searchable, smaller); a fixed hash salt and no date make the same picture
     # the same bytes, so pictures kept in the repository change only when what they show changes.
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "twisty"}):
@@ -122,7 +174,6 @@ def _rendered(picture: Picture, suffix: str) -> bytes:
             picture.figure.savefig(buffer, format="svg", metadata={"Date": None})
         else:
             picture.figure.savefig(buffer, format="png", metadata={"Software": None}, dpi=110)
-    return buffer.getvalue()
 
 
 def picture_svg(picture: Picture) -> str:
@@ -155,15 +206,20 @@ def output_suffix(path: str | Path) -> str:
     return suffix
 
 
-def save_picture(picture: Picture, path: str | Path) -> None:
-    """Write the picture as SVG or PNG (by the suffix), through a temporary file in the same folder so
-    that a reader never sees half a picture."""
-    suffix = output_suffix(path)
-    data = picture_bytes(picture, suffix)
+def save_picture(picture: Picture, path: str | Path) -> int:
+    """Write the picture as SVG or PNG (by the suffix); the number of bytes written."""
+    data = picture_bytes(picture, output_suffix(path))
+    write_picture_bytes(data, path)
+    return len(data)
+
+
+def write_picture_bytes(data: bytes, path: str | Path) -> None:
+    """Write a picture's bytes through a temporary file in the same folder, so that a reader never sees
+    half a picture."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:
-        handle, temporary = tempfile.mkstemp(prefix=".twisty-", suffix=suffix, dir=folder)
+        handle, temporary = tempfile.mkstemp(prefix=".twisty-", suffix=target.suffix, dir=folder)
     except OSError as error:
         raise UsageError(f"{path}: cannot write there: {error.strerror or error}") from None
     try:
@@ -174,6 +230,43 @@ def save_picture(picture: Picture, path: str | Path) -> None:
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
         raise UsageError(f"{path}: cannot write there: {error.strerror or error}") from None
+
+
+# Seconds a drawing may run past the command's deadline before it is stopped (the picture then is not
+# written): matplotlib's drawing cannot poll a deadline itself.
+DRAWING_GRACE = 0.4
+
+
+@contextmanager
+def drawing_within(deadline: Deadline | None) -> Iterator[None]:
+    """Stop the work inside when `deadline` plus DRAWING_GRACE has passed: LimitReached is raised in it
+    (by a timer signal, in the main thread of a command; elsewhere, such as a server's worker, the caller
+    bounds the work and this does nothing)."""
+    left = None if deadline is None else deadline.remaining()
+    if left is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def stop(_signal: int, _frame: Any) -> None:
+        # Raised from wherever the drawing is; if that is a place that swallows exceptions (a weakref
+        # callback, a __del__), the timer strikes again shortly until the drawing stops.
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        raise LimitReached("time limit")
+
+    def unraisable(hook: Any) -> None:  # a strike swallowed where it landed is no news for stderr
+        if not isinstance(hook.exc_value, LimitReached):
+            earlier_hook(hook)
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    earlier_hook = sys.unraisablehook
+    sys.unraisablehook = unraisable
+    signal.setitimer(signal.ITIMER_REAL, left + DRAWING_GRACE)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        sys.unraisablehook = earlier_hook
 
 
 def short_fraction(text: str, limit: int = 28) -> str:

@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from twisty.errors import UsageError
+from twisty.render.layout import Labels, Sheet
 from twisty.render.pictures import (
+    ALL_SPREADS,
     BLACK,
     BLUE,
     FLOOR,
@@ -24,8 +26,8 @@ from twisty.render.pictures import (
     WALL_GREY,
     Picture,
     PictureOptions,
-    new_figure,
     plain_text,
+    printable,
 )
 from twisty.rules.book.contents import code_of
 from twisty.rules.book.model import Book
@@ -36,6 +38,7 @@ from twisty.rules.level import Level
 ANSWER = "walk"
 CELL_INCHES = 0.42
 GUTTER = 0.7  # the gap between the two pages, in cells
+SPREADS_ABREAST = 3  # a whole book is drawn in rows of this many spreads
 PETRIFIED_GREY = "#a6a6a6"
 WALK_COLOUR = BLUE
 
@@ -126,9 +129,10 @@ def verdict_line(verdict: Any) -> str:
 
 @plain_text
 def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
-    """One spread of the book of `verdict` (a BookVerdict), coloured by its evaluation before the walk."""
+    """One spread of the book of `verdict` (a BookVerdict), coloured by its evaluation before the walk, or
+    every spread (options.spread == ALL_SPREADS), three abreast; the key beside them."""
     from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch, Rectangle
+    from matplotlib.patches import Patch
 
     book: Book | None = verdict.book if verdict is not None else None
     if verdict is None or book is None:
@@ -136,18 +140,61 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
             f"{level.path}: the book could not be evaluated within the time limit, so there is "
             "nothing to colour (raise --timeout)"
         )
+    shown = spreads(book) if options.spread == ALL_SPREADS else [chosen_spread(book, options.spread)]
+    height, width = book.shape.height, book.shape.width
+    across = min(SPREADS_ABREAST, len(shown))
+    sheet = Sheet(f"{printable(book.title or level.path)}\n{verdict_line(verdict)}", title_size=9)
+    picture = Picture(sheet.figure)
+    walked = 0
+    for number, spread in enumerate(shown):
+        if options.deadline is not None:
+            options.deadline.check()
+        axes = sheet.panel(
+            (2 * width + GUTTER + 0.2) * CELL_INCHES, (height + 0.7) * CELL_INCHES, number // across, number % across
+        )
+        walked += _draw_spread(axes, picture, book, verdict, spread, options.answer)
+    handles: list[Any] = [
+        Patch(facecolor=fill, hatch=hatch, edgecolor="#8c8c8c", label=label)
+        for fill, hatch, _, label in STATUS_STYLE.values()
+    ]
+    handles += [
+        Patch(facecolor="none", edgecolor=SKY_BLUE, linewidth=2.5, label="IN: entrance"),
+        Patch(facecolor="none", edgecolor=GREEN, linewidth=2.5, label="OUT: exit"),
+        Patch(facecolor="#d9d9d9", label="gutter"),
+    ]
+    if options.answer and verdict.walk:
+        handles.append(
+            Line2D(
+                [],
+                [],
+                color=WALK_COLOUR,
+                linewidth=3,
+                marker="o",
+                markersize=4,
+                label=f"the walk ({len(verdict.walk) - 1} moves; {walked} cells drawn here)",
+            )
+        )
+    handles.append(Patch(facecolor="none", edgecolor="none", label="codes: docs/book.md; hover a cell (SVG)"))
+    sheet.key(handles, fontsize=7.5)
+    sheet.finish()
+    return picture
+
+
+def _draw_spread(axes: Any, picture: Picture, book: Book, verdict: Any, spread: int, answer: bool) -> int:
+    """One spread in its panel; the number of the walk's cells drawn on it."""
+    from matplotlib.patches import Rectangle
+
     shape = book.shape
-    spread = chosen_spread(book, options.spread)
-    evaluation = verdict.analysis.initial if verdict.analysis is not None else None
     height, width = shape.height, shape.width
-    figure = new_figure((2 * width + GUTTER) * CELL_INCHES + 3.8, max(height * CELL_INCHES + 1.3, 3.2))
-    picture = Picture(figure)
-    axes = figure.add_subplot()
+    evaluation = verdict.analysis.initial if verdict.analysis is not None else None
     axes.set_xlim(-0.1, 2 * width + GUTTER + 0.1)
-    axes.set_ylim(height + 0.1, -0.1)
-    axes.set_aspect("equal")
-    axes.axis("off")
-    axes.add_patch(Rectangle((width, -0.1), GUTTER, height + 0.2, facecolor="#d9d9d9", edgecolor="none", gid="gutter"))
+    axes.set_ylim(height + 0.6, -0.1)
+    axes.add_patch(
+        Rectangle((width, -0.1), GUTTER, height + 0.2, facecolor="#d9d9d9", edgecolor="none", gid=f"gutter-{spread}")
+    )
+    pages = shape.spread_pages(spread)
+    named = ("pages " if len(pages) > 1 else "page ") + "-".join(str(page) for page in pages)
+    axes.set_title(f"spread {spread} ({named})", fontsize=8, loc="left")
 
     def origin(page: int) -> float:
         return 0.0 if page % 2 == 0 else width + GUTTER
@@ -166,14 +213,14 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
                 style="italic",
             )
             continue
-        axes.text(left + width / 2, height + 0.05, f"page {page}", ha="center", va="top", fontsize=8)
+        axes.text(left + width / 2, height + 0.1, f"page {page}", ha="center", va="top", fontsize=8)
         for row in range(height):
             for col in range(width):
                 cell = (page, row, col)
                 index = shape.index(cell)
                 style = STATUS_STYLE.get(evaluation.status[index]) if evaluation is not None else None
                 fill, hatch, ink, _ = style or (PALE, "", BLACK, "")
-                patch = axes.add_patch(
+                patch = axes.add_artist(  # limits set: no widening cell by cell
                     Rectangle((left + col, row), 1, 1, facecolor=fill, hatch=hatch, edgecolor="#8c8c8c", linewidth=0.4)
                 )
                 picture.tip(patch, f"cell-{page}-{row}-{col}", story_text(cell_story(verdict, cell)))
@@ -215,36 +262,9 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
                     color=BLACK,
                     zorder=6,
                 )
-
-    handles: list[Any] = [
-        Patch(facecolor=fill, hatch=hatch, edgecolor="#8c8c8c", label=label)
-        for fill, hatch, _, label in STATUS_STYLE.values()
-    ]
-    handles += [
-        Patch(facecolor="none", edgecolor=SKY_BLUE, linewidth=2.5, label="IN: entrance"),
-        Patch(facecolor="none", edgecolor=GREEN, linewidth=2.5, label="OUT: exit"),
-        Patch(facecolor="#d9d9d9", label="gutter"),
-    ]
-    if options.answer and verdict.walk:
-        steps = _draw_walk(axes, picture, book, verdict.walk, spread, origin)
-        handles.append(
-            Line2D(
-                [],
-                [],
-                color=WALK_COLOUR,
-                linewidth=3,
-                marker="o",
-                markersize=4,
-                label=f"the walk ({steps} of its cells here)",
-            )
-        )
-    handles.append(Patch(facecolor="none", edgecolor="none", label="codes: docs/book.md; hover a cell (SVG)"))
-    figure.legend(handles=handles, loc="outside right upper", fontsize=7.5, frameon=False)
-    shown = shape.spread_pages(spread)
-    pages = ("pages " if len(shown) > 1 else "page ") + "-".join(str(page) for page in shown)
-    title = book.title or level.path
-    axes.set_title(f"{title}\nspread {spread} ({pages}): {verdict_line(verdict)}", fontsize=9, loc="left")
-    return picture
+    if answer and verdict.walk:
+        return _draw_walk(axes, picture, book, verdict.walk, spread, origin)
+    return 0
 
 
 def _draw_walk(axes: Any, picture: Picture, book: Book, walk: list[Cell], spread: int, origin: Any) -> int:
@@ -266,6 +286,8 @@ def _draw_walk(axes: Any, picture: Picture, book: Book, walk: list[Cell], spread
         runs[-1].append((step, point))
         previous = point
     drawn = 0
+    height, width = book.shape.height, book.shape.width
+    labels = Labels(axes, CELL_INCHES, (-0.1, -0.1, 2 * width + GUTTER + 0.1, height + 0.1))
     for number, run in enumerate(runs):
         xs = [point[0] for _, point in run]
         ys = [point[1] for _, point in run]
@@ -281,18 +303,19 @@ def _draw_walk(axes: Any, picture: Picture, book: Book, walk: list[Cell], spread
             zorder=3,
         )
         first, last = run[0][0], run[-1][0]
-        picture.tip(line, f"walk-{number}", f"the walk, steps {first} to {last} of {len(walk) - 1}")
+        picture.tip(line, f"walk-{spread}-{number}", f"the walk, steps {first} to {last} of {len(walk) - 1}")
         for step, (x, y) in (run[0], run[-1]) if len(run) > 1 else (run[0],):
-            axes.text(
-                x + 0.3,
-                y - 0.28,
+            labels.place(
+                x,
+                y,
                 str(step),
+                clearance=0.1,
                 fontsize=5.5,
+                pad=0.08,
+                required=True,
                 color=BLACK,
                 zorder=6,
-                ha="center",
-                va="center",
-                bbox={"boxstyle": "round,pad=0.08", "facecolor": "white", "edgecolor": WALK_COLOUR, "linewidth": 0.6},
+                bbox={"facecolor": "white", "edgecolor": WALK_COLOUR, "linewidth": 0.6},
             )
         drawn += len(run)
     return drawn

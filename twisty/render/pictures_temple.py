@@ -8,10 +8,10 @@ each turn with its falls and the temple after it); nothing is solved here.
 
 from __future__ import annotations
 
-import math
 from itertools import pairwise
 from typing import Any
 
+from twisty.render.layout import Sheet
 from twisty.render.pictures import (
     BLACK,
     BLUE,
@@ -23,8 +23,8 @@ from twisty.render.pictures import (
     VERMILLION,
     Picture,
     PictureOptions,
-    new_figure,
     plain_text,
+    printable,
 )
 from twisty.rules.level import Level
 from twisty.rules.temple.model import SIDES, Round, TempleState
@@ -87,7 +87,7 @@ def _draw_panel(
             f"{temple.names[room]}"
             + (" (explored)" if room in explored else " (to explore)" if room in round_.targets else ""),
         )
-        axes.text(x, y + 0.32, temple.names[room][:10], ha="center", va="center", fontsize=5)
+        axes.text(x, y + 0.32, printable(temple.names[room])[:10], ha="center", va="center", fontsize=5)
     for slot, (a, b) in enumerate(temple.slots):
         fixed = temple.fixed >> slot & 1
         built = state.walls >> slot & 1
@@ -155,35 +155,35 @@ def _draw_panel(
 @plain_text
 def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
     """The round at its start and, with options.answer, after every turn of `verdict`'s plan (a
-    TempleVerdict); a legend below."""
+    TempleVerdict), PANELS_PER_ROW panels a row; the key below them."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
     round_: Round = level.model
     plan = verdict.plan if options.answer and verdict is not None else None
     records = plan.records if plan is not None else ()
-    panels = 1 + len(records)
-    across = min(panels, PANELS_PER_ROW)
-    down_rows = math.ceil(panels / across)
-    figure = new_figure(across * PANEL_INCHES + 0.2, down_rows * PANEL_INCHES + 1.3)
-    picture = Picture(figure)
-    grid = figure.add_gridspec(down_rows + 1, across, height_ratios=[*([1.0] * down_rows), 0.35])
-    start = round_.start()
-    title = round_.name or level.path
+    across = min(1 + len(records), PANELS_PER_ROW)
+    title = printable(round_.name or level.path)
     if options.answer and verdict is not None and plan is None:
         title += " (no plan: " + ("unwinnable" if verdict.solvable is False else "unknown") + ")"
-    figure.suptitle(title, fontsize=10)
-    _draw_panel(figure.add_subplot(grid[0, 0]), picture, round_, start, "start")
+    sheet = Sheet(title)
+    picture = Picture(sheet.figure)
+
+    def panel(index: int) -> Any:
+        _, _, rows, cols = seen(round_, records[index - 1].state.down if index else round_.start().down, 0, 0)
+        scale = PANEL_INCHES / max(round_.temple.rows, round_.temple.cols, 1) * 0.85
+        return sheet.panel((cols + 0.7) * scale, (rows + 1.1) * scale, index // across, index % across)
+
+    _draw_panel(panel(0), picture, round_, round_.start(), "start")
     for index, record in enumerate(records, start=1):
-        axes = figure.add_subplot(grid[index // across, index % across])
+        if options.deadline is not None:
+            options.deadline.check()
         seat = "" if record.turn.player is None else f"player {record.turn.player + 1}: "
         action = describe_action(round_.temple, record.turn.card, record.turn.action)
         text = f"turn {record.number}: {seat}{record.turn.card}\n{action}"
         if record.explored_room is not None:
             text += f"; explores {round_.temple.names[record.explored_room]}"
-        _draw_panel(axes, picture, round_, record.state, text, record.falls, prefix=f"turn-{record.number}")
-    legend_axes = figure.add_subplot(grid[down_rows, :])
-    legend_axes.axis("off")
+        _draw_panel(panel(index), picture, round_, record.state, text, record.falls, prefix=f"turn-{record.number}")
     handles = [
         Line2D([], [], color=FIXED_WALL, linewidth=4, label="fixed wall"),
         Line2D([], [], color=VARIABLE_WALL, linewidth=3, linestyle=(0, (2, 1)), label="variable wall"),
@@ -194,5 +194,6 @@ def draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture:
         Patch(facecolor=PALE, edgecolor="#bbbbbb", label="room card room"),
         Patch(facecolor=DOOR, label="door (framed: the revealed one)"),
     ]
-    legend_axes.legend(handles=handles, loc="center", ncol=4, fontsize=7, frameon=False)
+    sheet.key(handles, side="below", fontsize=7)
+    sheet.finish()
     return picture

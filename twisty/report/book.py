@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from twisty.checking import CheckOptions, Outcome, level_status, status_word
+from twisty.checking import CheckOptions, Outcome, level_status, status_word, verdict_repr
+from twisty.errors import did_you_mean
 from twisty.games.book import GAME
 from twisty.limits import Deadline
 from twisty.render.book import MARK_LEGEND, spread_lines
@@ -83,7 +84,8 @@ def read_expectations(source: LevelSource, book: Book | None) -> BookExpectation
                     else None
                 )
                 if number not in RULE_NAMES:
-                    raise error(f"[expect] rules: {rule!r:.40} is not a rule number (1-27) or name")
+                    hint = did_you_mean(rule, RULE_NAMES.values()) if isinstance(rule, str) else ""
+                    raise error(f"[expect] rules: {rule!r:.40} is not a rule number (1-27) or name{hint}")
                 expect.rules.append(number)
         else:
             if not isinstance(value, list):
@@ -320,7 +322,7 @@ def summary_line(data: dict[str, Any]) -> str:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class BookVerdict:
     """What twisty says of one book: whether a walk crosses it and the shortest one (replayed by the path
     rules), the corridor and its shape, uniqueness, the rules that decided cells, the other readings under
@@ -331,6 +333,9 @@ class BookVerdict:
     book: Book | None  # None when the book could not even be evaluated within the deadline
     analysis: BookAnalysis | None
     data: Mapping[str, Any] = field(repr=False)
+
+    def __repr__(self) -> str:  # game, name, status and headline answers, not the whole level
+        return verdict_repr(self)
 
     @property
     def outcome(self) -> Outcome:
@@ -379,6 +384,10 @@ class BookVerdict:
         return list(data["expect_failures"]) + ambiguity_lines(data)
 
 
+# A book whose first evaluation the deadline stopped is answered here, every answer unknown (twisty.api).
+CHECKS_UNLOADED = True
+
+
 def check(level: Level, options: CheckOptions) -> BookVerdict:
     """The book's verdict within the level's one deadline (loading has happened within it too). When the
     deadline passed while the book was first evaluated, there is no model (level.stopped_by names the cap)
@@ -401,6 +410,8 @@ def check(level: Level, options: CheckOptions) -> BookVerdict:
 def _finish(data: dict[str, Any], source: LevelSource, asked: set[str]) -> Mapping[str, Any]:
     expect = source.data.get("expect")
     data["expected_solvable"] = expect.get("solvable") if isinstance(expect, dict) else None
+    title = source.data.get("title")
+    data.setdefault("name", title if isinstance(title, str) else "")  # every game's record names its level
     data["questions"] = sorted(asked | {"walk"})
     return MappingProxyType(data)
 

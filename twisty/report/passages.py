@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from twisty.checking import CheckOptions, Outcome, level_status, status_word
+from twisty.checking import CheckOptions, Outcome, level_status, status_word, verdict_repr
 from twisty.render.passages import legend_lines, route_map, walkthrough
 from twisty.rules.level import Level
 from twisty.rules.passages import Expectations, PassagesLevel, Replay
 from twisty.solver.passages import PassagesAnalysis, analyse
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PassagesVerdict:
     """What twisty says of one passages level: the answers to the questions asked, each proved or
     unknown, the best route (replayed by the rules) and a second solution when there is one, and the
@@ -41,6 +41,9 @@ class PassagesVerdict:
     limit: str  # what an undecided answer ran into: "time" or "memory"
     questions: frozenset[str]
     expect_failures: tuple[str, ...]
+
+    def __repr__(self) -> str:  # game, name, status and headline answers, not the whole level
+        return verdict_repr(self)
 
     @property
     def solvable(self) -> bool | None:

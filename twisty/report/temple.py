@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from twisty.checking import CheckOptions, Outcome, level_status, status_word
+from twisty.checking import CheckOptions, Outcome, level_status, status_word, verdict_repr
 from twisty.render.temple import drawing
 from twisty.rules.level import Level
 from twisty.rules.temple.model import SIDES, Expectations, Round
@@ -15,7 +15,7 @@ from twisty.rules.temple.semantics import describe_action, max_turns
 from twisty.solver.temple_portfolio import TempleAnalysis, analyse
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class TempleVerdict:
     """What twisty says of one round: each answer proved or unknown (None), the plans replayed by the rules,
     and the [expect] claims that fail. `to_json()` is what `check --json` prints (keys in docs/temple.md)."""
@@ -37,6 +37,9 @@ class TempleVerdict:
     limit: str  # what an undecided answer ran into: "time" or "memory"
     questions: frozenset[str]
     expect_failures: tuple[str, ...]
+
+    def __repr__(self) -> str:  # game, name, status and headline answers, not the whole level
+        return verdict_repr(self)
 
     @property
     def solvable(self) -> bool | None:

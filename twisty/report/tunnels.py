@@ -4,7 +4,6 @@ text, and the JSON of Saving Rolls, Clashes and fights (what `twisty odds --json
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -21,39 +20,46 @@ from twisty.rules.tunnels import (
     FightRules,
     Monster,
     clash,
-    difficulty_for_level,
     saving_roll_success,
 )
+from twisty.rules.tunnels_limits import (
+    MAX_ARMOUR,
+    MAX_CONSTITUTION,
+    MAX_DIFFICULTY,
+    MAX_FIGHT_DICE,
+    MAX_FIGHT_WORK,
+    MAX_GENERATOR_WORK,
+    MAX_LEVEL,
+    MAX_LUCK,
+    MAX_RATING,
+    difficulty_of,
+    fight_fields,
+    fight_work,
+    fraction_text,
+)
 
-# Bounds that keep every answer within seconds; the rules never call for more.
-MAX_FIGHT_DICE = 20
-MAX_CONSTITUTION = 100
-MAX_RATING = 200
-MAX_ARMOUR = 50
-MAX_LUCK = 100
-# A fight's exact fractions grow with its length and with the dice thrown per Clash (denominators are
-# powers of 6 per Clash), so its cost is measured as states x dice per Clash; these bounds keep a command
-# to about ten seconds.
-MAX_FIGHT_WORK = 100_000
-MAX_GENERATOR_WORK = 150_000
-# The exploding sum makes every shortfall exact, with fractions that grow about 1.5 digits per point:
-# these bounds keep a Saving Roll under a second.
-MAX_DIFFICULTY = 1000
-MAX_LEVEL = (MAX_DIFFICULTY - 6) // 3
-
-
-def fight_work(chain: FightChain) -> int:
-    return chain.estimated_states() * (chain.delver.combat + chain.monster.dice + 2)
-
-
-def fraction_text(value: Fraction) -> str:
-    """Always "p/q", so scripts parse one shape; exact odds of long fights run to thousands of digits."""
-    digit_limit = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        return f"{value.numerator}/{value.denominator}"
-    finally:
-        sys.set_int_max_str_digits(digit_limit)
+# The bounds are part of what this module answers (and the pictures print fractions as it does).
+__all__ = [
+    "MAX_ARMOUR",
+    "MAX_CONSTITUTION",
+    "MAX_DIFFICULTY",
+    "MAX_FIGHT_DICE",
+    "MAX_FIGHT_WORK",
+    "MAX_GENERATOR_WORK",
+    "MAX_LEVEL",
+    "MAX_LUCK",
+    "MAX_RATING",
+    "Odds",
+    "clash_data",
+    "clash_odds",
+    "difficulty_of",
+    "fight_data",
+    "fight_odds",
+    "fight_work",
+    "fraction_text",
+    "save_data",
+    "save_odds",
+]
 
 
 def distribution(values: dict[int, Fraction]) -> dict[str, str]:
@@ -78,21 +84,11 @@ def clash_data(a: ClashSide, b: ClashSide, result: ClashOdds) -> dict[str, Any]:
 
 
 def fight_data(result: FightOdds) -> dict[str, Any]:
-    data: dict[str, Any] = {
+    return {
         "constitution": distribution(result.constitution),
         "constitution_float": distribution_float(result.constitution),
         "states": result.states,
-    }
-    for key, value in (
-        ("win", result.win),
-        ("disabled", result.disabled),
-        ("perished", result.perished),
-        ("survival", result.survival),
-        ("expected_clashes", result.expected_clashes),
-    ):
-        data[key] = fraction_text(value)
-        data[f"{key}_float"] = float(value)
-    return data
+    } | fight_fields(result)
 
 
 def save_data(difficulty: int, rating: int, success: Fraction) -> dict[str, Any]:
@@ -104,7 +100,7 @@ def save_data(difficulty: int, rating: int, success: Fraction) -> dict[str, Any]
     }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Odds:
     """Exact odds of one Twisted Tunnels question: `kind` is save, clash or fight; `result` the exact
     answer (a Fraction for a Saving Roll, ClashOdds, FightOdds); to_json() what `odds --json` prints."""
@@ -113,21 +109,13 @@ class Odds:
     result: Any
     data: Mapping[str, Any] = field(repr=False)
 
+    def __repr__(self) -> str:  # the exact fractions run to hundreds of digits: their floats here
+        floats = {key[: -len("_float")]: value for key, value in self.data.items() if key.endswith("_float")}
+        shown = ", ".join(f"{key}={value:.6f}" for key, value in floats.items() if isinstance(value, float))
+        return f"Odds(kind={self.kind!r}, {shown})"
+
     def to_json(self) -> dict[str, Any]:
         return dict(self.data)
-
-
-def difficulty_of(level: int | None, difficulty: int | None, default_level: int | None = None) -> int:
-    """The Saving Roll difficulty from a dungeon level (3 x level + 6) or given directly."""
-    if level is not None and difficulty is not None:
-        raise UsageError("give a dungeon level or a difficulty, not both")
-    if difficulty is not None:
-        return difficulty
-    if level is None:
-        if default_level is None:
-            raise UsageError("give a dungeon level or a difficulty")
-        level = default_level
-    return difficulty_for_level(level)
 
 
 def save_odds(rating: int, level: int | None = None, difficulty: int | None = None) -> Odds:

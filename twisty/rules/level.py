@@ -1,23 +1,22 @@
 """A level of any game as loaded: its file (or text), its game, and the game's model of it.
 
-The registry (twisty.games) names each game's loader; `load_level` reads the file within the input limits
-(twisty.rules.source) and hands the parsed TOML to that loader, within the level's deadline.
+The registry (twisty.games) names each game's loader; `level_of` hands a parsed file (read within the input
+limits, twisty.rules.source) to that loader, within the level's deadline.
 """
 
 from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from twisty.errors import LevelError, LimitReached
 from twisty.games import GAMES, level_games, resolve
 from twisty.limits import Deadline
-from twisty.rules.source import LevelSource, parse_level_bytes, read_level
+from twisty.rules.source import LevelSource
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Level:
     """A loaded level: `model` is the game's own (a PassagesLevel, a Book, ...); `source` keeps the text,
     so that later messages can point into it."""
@@ -36,6 +35,10 @@ class Level:
     def name(self) -> str:
         return str(getattr(self.model, "name", "") or getattr(self.model, "title", "") or "")
 
+    def __repr__(self) -> str:  # short: the model and the text are in the fields
+        answer = "" if self.answer is None else f", answer={self.answer!r}"
+        return f"Level(game={self.game!r}, path={self.path!r}, name={self.name!r}{answer})"
+
 
 def model_of(source: LevelSource, deadline: Deadline | None = None) -> Any:
     """The game's model of a parsed level file (LevelError for a game without level files)."""
@@ -49,13 +52,9 @@ def model_of(source: LevelSource, deadline: Deadline | None = None) -> Any:
     return loader(source)
 
 
-def load_level(path_or_text: str | Path, deadline: Deadline | None = None) -> Level:
-    """A level from a file path, or from TOML text (a string holding a newline or starting with a key).
-    Raises LimitReached when the deadline passes while loading."""
-    if isinstance(path_or_text, str) and ("\n" in path_or_text or path_or_text.lstrip().startswith("game")):
-        source = parse_level_bytes(path_or_text.encode("utf-8"), "<text>")
-    else:
-        source = read_level(path_or_text)
+def level_of(source: LevelSource, deadline: Deadline | None = None) -> Level:
+    """The level of a parsed file, loaded by its game's rules (LevelError naming the file; LimitReached when
+    the deadline passes while loading)."""
     try:
         model = model_of(source, deadline)
     except LevelError as error:

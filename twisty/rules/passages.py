@@ -373,22 +373,34 @@ def reachable_cells(level: PassagesLevel, consumed: frozenset[int]) -> set[Cell]
     return _flood(level, level.start, {level.start}, consumed)
 
 
-def _flood(level: PassagesLevel, origin: Cell, seen: set[Cell], consumed: frozenset[int]) -> set[Cell]:
+def _flood(
+    level: PassagesLevel,
+    origin: Cell,
+    seen: set[Cell],
+    consumed: AbstractSet[int],
+    blocked: AbstractSet[Cell] | None = None,
+    added: list[Cell] | None = None,
+) -> set[Cell]:
     """`seen` grown by every cell reachable from `origin` (already in it) through cells that are not walls,
     blockers left or goals. Consuming a blocker opens its cell and only what lies beyond it: the reach after
     the step is the reach before it flooded from that cell. Stairs: "The up stair of floor f and the down
-    stair of floor f+1 are one place" (docs/mota.md), so a stair's other end is one step away."""
-    blockers_left = {thing.cell for i, thing in enumerate(level.things) if thing.is_blocker and i not in consumed}
+    stair of floor f+1 are one place" (docs/mota.md), so a stair's other end is one step away. `blocked`,
+    when given, is the cells of the blockers left (else found from `consumed`); `added` collects the cells
+    new to `seen`."""
+    if blocked is None:
+        blocked = {thing.cell for i, thing in enumerate(level.things) if thing.is_blocker and i not in consumed}
     goals = set(level.goals)
     links = level.link_map
     queue = deque([origin])
     while queue:
         cell = queue.popleft()
         for nxt in chain(neighbours(cell), links.get(cell, ())) if links else neighbours(cell):
-            if nxt in seen or level.is_wall(nxt) or nxt in blockers_left or nxt in goals:
+            if nxt in seen or level.is_wall(nxt) or nxt in blocked or nxt in goals:
                 continue
             seen.add(nxt)
             queue.append(nxt)
+            if added is not None:
+                added.append(nxt)
     return seen
 
 
@@ -672,7 +684,8 @@ def replay(level: PassagesLevel, decisions: Iterable[Decision]) -> Replay:
     decisions ending with ("goal", g). Items are taken as soon as they are reachable and appear as "take"
     steps; a goal guarded by a boss appears as the fight, then the goal."""
     decisions = tuple(decisions)
-    state, taken = initial_state(level)
+    state = _Follow(level)
+    taken = state.take_reached(list(state.reach))
     steps: list[Step] = []
     stats = level.player
 
@@ -689,7 +702,7 @@ def replay(level: PassagesLevel, decisions: Iterable[Decision]) -> Replay:
         if action == "goal":
             if number != len(decisions):
                 raise RouteError(f"step {number}: the route goes on after reaching a goal")
-            if not 0 <= index < len(level.goals) or index not in reachable_goals(level, state):
+            if not 0 <= index < len(level.goals) or not touches(state.reach, level.goals[index]):
                 raise RouteError(f"step {number}: goal {index} is not reachable")
             arrived = arrive(level, index, state.stats)
             if arrived is None:
@@ -705,11 +718,12 @@ def replay(level: PassagesLevel, decisions: Iterable[Decision]) -> Replay:
             steps.append(Step("goal", level.goals[index], "goal", 0, final))
             return Replay(tuple(steps), final.hp, (frozenset(doors), frozenset(fights)), decisions)
         if action == "buy":
-            try:
-                state = purchase(level, state, index)
-            except ValueError as exc:
-                raise RouteError(f"step {number}: buy {index}: {exc}") from None
-            stats = state.stats
+            bought = None if level.shop is None else buy(level.shop, state.stats, index)
+            if bought is None:
+                raise RouteError(
+                    f"step {number}: buy {index}: no shop visited, not enough money, or nothing of that kind on offer"
+                )
+            state.stats = stats = bought
             steps.append(Step("buy", level.start, PURCHASES[index], 0, stats))
             continue
         if not 0 <= index < len(level.things):
@@ -720,7 +734,7 @@ def replay(level: PassagesLevel, decisions: Iterable[Decision]) -> Replay:
             raise RouteError(f"step {number}: cannot {action} a {thing.kind} at {thing.cell}")
         before = state.stats
         try:
-            state, cost, taken = consume(level, state, index)
+            cost, taken = state.consume(index)
         except ValueError as exc:
             raise RouteError(f"step {number}: {action} {thing.describe()} at {thing.cell}: {exc}") from None
         stats = pay_for(thing, before, cost)  # (the step itself; the items it opens come next)
@@ -732,3 +746,42 @@ def replay(level: PassagesLevel, decisions: Iterable[Decision]) -> Replay:
             fights.add(entry)
         record_taken(taken)
     raise RouteError("the route does not end at a goal")
+
+
+class _Follow:
+    """A route's position as the replay follows it, kept in place: the same steps as `consume` (the reach
+    grows by the flood from each blocker consumed; the items it reaches are taken at once, in map order),
+    without copying the reach at every step, so that a route of hundreds of steps on a 200 x 200 map is
+    replayed in a fraction of a second."""
+
+    def __init__(self, level: PassagesLevel) -> None:
+        self.level = level
+        self.consumed: set[int] = set()
+        self.blocked = {thing.cell for thing in level.things if thing.is_blocker}
+        self.items_at = {thing.cell: index for index, thing in enumerate(level.things) if thing.is_item}
+        self.stats = level.player
+        self.reach = _flood(level, level.start, {level.start}, self.consumed, self.blocked)
+
+    def take_reached(self, cells: list[Cell]) -> list[int]:
+        """Take the items on these newly reached cells, in map order; the items taken."""
+        newly = sorted(self.items_at[cell] for cell in cells if cell in self.items_at)
+        self.stats = take_items(self.stats, (self.level.things[index] for index in newly))
+        return newly
+
+    def consume(self, index: int) -> tuple[int, list[int]]:
+        """`consume` in place: the life lost and the items taken. Raises ValueError when not allowed."""
+        thing = self.level.things[index]
+        if index in self.consumed or not thing.is_blocker:
+            raise ValueError("not a blocker left on the map")
+        if not touches(self.reach, thing.cell):
+            raise ValueError("not next to any cell the player can reach")
+        after = consume_blocker(thing, self.stats)
+        if after is None:
+            raise ValueError("cannot be opened or survived with the current stats")
+        self.stats, cost = after
+        self.consumed.add(index)
+        self.blocked.discard(thing.cell)
+        added = [thing.cell]
+        self.reach.add(thing.cell)
+        _flood(self.level, thing.cell, self.reach, self.consumed, self.blocked, added)
+        return cost, self.take_reached(added)

@@ -25,6 +25,7 @@ __all__ = [
     "LevelSource",
     "read_level",
     "read_level_bytes",
+    "read_regular_file",
     "parse_level_bytes",
     "expect_int",
     "unknown_key_error",
@@ -154,20 +155,55 @@ def read_level_bytes(path: str | Path) -> bytes:
     Only regular files are levels: a FIFO would block for ever and a device would never end, so the file
     is opened without blocking and its kind is checked on the open file before a byte is read; at most
     MAX_LEVEL_BYTES are read."""
+    return read_regular_file(
+        path,
+        limit=MAX_LEVEL_BYTES,
+        kind="a level file",
+        too_large=(
+            f"the file holds more than {MAX_LEVEL_BYTES} bytes; a level file may hold at most "
+            f"{MAX_LEVEL_BYTES} (a level is a page of text: is this the right file?)"
+        ),
+    )
+
+
+def read_regular_file(
+    path: str | Path, *, limit: int, kind: str, too_large: str, inside: str | Path | None = None
+) -> bytes:
+    """The bytes of a file that every command reads the same way: a regular file only (a FIFO would block
+    for ever and a device never end: the file is opened without blocking and its kind is checked on the
+    open file before a byte is read), its size checked before reading and at most `limit` bytes read
+    (`too_large` is the message past it; `kind` names what was expected, "a level file"). With `inside`,
+    a folder, the file must lie inside it once every symbolic link is followed: a file named by another
+    file's contents (an h5mota floor) may not lead out of the folder the user named. Every problem is one
+    LevelError naming the file."""
     shown = str(path)
+    target: str | Path = path
+    root = None
+    if inside is not None:
+        root = os.path.realpath(inside)
+        target = os.path.realpath(path)
+        if not _within(target, root):
+            raise LevelError(_outside_message(path, root), path=shown)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (getattr(os, "O_NOFOLLOW", 0) if root else 0)
     try:
-        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        handle = os.open(target, flags)
     except OSError as exc:
         raise LevelError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
     try:
-        mode = os.fstat(handle).st_mode
-        if not stat.S_ISREG(mode):
-            kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
-            raise LevelError(f"this is {kind}, not a level file (only regular files are read)", path=shown)
+        if root is not None:
+            opened = _opened_path(handle)  # (what was opened, should a folder on the way have changed since)
+            if opened is not None and not _within(opened, root):
+                raise LevelError(_outside_message(path, root), path=shown)
+        status = os.fstat(handle)
+        if not stat.S_ISREG(status.st_mode):
+            found = next((name for test, name in _FILE_KINDS if test(status.st_mode)), "not a regular file")
+            raise LevelError(f"this is {found}, not {kind} (only regular files are read)", path=shown)
+        if status.st_size > limit:  # (refused before a byte is read; the loop below holds for a growing file)
+            raise LevelError(too_large, path=shown)
         chunks: list[bytes] = []
         size = 0
-        while size <= MAX_LEVEL_BYTES:
-            chunk = os.read(handle, MAX_LEVEL_BYTES + 1 - size)
+        while size <= limit:
+            chunk = os.read(handle, limit + 1 - size)
             if not chunk:
                 break
             chunks.append(chunk)
@@ -176,13 +212,26 @@ def read_level_bytes(path: str | Path) -> bytes:
         raise LevelError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
     finally:
         os.close(handle)
-    if size > MAX_LEVEL_BYTES:
-        raise LevelError(
-            f"the file holds more than {MAX_LEVEL_BYTES} bytes; a level file may hold at most "
-            f"{MAX_LEVEL_BYTES} (a level is a page of text: is this the right file?)",
-            path=shown,
-        )
+    if size > limit:
+        raise LevelError(too_large, path=shown)
     return b"".join(chunks)
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _outside_message(path: str | Path, root: str) -> str:
+    how = "a symbolic link that leads" if os.path.islink(path) else "a path that leads (through a symbolic link)"
+    return f"{how} out of the folder {root}; refused: only files inside the folder named are read"
+
+
+def _opened_path(handle: int) -> str | None:
+    """The path of an open file as the system sees it (Linux's /proc), or None where it cannot tell."""
+    try:
+        return os.readlink(f"/proc/self/fd/{handle}")
+    except OSError:
+        return None
 
 
 def parse_level_bytes(raw: bytes, shown: str) -> LevelSource:

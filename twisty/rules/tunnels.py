@@ -21,6 +21,8 @@ from typing import Literal
 
 import numpy as np
 
+from twisty.limits import Deadline
+
 FACES = 6
 DIE_FACES = tuple(range(1, FACES + 1))
 
@@ -644,16 +646,19 @@ class FightChain:
             states=len(order),
         )
 
-    def backward(self, starts: Iterable[FightState]) -> dict[FightState, FightOdds]:
+    def backward(self, starts: Iterable[FightState], deadline: Deadline | None = None) -> dict[FightState, FightOdds]:
         """Win, disabled, perished and expected Clashes from each state reachable from the starts.
 
         Value of a state = (sum over moves of P(move) x value after it) / (1 - P(stay)); states are solved
-        from the lowest potential up, so every value needed is already known.
+        from the lowest potential up, so every value needed is already known. The deadline, when given, is
+        polled at every state (LimitReached): one state's work is a few exact sums, far below its step.
         """
         order = self._reachable(starts)
         values: dict[FightState, tuple[Fraction, ...]] = {}
         zero = Fraction(0)
         for state in reversed(order):
+            if deadline is not None:
+                deadline.check()
             leave, moves = self._leave(state)
             totals = [zero, zero, zero, Fraction(1)]
             for probability, target in moves:
@@ -678,7 +683,12 @@ def fight(delver: Delver, monster: Monster, rules: FightRules = FightRules()) ->
 
 
 def fight_by_rating(
-    delver: Delver, dice: int, ratings: Iterable[int], rules: FightRules = FightRules(), monster_armour: int = 0
+    delver: Delver,
+    dice: int,
+    ratings: Iterable[int],
+    rules: FightRules = FightRules(),
+    monster_armour: int = 0,
+    deadline: Deadline | None = None,
 ) -> dict[int, FightOdds]:
     """Odds against a monster with `dice` Combat dice for each starting rating, from one backward pass.
 
@@ -688,5 +698,5 @@ def fight_by_rating(
     wanted = sorted(set(ratings))
     chain = FightChain(delver, Monster(rating=max(wanted), dice=dice, armour=monster_armour), rules)
     starts = {rating: chain.start(rating) for rating in wanted}
-    values = chain.backward(starts.values())
+    values = chain.backward(starts.values(), deadline)
     return {rating: values[state] for rating, state in starts.items()}

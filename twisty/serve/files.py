@@ -78,6 +78,10 @@ class LevelFolder:
         return found
 
     def read(self, name: object) -> str:
+        return self.read_bytes(name).decode("utf-8", errors="replace")
+
+    def read_bytes(self, name: object) -> bytes:
+        """The bytes of the level file `name`: a regular file inside the folder, at most MAX_LEVEL_BYTES."""
         path = self.resolve(name)
         try:
             # Opened without blocking and checked on the open file: a FIFO put in its place would hang.
@@ -90,7 +94,7 @@ class LevelFolder:
             raise FolderError(f"cannot read {name}: {error.strerror or error}", 404) from None
         if len(data) > MAX_LEVEL_BYTES:
             raise FolderError(f"{name} is larger than a level may be ({MAX_LEVEL_BYTES:,} bytes)", 413)
-        return data.decode("utf-8", errors="replace")
+        return data
 
     def save(self, name: object, text: str, *, overwrite: bool) -> Path:
         """Write `text` to the level file `name`: through a temporary file in the same folder and

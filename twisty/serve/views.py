@@ -1,182 +1,133 @@
-"""What the page shows of one level text: the verdict within a short deadline, the picture, and the cells
-the editor draws, as JSON-ready data. Everything comes from the public API (twisty.load, twisty.check) and
-the game's renderer in the registry; bad text gives its positioned error instead.
+"""What the page shows of one level text, computed within one deadline: the verdict (the very record that
+`twisty check` prints, from the same function with the same defaults), the editor's palette and grid (from
+the game's page module, named by its registry entry `page`), and the picture (the game's renderer).
+
+Each part is handed to `send` as soon as it is known, verdict first: the server runs this in a worker
+process that it ends at the deadline, and keeps whatever parts arrived by then (twisty.serve.verdicts).
+Everything here is JSON-ready data; bad text gives its positioned error instead of a verdict.
 """
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
-from twisty.api import check, load
+from twisty.api import check_record
+from twisty.checking import CheckOutcome, level_status, status_word
 from twisty.errors import LevelError, LimitReached, TwistyError
 from twisty.games import GAMES, resolve
+from twisty.limits import Deadline
 from twisty.render.pictures import PictureOptions, picture_svg
-from twisty.render.pictures_book import cell_story, chosen_spread, spreads, story_text
-from twisty.render.pictures_passages import route_cells
-from twisty.rules.book.contents import code_of
-from twisty.rules.book.static import STATUS_NAMES
 from twisty.rules.level import Level
-from twisty.serve.edits import palette
 
-# The questions answered live, per game: enough for solvable, best hp or walk, and unique.
-LIVE_QUESTIONS = {"passages": ("route", "count"), "book": ("walk",)}
-# Drawing is not bounded by the deadline, so the page draws pictures of at most this many cells (the
-# command line draws any size).
-MAX_DRAWN_CELLS = 4_000
+Send = Callable[[dict[str, Any]], None]
 
 
 def error_data(error: LevelError) -> dict[str, Any]:
     return {"message": error.message, "line": error.line, "column": error.column, "text": str(error)}
 
 
-def level_view(text: str, *, name: str, spread: int | None, timeout: float) -> dict[str, Any]:
-    """The page's view of a level text: {"ok": False, "error": ...} for text that does not load, else
-    the game, the verdict, the picture (SVG) and the editor's grid."""
-    started = time.perf_counter()
-    try:
-        level = load(text, timeout=timeout)
-    except LevelError as error:
-        return {"ok": False, "error": error_data(error)}
-    except LimitReached as reached:
-        return {
-            "ok": True,
-            "game": None,
-            "verdict": {
-                "status": "unknown",
-                "headline": f"unknown: the level could not be read within the {reached.cap} ({timeout:g} s)",
-            },
-        }
-    view: dict[str, Any] = {"ok": True, "game": level.game, "name": level.name, "palette": palette(level)}
-    questions = LIVE_QUESTIONS.get(level.game)
-    verdict = None
-    if questions is not None:
-        left = max(timeout - (time.perf_counter() - started), 0.001)
-        try:
-            verdict = check(level, questions=questions, timeout=left, max_solutions=2)
-        except LimitReached as reached:
-            view["verdict"] = {"status": "unknown", "headline": f"unknown ({reached.cap} of {timeout:g} s)"}
-        except TwistyError as error:
-            view["verdict"] = {"status": "error", "headline": str(error)}
-    if verdict is not None:
-        view["verdict"] = verdict_data(level, verdict, name)
-    if level.game == "passages":
-        view["grid"] = map_grid(level, verdict)
-    elif level.game == "book" and verdict is not None and verdict.book is not None:
-        view["grid"] = spread_grid(verdict, chosen_spread(verdict.book, spread))
-        spread = view["grid"]["spread"]
-    view["svg"], view["picture_note"] = picture_of(level, verdict, spread)
-    view["seconds"] = round(time.perf_counter() - started, 3)
-    return view
+def checked(raw: bytes, name: str, deadline: Deadline) -> tuple[CheckOutcome, Any, Level | None]:
+    """The check of a level's bytes that `twisty check` makes (twisty.api.check_record: the same function,
+    the same defaults, every question within the one deadline), with the game's verdict and the level as
+    loaded, kept for the editor and the picture: (record, verdict, level); an invalid level gives the
+    invalid record and (None, None)."""
+    record = check_record(raw, name=name, deadline=deadline)
+    return record, record.verdict, record.level
 
 
-def verdict_data(level: Level, verdict: Any, name: str) -> dict[str, Any]:
-    data = verdict.to_json()
-    status = verdict.outcome.value
-    if level.game == "passages":
-        if status == "solvable":
-            unique = {True: ", unique", False: ", not unique", None: ", uniqueness unknown"}[verdict.unique]
-            headline = (
-                f"solvable, best final hp {verdict.final_hp}"
-                + ("" if verdict.proved else " (not proved best)")
-                + unique
-            )
-        elif status == "unsolvable":
-            headline = "unsolvable (proved)"
-        else:
-            headline = f"unknown ({verdict.limit} limit)"
-    else:
-        if status == "solvable":
-            unique = {True: ", unique", False: ", not unique", None: ", uniqueness unknown"}[verdict.unique]
-            headline = f"solvable, walk of {verdict.moves} moves{unique}"
-        elif status == "unsolvable":
-            headline = "unsolvable (proved): no walk crosses the book"
-        else:
-            headline = f"unknown ({verdict.cap} reached)"
+def verdict_data(record: CheckOutcome) -> dict[str, Any]:
+    """The verdict as the page shows it: the status (ok, failed, unsolvable, unknown, invalid: the badge),
+    the line `twisty check` prints without its status and path (the headline), the lines under it, the
+    claims that fail, and the whole record of `twisty check --json`."""
+    data = record.data
+    summary = record.summary
+    prefix = f"{status_word(data):<11}{data.get('level')}: "
+    headline = summary[len(prefix) :] if summary.startswith(prefix) else summary[11:]
     return {
-        "status": status,
+        "status": level_status(data),
         "headline": headline,
-        "summary": verdict.summary().replace("<text>", name),
-        "expect_failures": list(verdict.expect_failures),
-        "final_hp": data.get("final_hp"),
-        "moves": data.get("moves"),
-        "unique": data.get("unique"),
+        "summary": summary,
+        "details": list(record.details),
+        "expect_failures": list(data.get("expect_failures") or ()),
+        "record": data,
     }
 
 
-def map_grid(level: Level, verdict: Any | None) -> dict[str, Any]:
-    model = level.model
-    rows = [row.ljust(model.width) for row in model.grid]
-    route = verdict.route if verdict is not None else None
-    kinds = {thing.symbol: thing.kind for thing in model.things}
-    grid: dict[str, Any] = {"kind": "map", "rows": rows, "kinds": kinds, "route": [], "steps": []}
-    if route is not None:
-        grid["route"] = [list(cell) for cell in route_cells(model, route)]
-        grid["steps"] = [
+def page_module(game_name: str) -> ModuleType | None:
+    """The game's page module (palette, grid, edit), or None for a game without one: its levels are
+    edited as text, with verdict and picture all the same."""
+    game = GAMES.get(game_name)
+    if game is None or game.page is None:
+        return None
+    module = resolve(game.page)
+    assert isinstance(module, ModuleType)
+    return module
+
+
+def level_view(raw: bytes, *, name: str, spread: int | None, deadline: Deadline, send: Send) -> None:
+    """Send the parts of the page's view of a level text, each as soon as it is known:
+
+    {"part": "verdict", "ok": True, "game", "name", "verdict"}   (or {"part": "verdict", "ok": False, "error"})
+    {"part": "editor", "palette", "grid"}
+    {"part": "picture", "svg", "picture_note"}
+    """
+    record, verdict, level = checked(raw, name, deadline)
+    if level is None or not record.data.get("valid", True):
+        errors = record.data.get("errors") or [{}]
+        first = errors[0]
+        send(
             {
-                "at": list(step.at),
-                "action": step.action,
-                "thing": step.thing,
-                "damage": step.damage,
-                "hp": step.stats.hp,
+                "part": "verdict",
+                "ok": False,
+                "error": {
+                    "message": first.get("message", record.summary),
+                    "line": first.get("line"),
+                    "column": first.get("column"),
+                    "text": record.summary[11:],
+                },
             }
-            for step in route.steps
-        ]
-    return grid
+        )
+        return
+    send(
+        {"part": "verdict", "ok": True, "game": level.game, "name": _level_name(level), "verdict": verdict_data(record)}
+    )
+    if level.model is None:  # the deadline passed while loading: nothing more to show
+        send({"part": "editor", "palette": [], "grid": None})
+        send({"part": "picture", "svg": None, "picture_note": "the level could not be read within the time limit"})
+        return
+    page = page_module(level.game)
+    editor: dict[str, Any] = {"part": "editor", "palette": [], "grid": None}
+    if page is not None:
+        try:
+            editor["palette"] = page.palette(level)
+            grid = page.grid(level, verdict, spread, deadline)
+        except LimitReached:
+            grid = None
+        editor["grid"] = grid
+        if grid is not None and grid.get("spread") is not None:
+            spread = grid["spread"]
+    send(editor)
+    svg, note = picture_of(level, verdict, spread, deadline)
+    send({"part": "picture", "svg": svg, "picture_note": note})
 
 
-def spread_grid(verdict: Any, spread: int) -> dict[str, Any]:
-    """The cells of one spread: code, status and the explanation of each (what `twisty explain` says)."""
-    book = verdict.book
-    shape = book.shape
-    initial = verdict.analysis.initial if verdict.analysis is not None else None
-    pages: list[dict[str, Any] | None] = []
-    for page in (2 * spread, 2 * spread + 1):
-        if page < 1 or not shape.has_page(page):
-            pages.append(None)
-            continue
-        cells = []
-        for row in range(shape.height):
-            line = []
-            for col in range(shape.width):
-                index = shape.index((page, row, col))
-                status = STATUS_NAMES[initial.status[index]] if initial is not None else None
-                line.append(
-                    {
-                        "code": code_of(book.contents[index]),
-                        "status": status,
-                        "explain": story_text(cell_story(verdict, (page, row, col))),
-                    }
-                )
-            cells.append(line)
-        pages.append({"page": page, "cells": cells})
-    on_spread = [list(cell) for cell in verdict.walk if shape.contains(cell) and cell[0] // 2 == spread]
-    return {
-        "kind": "spread",
-        "spread": spread,
-        "spreads": spreads(book),
-        "pages": pages,
-        "walk": on_spread,
-        "entrance": list(book.entrance),
-        "exit": list(book.exit),
-    }
+def _level_name(level: Level) -> str:
+    name = getattr(level.model, "name", "") or getattr(level.model, "title", "") if level.model is not None else ""
+    return str(name or "")
 
 
-def picture_of(level: Level, verdict: Any | None, spread: int | None) -> tuple[str | None, str]:
-    """The level's picture as SVG, or None and why not."""
+def picture_of(level: Level, verdict: Any | None, spread: int | None, deadline: Deadline) -> tuple[str | None, str]:
+    """The level's picture as SVG (the answer drawn when the verdict has one), or None and why not."""
     game = GAMES.get(level.game)
     if game is None or game.renderer is None:
         return None, f"no pictures of {level.game} levels yet"
-    if level.game == "passages":
-        cells = level.model.height * level.model.width
-    elif level.game == "book":
-        cells = 2 * level.model.shape.page_size
-    else:
-        cells = 0
-    if cells > MAX_DRAWN_CELLS:
-        return None, f"too large to draw here ({cells:,} cells); twisty render draws it"
     try:
         renderer = resolve(game.renderer)
-        return picture_svg(renderer.draw(level, verdict, PictureOptions(answer=True, spread=spread))), ""
+        picture = renderer.draw(level, verdict, PictureOptions(answer=True, spread=spread, deadline=deadline))
+        return picture_svg(picture), "; ".join(picture.notes)
+    except LimitReached:
+        return None, "the picture was not drawn within the time limit (twisty render draws it with more time)"
     except TwistyError as error:
         return None, str(error)

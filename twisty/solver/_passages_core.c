@@ -103,6 +103,15 @@
 #define SET_WORDS 2     /* areas and blockers: 128 */
 #define NODE_WORDS 4    /* dominator-tree nodes: 256 */
 #define CLOCK_EVERY 256
+/* The deadline is looked at by work done, not by states counted: every CLOCK_EVERY units, a state expanded
+   one unit and a Steiner or chain bound BOUND_WORK more (each costs several expansions' time, and a search
+   that mostly refines bounds expands few states: counted by expansions alone, least_need went 0.3 s
+   between two looks on suite level b090-02). The priced bound counts nothing extra, so that the first try
+   of best_route, which has that bound only, keeps its budget of looks (passages_search.FIRST_LOOKS).
+   least_need looks every NEED_CLOCK_EVERY units: its states cost about half a millisecond each on the
+   suite's larger levels (a look costs a few microseconds). */
+#define BOUND_WORK 8
+#define NEED_CLOCK_EVERY 64
 #define NO_WIN (-((int64_t)1 << 62))
 /* The largest cost the core takes: the Python side turns any larger one into an impossible fight (no route
    can survive it: it is above all the life ever available, start hp and every elixir, each at most 10^9).
@@ -2155,6 +2164,7 @@ static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
        comes back under its bound, marked refined, while this thread goes on with the next ones; the search
        ends only with nothing out. The order of expansion is then by bound still but for the states out,
        and every bound is admissible still. */
+    int64_t work = 0, next_look = CLOCK_EVERY;
     for (;;) {
         if (S->helper && S->helper->out && take_back(S, o, out, 0) < 0) goto failed;
         if (S->queue.size == 0) {
@@ -2172,6 +2182,17 @@ static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
             if (queue_push(&S->queue, first, second, popped) < 0 || take_back(S, o, out, 1) < 0) goto failed;
             continue;
         }
+        if (work >= next_look) {
+            next_look = work + CLOCK_EVERY;
+            int over = expired(deadline);
+            if (over < 0) goto failed;
+            if (over) { out->complete = 0; break; }
+            if (wants_helper && !S->helper) {
+                int spare = spare_core(deadline);
+                if (spare < 0) goto failed;
+                if (spare) helper_start(S);
+            }
+        }
         State state = S->records[popped];
         int32_t state_key = state.key_id;
         if (S->keys.entries[state_key].best.record != popped) continue;     /* a better way to this key came later */
@@ -2186,6 +2207,7 @@ static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
             int64_t tighter = state_bound;
             if (o.steiner && !chain && g->steiner) {
                 /* (the chain bound asks a Steiner bound of its own, at lower prices, first) */
+                work += BOUND_WORK;
                 int64_t steiner = steiner_bound_priced(g, g->scratch, &state, NULL, (set_t){{0, 0}}, floor);
                 if (steiner < tighter) tighter = steiner;
             }
@@ -2198,6 +2220,7 @@ static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
                 if (S->helper && !o.priced && helper_post(S->helper, &state, popped, state_bound, floor)) continue;
                 /* (its cap: the state's own bound of least damages, not the one it is queued with, which may
                    be a chain bound with its extra already taken off) */
+                work += BOUND_WORK;
                 int64_t chained = chain_bound(g, g->scratch, &state, state.cheap, floor, &state.hint, &error);
                 if (error) goto failed;
                 S->records[popped].hint = state.hint;
@@ -2226,16 +2249,7 @@ static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
         }
         out->expanded++;
         if (o.max_expanded && out->expanded >= o.max_expanded) { out->complete = 0; break; }
-        if (out->expanded % CLOCK_EVERY == 0) {
-            int over = expired(deadline);
-            if (over < 0) goto failed;
-            if (over) { out->complete = 0; break; }
-            if (wants_helper && !S->helper) {
-                int spare = spare_core(deadline);
-                if (spare < 0) goto failed;
-                if (spare) helper_start(S);
-            }
-        }
+        work++;
         int64_t base_hp = state.hp - state.elixirs;
         int64_t floor = out->have_best ? out->best_hp : o.at_least - 1;
         CostTable *table = costs_at(g, state.atk, state.defense);
@@ -2672,7 +2686,14 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
         int32_t root_key = keys_find(&S->keys, &k, 1);
         if (root_key < 0 || need_offer(&N, &root, root_key, 1) < 0) goto done;
     }
+    int64_t work = 0, next_look = NEED_CLOCK_EVERY;
     while (S->queue.size > 0) {
+        if (work >= next_look) {
+            next_look = work + NEED_CLOCK_EVERY;
+            int over = expired(deadline);
+            if (over < 0) goto done;
+            if (over) { finished = 0; break; }
+        }
         int64_t low, second;
         int32_t index = queue_pop(&S->queue, &low, &second);
         if (low >= N.best_need) break;
@@ -2682,6 +2703,7 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
         if (need_dominated(&N, &entry)) continue;       /* application 3, as in the best-route search */
         if (steiner && g->steiner && !state->refined) {
             /* The Steiner bound on the final net life, once per entry that comes up. */
+            work += BOUND_WORK;
             int64_t tighter = 1 - steiner_bound(g, state);
             if (tighter > low) {
                 if (tighter < N.best_need) {
@@ -2692,11 +2714,7 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
             }
         }
         expanded++;
-        if (expanded % CLOCK_EVERY == 0) {
-            int over = expired(deadline);
-            if (over < 0) goto done;
-            if (over) { finished = 0; break; }
-        }
+        work++;
         /* A child's bound is at most this state's less (cost - least damage): header comment, "Bound". */
         int64_t least_final_need = 1 - entry.bound;
         CostTable *table = costs_at(g, state->atk, state->defense);

@@ -14,6 +14,7 @@ from types import ModuleType
 
 from twisty.errors import EngineBug
 from twisty.games import GAMES
+from twisty.limits import cycle_collection_paused
 from twisty.rules.passages import Decision, PassagesLevel, Replay, RouteError, replay
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
@@ -100,7 +101,20 @@ def analyse(
     the level's one deadline. `questions` (None: all) picks among "route", "min-hp" and "count"; counting
     needs the proven best hp, so it answers "route" too. `progress` is told each question as its work
     starts ("best route", "least starting hp", "counting solutions"): on large levels each can take
-    minutes."""
+    minutes. Python's full cyclic collections are paused throughout (twisty.limits.cycle_collection_paused),
+    and a question that comes up after the deadline is not started: each step shares the one deadline."""
+    with cycle_collection_paused():
+        return _analyse(level, deadline, engine, max_solutions, questions, progress)
+
+
+def _analyse(
+    level: PassagesLevel,
+    deadline: Deadline,
+    engine: str,
+    max_solutions: int,
+    questions: frozenset[str] | None,
+    progress: Callable[[str], None] | None,
+) -> PassagesAnalysis:
     started = time.perf_counter()
     engines = choose_engines(level, engine)
     asked = frozenset(GAME.question_names) if questions is None else questions & set(GAME.question_names)
@@ -113,14 +127,14 @@ def analyse(
         if best.decisions is not None:
             route = checked_replay(level, best.decisions, engines["best"].NAME, best.final_hp)
     min_start = MinStartHp(UNKNOWN)
-    if "min-hp" in asked:
+    if "min-hp" in asked and not deadline.expired():
         tell("least starting hp")
         min_start = engines["min_start"].min_start_hp(level, deadline)
         if min_start.status == "proved" and min_start.value is not None:
             _confirm_min_start(level, min_start, engines["min_start"].NAME, deadline)
     tally = None
     witnesses: list[Replay] = []
-    if "count" in asked and best.status == SOLVABLE and best.proved:
+    if "count" in asked and best.status == SOLVABLE and best.proved and not deadline.expired():
         tell("counting solutions")
         tally = engines["count"].count_solutions(level, deadline, max_solutions, best.final_hp)
         witnesses = [checked_replay(level, decisions, engines["count"].NAME) for decisions in tally.witnesses[:2]]

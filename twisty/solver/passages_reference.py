@@ -28,16 +28,21 @@ The three walks:
   is no shortcut here, not even for fights of no damage: taking one early can change the stats of a later
   fight, hence the signature (docs/passages.md, canonical form).
 
-Every walk asks the deadline every few hundred steps; one that runs out says "unknown" (or, for the best
-route, gives the best route found so far as unproved), never a guess.
+Every walk asks the deadline at every step (a step of a large tower can take milliseconds: asking every few
+hundred steps let a 200 x 200 tower run seconds past its limit), with Python's full cyclic collections paused
+(`cycle_collection_paused`); one that runs out says "unknown" (or, for the best route, gives the best route
+found so far as unproved), never a guess.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar, cast
 
+from twisty.limits import cycle_collection_paused
 from twisty.rules.passages import (
     PURCHASES,
     Decision,
@@ -66,9 +71,21 @@ from twisty.solver.passages_verdict import (
 
 NAME = "reference"
 
-# How many steps between two looks at the clock.
-_CLOCK_EVERY = 256
 NO_GOAL = -1
+_Walk = TypeVar("_Walk", bound=Callable[..., Any])
+
+
+def _paused(search: _Walk) -> _Walk:
+    """The search with Python's full cyclic collections paused (twisty.limits.cycle_collection_paused)."""
+
+    @functools.wraps(search)
+    def paused(*arguments: Any, **options: Any) -> Any:
+        with cycle_collection_paused():
+            return search(*arguments, **options)
+
+    return cast(_Walk, paused)
+
+
 # The features with which the least starting hp is found by bisection over the starting hp (min_start_hp).
 _BISECTED = frozenset({"shop", "drain", "boss"})
 
@@ -261,6 +278,7 @@ def _bits(mask: int) -> Iterator[int]:
 CameFrom = dict[object, tuple[object | None, tuple[Decision, ...]]]
 
 
+@_paused
 def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     """The most life with which a goal can be reached (module docstring), with a route that reaches it."""
     walk = RegionWalk(level)
@@ -273,7 +291,6 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
     arrived = walk.arrival(start)
     winner, winner_hp = (start_key, arrived[0]) if arrived is not None else (None, 0)
     queue = deque([start])
-    steps = 0
     # A level of the rulebook's own kind (no shop, no boss's end) keys a position by its consumed set and
     # ends it at any goal near: the genre's standard algorithm as it always was, without the tower's calls.
     plain = walk.shop is None and not walk.guarded
@@ -282,8 +299,7 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
         at_key = at.consumed if plain else walk.key(at)
         if best[at_key] != at.stats.hp:
             continue  # a better way to this set came later
-        steps += 1
-        if steps % _CLOCK_EVERY == 0 and deadline.expired():
+        if deadline.expired():
             if winner is None:
                 return BestRoute(UNKNOWN)
             route, hp = _route(walk, level, came_from, winner)
@@ -338,6 +354,7 @@ def _route(
     return decisions + (("goal", arrived[1]),), arrived[0]
 
 
+@_paused
 def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     """The least starting hp with which a goal can be reached (module docstring)."""
     if level.features & _BISECTED:
@@ -348,13 +365,11 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     fronts: dict[int, list[tuple[int, Position]]] = {start.consumed: [(1, start)]}
     queue = deque([(1, start)])
     least: int | None = None
-    steps = 0
     while queue:
         need, at = queue.popleft()
         if (need, at) not in fronts[at.consumed]:
             continue  # beaten since it was queued
-        steps += 1
-        if steps % _CLOCK_EVERY == 0 and deadline.expired():
+        if deadline.expired():
             return MinStartHp(UNKNOWN)
         if at.goal != NO_GOAL:
             least = need if least is None else min(least, need)
@@ -386,6 +401,10 @@ def _bisected_min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStart
     high = tower_start_hp_upper_bound(level)
 
     def wins(hp: int) -> bool | None:
+        # (a probe after the deadline would still find a winning route quickly on a large tower, and the
+        # bisection would go on for seconds past the limit, one probe after another)
+        if deadline.expired():
+            return None
         status = best_route(level.with_start_hp(hp), deadline).status
         return None if status == UNKNOWN else status == SOLVABLE
 
@@ -407,6 +426,7 @@ def _bisected_min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStart
     return MinStartHp("proved", low)
 
 
+@_paused
 def winning_signatures(level: PassagesLevel, deadline: Deadline) -> tuple[dict, bool]:
     """Every winning signature with the most life it reaches and a route that reaches it, and whether the
     walk finished before the deadline (module docstring). A boss's fight at the end is part of the
@@ -415,10 +435,8 @@ def winning_signatures(level: PassagesLevel, deadline: Deadline) -> tuple[dict, 
     wins: dict = {}
     seen = set()
     stack: list[tuple[Position, frozenset, tuple[Decision, ...]]] = [(walk.start(level.player), frozenset(), ())]
-    steps = 0
     while stack:
-        steps += 1
-        if steps % _CLOCK_EVERY == 0 and deadline.expired():
+        if deadline.expired():
             return wins, False
         at, fights, route = stack.pop()
         if (walk.key(at), fights) in seen:

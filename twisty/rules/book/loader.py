@@ -19,12 +19,14 @@ docs/book.md has the full format and the legend of codes.
 
 from __future__ import annotations
 
+import difflib
 import re
 from itertools import pairwise
 from typing import Any
 
+from twisty.errors import did_you_mean
 from twisty.limits import Deadline
-from twisty.rules.book.contents import FILLABLE, ITEMS, content_named
+from twisty.rules.book.contents import CONTENTS, FILLABLE, ITEMS, content_named
 from twisty.rules.book.model import Book, BossRule
 from twisty.rules.book.static import MAX_PACK, PackTooLarge, evaluate
 from twisty.rules.book.topology import BookShape, Cell, leaf_of, spread_of
@@ -313,8 +315,8 @@ def _read_grid(
             name = content_named(token.group())
             if name is None:
                 raise source.error(
-                    f'unknown content "{token.group()}" on page {page}, row {row}, col {col} '
-                    f"(docs/book.md lists every code and name)",
+                    f'unknown content "{token.group()}" on page {page}, row {row}, col {col}'
+                    f"{content_hint(token.group())} (docs/book.md lists every code and name)",
                     line=line,
                     column=column,
                     **({} if line is not None else {"table": "pages", "key": key}),
@@ -345,7 +347,10 @@ def _open_cell(source: LevelSource, token: str, page: int, row: int, col: int, w
         name = content_named(part.strip())
         cell = f"page {page}, row {row}, col {col}"
         if name is None:
-            raise source.error(f'unknown content "{part.strip():.40}" in the open cell {token:.40} ({cell})', **at)
+            hint = content_hint(part.strip())
+            raise source.error(
+                f'unknown content "{part.strip():.40}"{hint} in the open cell {token:.40} ({cell})', **at
+            )
         if name not in FILLABLE:
             raise source.error(
                 f"an open cell may not hold {name} ({cell}): write path-rule and Boss cells into the sketch yourself",
@@ -510,9 +515,34 @@ def _read_local_rules(source: LevelSource, shape: BookShape) -> tuple[set[int], 
             for item in items if isinstance(items, list) else [items]:
                 name = content_named(item) if isinstance(item, str) else None
                 if name not in ITEMS:
-                    raise error(f"the Boss's items must be item names, not {item!r}", "items")
+                    hint = did_you_mean(item, sorted(ITEMS)) if isinstance(item, str) else ""
+                    raise error(f"the Boss's items must be item names, not {item!r:.40}{hint}", "items")
                 names.append(name)
             bosses.append(BossRule(spread_of(page), tuple(names)))
         else:
-            raise error(f'unknown local rule {rule!r:.40} (known: "medusa", "boss")', "rule")
+            hint = did_you_mean(rule, LOCAL_KEYS) if isinstance(rule, str) else ""
+            raise error(f'unknown local rule {rule!r:.40}{hint} (known: "medusa", "boss")', "rule")
     return medusa, bosses
+
+
+def content_hint(token: str) -> str:
+    """' (did you mean "Wo" (Wolf)?)' for a code or name that is not known: the contents whose name starts
+    with the token's first letter and holds its other letters in order (Wf: Wolf), then the codes and names
+    spelt most like it; "" when nothing is close."""
+    typed = token.lower()
+    if not typed:
+        return ""
+    found: list[str] = []
+    for name in sorted(CONTENTS):
+        letters = iter(name.lower())
+        if name.lower().startswith(typed[0]) and all(letter in letters for letter in typed[1:]):
+            found.append(name)
+    spellings = {content.code.lower(): name for name, content in CONTENTS.items()}
+    spellings |= {name.lower(): name for name in CONTENTS}
+    for close in difflib.get_close_matches(typed, list(spellings), n=3, cutoff=0.6):
+        if spellings[close] not in found:
+            found.append(spellings[close])
+    if not found:
+        return ""
+    shown = [f'"{CONTENTS[name].code}" ({name})' for name in found[:3]]
+    return f" (did you mean {' or '.join(shown)}?)"

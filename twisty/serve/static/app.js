@@ -1,9 +1,12 @@
 // twisty serve: the page. Plain JavaScript, no build step. Every answer comes from the server's JSON API;
-// the server checks every text within its deadline, so this page only shows and edits.
+// the server checks every text within its deadline (the verdict of `twisty check`), so this page only shows
+// and edits. A level's address is #level=PATH, so a level can be bookmarked, shared and reopened with Back.
 "use strict";
 
 const state = { path: null, text: "", spread: null, symbol: null, view: null, asked: 0, timer: null };
 const $ = (id) => document.getElementById(id);
+// What a badge says of each status (the colour is never the only cue: the word is written).
+const STATUS_WORDS = { ok: "ok", failed: "FAILED", unsolvable: "unsolvable", unknown: "unknown", invalid: "invalid" };
 
 async function call(method, url, data) {
   const options = { method, headers: {} };
@@ -11,7 +14,12 @@ async function call(method, url, data) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(data);
   }
-  const response = await fetch(url, options);
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (_) {
+    return { ok: false, httpStatus: 0, error: { text: "the server cannot be reached" } };
+  }
   let answer;
   try {
     answer = await response.json();
@@ -30,11 +38,20 @@ function showError(error) {
   box.hidden = false;
 }
 
-function badge(status) {
-  const span = document.createElement("span");
+function setBadge(item, verdict) {
+  let span = item.querySelector(".badge");
+  if (!span) { span = document.createElement("span"); item.append(span); }
+  const status = verdict ? verdict.status : "unknown";
   span.className = `badge ${status}`;
-  span.textContent = status;
-  return span;
+  span.textContent = STATUS_WORDS[status] || status;
+  span.title = verdict ? verdict.headline || "" : "";
+}
+
+function levelHref(path) { return `#level=${encodeURIComponent(path)}`; }
+
+function pathFromHash() {
+  const match = /^#level=(.*)$/.exec(window.location.hash);
+  return match ? decodeURIComponent(match[1]) : null;
 }
 
 async function loadLevels() {
@@ -46,32 +63,54 @@ async function loadLevels() {
   list.textContent = "";
   for (const path of answer.levels) {
     const item = document.createElement("li");
+    item.dataset.path = path;
     const link = document.createElement("a");
     link.textContent = path;
+    link.href = levelHref(path);       // a real link: reachable with Tab, opened with Enter
     link.dataset.path = path;
-    link.addEventListener("click", () => openLevel(path));
     item.append(link);
     list.append(item);
   }
-  // Verdicts for the list, one level at a time (each within the server's deadline).
-  for (const item of list.children) {
-    const path = item.firstChild.dataset.path;
-    const level = await call("GET", `/api/level?path=${encodeURIComponent(path)}`);
-    if (!level.ok) { item.append(badge("invalid")); continue; }
-    const view = await call("POST", "/api/view", { text: level.text, path });
-    item.append(badge(view.ok ? (view.verdict ? view.verdict.status : "unknown") : "invalid"));
+  markOpen();
+  badges([...list.children]);
+}
+
+// The index's badges: two requests at a time; the server answers from its cache of verdicts by content,
+// so after a save only the level saved is computed again. A busy server (503) is asked again shortly.
+async function badges(items) {
+  const queue = [...items];
+  async function next() {
+    while (queue.length) {
+      const item = queue.shift();
+      let answer = await call("GET", `/api/verdict?path=${encodeURIComponent(item.dataset.path)}`);
+      for (let tries = 0; answer.httpStatus === 503 && tries < 5; tries++) {
+        await new Promise((done) => setTimeout(done, 1000));
+        answer = await call("GET", `/api/verdict?path=${encodeURIComponent(item.dataset.path)}`);
+      }
+      setBadge(item, answer.ok ? answer.verdict : { status: "invalid", headline: (answer.error || {}).text });
+    }
+  }
+  await Promise.all([next(), next()]);
+}
+
+function markOpen() {
+  for (const link of document.querySelectorAll("#levels a")) {
+    const open = link.dataset.path === state.path;
+    link.classList.toggle("open", open);
+    if (open) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
 }
 
 async function openLevel(path) {
   const answer = await call("GET", `/api/level?path=${encodeURIComponent(path)}`);
   if (!answer.ok) { showError(answer.error); return; }
-  for (const link of document.querySelectorAll("#levels a")) link.classList.toggle("open", link.dataset.path === path);
   state.path = path;
   state.spread = null;
   state.symbol = null;
+  markOpen();
   $("save-path").value = path;
   $("saved").textContent = "";
+  document.title = `${path} – twisty serve`;
   setText(answer.text);
   await refresh();
 }
@@ -85,7 +124,11 @@ async function refresh() {
   const asked = ++state.asked;
   $("verdict").dataset.status = "checking";
   $("verdict").textContent = "checking…";
-  const view = await call("POST", "/api/view", { text: state.text, path: state.path, spread: state.spread });
+  let view = await call("POST", "/api/view", { text: state.text, path: state.path, spread: state.spread });
+  for (let tries = 0; view.httpStatus === 503 && tries < 5 && asked === state.asked; tries++) {
+    await new Promise((done) => setTimeout(done, 1000));
+    view = await call("POST", "/api/view", { text: state.text, path: state.path, spread: state.spread });
+  }
   if (asked !== state.asked) return;            // a later edit has asked again
   if (!view.ok) {
     showError(view.error);
@@ -105,21 +148,28 @@ async function refresh() {
 function showVerdict(verdict) {
   const box = $("verdict");
   box.textContent = "";
-  if (!verdict) { box.dataset.status = "none"; box.textContent = "no verdict for this game here"; return; }
   box.dataset.status = verdict.status;
-  box.append(verdict.headline);
-  if (verdict.summary) {
-    const line = document.createElement("span");
-    line.className = "summary";
-    line.textContent = verdict.summary;
-    box.append(line);
+  const word = document.createElement("span");
+  word.className = `badge ${verdict.status}`;
+  word.textContent = STATUS_WORDS[verdict.status] || verdict.status;
+  box.append(word, " ", verdict.headline);
+  for (const line of verdict.details || []) {
+    const span = document.createElement("span");
+    span.className = "summary";
+    span.textContent = line;
+    box.append(span);
   }
-  for (const failure of verdict.expect_failures || []) {
-    const line = document.createElement("span");
-    line.className = "summary";
-    line.textContent = "[expect] " + failure;
-    box.append(line);
+  if (!(verdict.details || []).length) {
+    for (const failure of verdict.expect_failures || []) {
+      const span = document.createElement("span");
+      span.className = "summary";
+      span.textContent = "[expect] " + failure;
+      box.append(span);
+    }
   }
+  // The open level's badge in the index follows the text being edited (saved or not).
+  const item = document.querySelector(`#levels li[data-path="${CSS.escape(state.path || "")}"]`);
+  if (item) setBadge(item, verdict);
 }
 
 function cellButton(label, classes, title) {
@@ -128,6 +178,7 @@ function cellButton(label, classes, title) {
   button.className = ["cell", ...classes].join(" ");
   button.textContent = label;
   button.title = title;
+  button.setAttribute("aria-label", title);
   return button;
 }
 
@@ -136,16 +187,37 @@ function showGrid(grid) {
   box.textContent = "";
   $("spread-nav").hidden = !grid || grid.kind !== "spread";
   $("explain").hidden = true;
+  $("board").hidden = !grid && !(state.view.palette || []).length;
   if (!grid) return;
-  if (grid.kind === "map") showMap(box, grid); else showSpread(box, grid);
+  if (grid.kind === "map") showMap(box, grid);
+  else if (grid.kind === "spread") showSpread(box, grid);
+  else if (grid.kind === "temple") showTemple(box, grid);
+}
+
+function pageOf(columns) {
+  const page = document.createElement("div");
+  page.className = "page";
+  page.style.gridTemplateColumns = `repeat(${columns}, auto)`;
+  page.dataset.columns = columns;
+  page.addEventListener("keydown", arrowKeys);
+  return page;
+}
+
+// Arrow keys move between the cells of a grid (Tab enters it, Enter or Space clicks the cell).
+function arrowKeys(event) {
+  const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: "up", ArrowDown: "down" }[event.key];
+  if (step === undefined || !event.target.classList.contains("cell")) return;
+  const cells = [...event.currentTarget.querySelectorAll(".cell")];
+  const columns = Number(event.currentTarget.dataset.columns);
+  const at = cells.indexOf(event.target);
+  const to = step === "up" ? at - columns : step === "down" ? at + columns : at + step;
+  if (to >= 0 && to < cells.length) { cells[to].focus(); event.preventDefault(); }
 }
 
 function showMap(box, grid) {
   const legend = new Map((state.view.palette || []).map((entry) => [entry.symbol, entry.label]));
   const walked = new Set(grid.route.map(([r, c]) => `${r},${c}`));
-  const page = document.createElement("div");
-  page.className = "page";
-  page.style.gridTemplateColumns = `repeat(${grid.rows[0] ? grid.rows[0].length : 0}, auto)`;
+  const page = pageOf(grid.rows[0] ? grid.rows[0].length : 0);
   grid.rows.forEach((row, r) => {
     [...row].forEach((char, c) => {
       const kind = char === "#" ? "wall" : char === "S" ? "start" : char === "G" ? "goal" : char === " " ? "outside"
@@ -172,15 +244,18 @@ function showSpread(box, grid) {
       gutter.className = "gutter";
       box.append(gutter);
     }
-    const page = document.createElement("div");
-    page.className = "page";
-    if (!half) { page.textContent = "no page"; box.append(page); return; }
-    page.style.gridTemplateColumns = `repeat(${half.cells[0].length}, auto)`;
+    if (!half) {
+      const page = document.createElement("div");
+      page.className = "page";
+      page.textContent = "no page";
+      box.append(page);
+      return;
+    }
+    const page = pageOf(half.cells[0].length);
     half.cells.forEach((row, r) => row.forEach((cell, c) => {
       const status = (cell.status || "").split(" ")[0];
       const classes = [status === "impassable" && cell.status.includes("petrified") ? "petrified" : status];
-      const key = `${half.page},${r},${c}`;
-      if (walked.has(key)) classes.push("walk");
+      if (walked.has(`${half.page},${r},${c}`)) classes.push("walk");
       const button = cellButton(cell.code, classes, cell.explain);
       button.dataset.page = half.page;
       button.dataset.row = r;
@@ -192,6 +267,45 @@ function showSpread(box, grid) {
   });
 }
 
+function showTemple(box, grid) {
+  const rooms = new Map(grid.rooms.map((room) => [room.at.join(","), room]));
+  const doors = new Map(grid.doors.map((door) => [door.at.join(","), door]));
+  const page = pageOf(grid.rows[0].length);
+  page.classList.add("temple");
+  const last = grid.rows.length - 1;
+  grid.rows.forEach((row, r) => {
+    [...row].forEach((char, c) => {
+      const frame = r === 0 || r === last || c === 0 || c === row.length - 1;
+      const room = rooms.get(`${r},${c}`);
+      const door = doors.get(`${r},${c}`);
+      let classes, title, label = char === " " ? "" : char;
+      if (room) {
+        classes = ["room", room.revealed ? "revealed" : room.card ? "card" : "plain"];
+        if (room.die) classes.push("die");
+        title = `${room.name}` + (room.revealed ? ": revealed (to explore)" : room.card ? ": room card, hidden" : ": no room card")
+          + (room.die ? "; the die starts here" : "");
+        label = room.name.slice(0, 9);
+      } else if (door) {
+        classes = ["door", door.revealed ? "revealed" : "closed"];
+        title = `door ${door.name}` + (door.revealed ? " (the revealed door)" : "");
+      } else if (frame) {
+        classes = ["frame"];
+        title = "the temple's frame";
+        label = "";
+      } else {
+        classes = [char === "#" ? "fixed" : char === "|" || char === "-" ? "variable" : "gap"];
+        title = char === "#" ? "fixed wall" : char === "|" || char === "-" ? "variable wall" : "no wall";
+      }
+      const button = cellButton(label, classes, `row ${r}, col ${c}: ${title}`);
+      button.dataset.row = r;
+      button.dataset.col = c;
+      button.addEventListener("click", () => clicked([r, c], button));
+      page.append(button);
+    });
+  });
+  box.append(page);
+}
+
 function showPalette(entries) {
   const box = $("palette");
   box.textContent = "";
@@ -200,6 +314,7 @@ function showPalette(entries) {
   none.className = "swatch" + (state.symbol === null ? " chosen" : "");
   none.textContent = "look only";
   none.title = "clicking a cell shows what it is and why, and changes nothing";
+  none.setAttribute("aria-pressed", String(state.symbol === null));
   none.addEventListener("click", () => { state.symbol = null; showPalette(entries); });
   box.append(none);
   for (const entry of entries) {
@@ -209,6 +324,8 @@ function showPalette(entries) {
     button.dataset.symbol = entry.symbol;
     button.textContent = entry.symbol;
     button.title = entry.label;
+    button.setAttribute("aria-label", `${entry.symbol}: ${entry.label}`);
+    button.setAttribute("aria-pressed", String(state.symbol === entry.symbol));
     button.addEventListener("click", () => { state.symbol = entry.symbol; showPalette(entries); });
     box.append(button);
   }
@@ -238,7 +355,9 @@ async function save() {
   if (!answer.ok) { showError(answer.error); saved.textContent = "not saved"; return; }
   showError(null);
   saved.textContent = `saved ${answer.saved}`;
-  if (answer.saved !== state.path) { state.path = answer.saved; loadLevels(); }
+  const item = document.querySelector(`#levels li[data-path="${CSS.escape(answer.saved)}"]`);
+  if (!item) { state.path = answer.saved; window.location.hash = levelHref(answer.saved); await loadLevels(); return; }
+  badges([item]);                               // the one level saved; every other badge stands
 }
 
 function moveSpread(step) {
@@ -250,6 +369,11 @@ function moveSpread(step) {
   refresh();
 }
 
+function followHash() {
+  const path = pathFromHash();
+  if (path !== null && path !== state.path) openLevel(path);
+}
+
 $("text").addEventListener("input", () => {
   state.text = $("text").value;
   clearTimeout(state.timer);
@@ -258,4 +382,5 @@ $("text").addEventListener("input", () => {
 $("save").addEventListener("click", save);
 $("spread-prev").addEventListener("click", () => moveSpread(-1));
 $("spread-next").addEventListener("click", () => moveSpread(1));
-loadLevels();
+window.addEventListener("hashchange", followHash);
+loadLevels().then(followHash);
