@@ -389,10 +389,22 @@ def best_route_first(
         found = oracle.good_route(level, start_hp, BEST_ROUTE_LOOKS, deadline)
         if found is None or found[0] <= 1:
             return cells
-        better = [level.things[obj].cell for action, obj in found[1] if action != "goal"]
-        refit(draft, rng, cells, fights_of(level, found[1]))
+        better = boss_last([level.things[obj].cell for action, obj in found[1] if action != "goal"], draft.boss)
+        refit(draft, rng, cells, fights_of(level, route_decisions(level, better)))
         cells = better
     return cells
+
+
+def boss_last(cells: list[Cell], boss: Cell) -> list[Cell]:
+    """A route's blockers with its boss fight moved to the end. A route may fight on after the boss before it
+    steps onto the goal (docs/passages.md: having a goal in reach does not end the route); what it does
+    after the boss it can do before, at the same stats (nothing lies behind the boss but the goal) and with
+    more life at every step (the boss not yet paid), so the route with the boss last ends with the same life,
+    as the intended route must for tighten_route to shape it."""
+    if boss not in cells:
+        return cells
+    at = cells.index(boss)
+    return cells[:at] + cells[at + 1 :] + [boss]
 
 
 def refit(draft: Draft, rng: random.Random, old: list[Cell], new: Fights) -> None:
@@ -437,8 +449,9 @@ def shape_route_first(
             # No witness can be made to cost more without costing the intended route: the best of them is
             # at least as good a plan (step 4), and becomes the intended route, with stats drawn for it.
             _, best = max(witnesses, key=lambda witness: witness[0])
-            refit(draft, rng, cells, fights_of(level, best))
-            cells = [level.things[obj].cell for action, obj in best if action != "goal"]
+            better = boss_last([level.things[obj].cell for action, obj in best if action != "goal"], draft.boss)
+            refit(draft, rng, cells, fights_of(level, route_decisions(level, better)))
+            cells = better
     return None
 
 
