@@ -156,3 +156,22 @@ def test_generate_bench_times_each_generator_and_checks_every_level(tmp_path):
     assert row["compared"] == 2 and row["worst_ratio"] > 0
     table = CliRunner().invoke(main, arguments)
     assert table.exit_code == 0 and "vs previous" in table.stdout and "previous" in table.stdout
+
+
+def test_generate_bench_keeps_the_levels_it_makes_as_the_generator_writes_them(tmp_path):
+    """`--keep DIR` writes each level this release's generator makes, under the name `twisty generate
+    passages` gives it and with the same bytes as that command makes from the same seed and options;
+    `--first-seed` starts the seeds there; a file already in the folder is left as it is."""
+    kept = tmp_path / "kept"
+    arguments = ["bench", "generate", "--blockers", "8", "--seeds", "1", "--first-seed", "3", "--keep", str(kept)]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    (path,) = kept.iterdir()
+    made = CliRunner().invoke(main, ["generate", "passages", "--size", "5x4", "--blockers", "8", "--seed", "3"])
+    assert made.exit_code == 0, made.output
+    assert path.name == "passages-5x4-8-medium-seed3.toml"
+    assert path.read_text(encoding="utf-8") == made.stdout
+    path.write_text("mine\n", encoding="utf-8")
+    again = CliRunner().invoke(main, arguments)
+    assert again.exit_code == 0 and path.read_text(encoding="utf-8") == "mine\n"
+    assert "left as it is" in again.stderr

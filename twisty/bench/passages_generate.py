@@ -71,6 +71,7 @@ class GenerateRun:
     made: bool
     why: str | None = None
     checked: bool | None = None  # this release's check of the level made (None: no level)
+    text: str | None = None  # the level made (not in the JSON: `--keep DIR` writes it)
 
     def as_json(self) -> dict:
         return {
@@ -158,7 +159,7 @@ def _generate(tree: Path, blockers: int, seed: int, limit: float) -> tuple[Gener
         return GenerateRun(0.0, 0.0, False, why=f"the process failed: {lines[-1] if lines else done.returncode}"), None
     answer = json.loads(done.stdout.strip().splitlines()[-1])
     text = answer["text"]
-    return GenerateRun(answer["seconds"], answer["cpu"], text is not None, answer["why"]), text
+    return GenerateRun(answer["seconds"], answer["cpu"], text is not None, answer["why"], text=text), text
 
 
 def check_level(text: str, name: str, limit: float) -> str | None:
