@@ -2,6 +2,7 @@
 by this release and, with --baseline DIR, by a previous release in the same run.
 
     python benchmarks/passages/bench_whole_check.py [--baseline DIR] [--limit 120] [--json out.json] [levels...]
+    python benchmarks/passages/bench_whole_check.py --table out.json   # the tables of a run saved before
 
 Each level is checked in a Python process of its own (the tree's `twisty` package on its path, so that the
 previous release runs its own code), by the portfolio's `analyse` with the default question set and the
@@ -18,9 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import resource
+import signal
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,13 +44,16 @@ def cpu():
     used = resource.getrusage(resource.RUSAGE_SELF)
     return used.ru_utime + used.ru_stime
 
-path, limit = sys.argv[1], float(sys.argv[2])
+path, limit, cpu_limit = sys.argv[1], float(sys.argv[2]), sys.argv[3] == "cpu"
+if cpu_limit:
+    import math
+    resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(limit), math.ceil(limit) + 5))
 level = load_passages(read_level(Path(path)))
 marks = []
 def progress(phase):
     marks.append((phase, time.perf_counter(), cpu()))
 started = (time.perf_counter(), cpu())
-found = passages.analyse(level, Deadline(limit), max_solutions=1, progress=progress)
+found = passages.analyse(level, Deadline(None if cpu_limit else limit), max_solutions=1, progress=progress)
 marks.append(("end", time.perf_counter(), cpu()))
 phases = {marks[i][0]: [marks[i + 1][1] - marks[i][1], marks[i + 1][2] - marks[i][2]] for i in range(len(marks) - 1)}
 print(json.dumps({
@@ -57,19 +65,97 @@ print(json.dumps({
 """
 
 
-def check_level(tree: Path, path: Path, limit: float) -> dict:
+def check_level(tree: Path, path: Path, limit: float, cpu_limit: bool = False) -> dict:
+    """The whole check of one level by the release in `tree`, in a process of its own. With `cpu_limit`
+    the check has no deadline and the process `limit` seconds of CPU time (the kernel ends it past them,
+    and the level counts as not decided, at the CPU time its process used): the answer then does not
+    depend on the machine's load, as a wall-clock limit's does."""
     environment = dict(os.environ, PYTHONPATH=str(tree))
+    used, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", _CHECK_ONE, str(path), str(limit)],
+        [sys.executable, "-c", _CHECK_ONE, str(path), str(limit), "cpu" if cpu_limit else "wall"],
         env=environment,
         capture_output=True,
         text=True,
         check=False,
     )
+    if cpu_limit and done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime
+        return {"seconds": time.perf_counter() - wall, "cpu": cpu, "answer": None, "stopped": "CPU limit"}
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines()
         return {"failed": lines[-1] if lines else str(done.returncode)}
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def level_table(data: dict) -> list[str]:
+    """Each level's wall-clock and CPU seconds and answer, release by release."""
+    lines = [f"{'level':<8} {'release':<9} {'wall s':>8} {'cpu s':>8}  answer"]
+    for row in data["levels"]:
+        for name in ("current", "previous"):
+            r = row.get(name)
+            if r is None:
+                continue
+            if "seconds" in r:
+                lines.append(f"{row['level']:<8} {name:<9} {r['seconds']:>8.2f} {r['cpu']:>8.2f}  {r['answer']}")
+            else:
+                lines.append(f"{row['level']:<8} {name:<9} {'failed':>8}  {r['failed']}")
+    return lines
+
+
+def decided(result: dict) -> bool:
+    """Whether a level's check answered every question (solvable, least starting hp and, for a solvable
+    level, final hp and uniqueness) within the limit."""
+    answer = result.get("answer")
+    if answer is None or answer[0] is None or answer[2] == "unknown":
+        return False
+    return not answer[0] or (answer[1] is not None and answer[3] is not None)
+
+
+def size_of(level: str) -> str:
+    """The suite's size bucket of a level (its name says it: b060-01 has 60 blockers)."""
+    found = re.fullmatch(r"b(\d+)-\d+", level)
+    return str(int(found.group(1))) if found else "other"
+
+
+def size_table(data: dict) -> list[str]:
+    """Per size and release: the levels decided within the limit, the median and worst wall-clock and CPU
+    seconds (a level not decided counts at what it took, marked >), and per level the previous release's
+    CPU time over this one's: the median and the worst (the smallest)."""
+    names = [name for name in ("current", "previous") if any(name in row for row in data["levels"])]
+    lines = [
+        f"{'blockers':>8} {'release':<9} {'decided':>7} {'median wall':>11} {'worst wall':>10} "
+        f"{'median cpu':>10} {'worst cpu':>9}  {'previous/current cpu':>20}"
+    ]
+    lines.append("-" * len(lines[0]))
+    sizes = sorted({size_of(row["level"]) for row in data["levels"]}, key=lambda s: (not s.isdigit(), s.zfill(6)))
+    for size in sizes + ["all"]:
+        rows = [row for row in data["levels"] if size in ("all", size_of(row["level"]))]
+        label = f"{size:>8}"
+        for name in names:
+            runs = [row[name] for row in rows if "seconds" in row.get(name, {})]
+            if not runs:
+                continue
+            late = "" if all(decided(r) for r in runs) else ">"
+            worst_wall = max(r["seconds"] for r in runs)
+            worst_cpu = max(r["cpu"] for r in runs)
+            ratio = ""
+            if name == "current" and "previous" in names:
+                ratios = [
+                    row["previous"]["cpu"] / max(row["current"]["cpu"], 1e-6)
+                    for row in rows
+                    if "seconds" in row.get("current", {}) and "seconds" in row.get("previous", {})
+                ]
+                if ratios:
+                    ratio = f"{statistics.median(ratios):.2f}x, worst {min(ratios):.2f}x"
+            lines.append(
+                f"{label} {name:<9} {sum(decided(r) for r in runs):>3}/{len(runs):<3} "
+                f"{statistics.median(r['seconds'] for r in runs):>11.2f} {late + format(worst_wall, '.2f'):>10} "
+                f"{statistics.median(r['cpu'] for r in runs):>10.2f} {late + format(worst_cpu, '.2f'):>9}  {ratio:>20}"
+            )
+            label = " " * 8
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,8 +163,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("levels", nargs="*", type=Path, help="level files (default: the whole suite)")
     parser.add_argument("--baseline", type=Path, help="a previous release's tree (previous_release.sh)")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per level and release")
+    parser.add_argument(
+        "--cpu-limit", action="store_true", help="--limit is CPU seconds (the process's), not wall-clock seconds"
+    )
     parser.add_argument("--json", type=Path, help="write the results here as JSON")
+    parser.add_argument("--table", type=Path, help="print the tables of a run saved by --json, and run nothing")
     args = parser.parse_args(argv)
+    if args.table:
+        saved = json.loads(args.table.read_text(encoding="utf-8"))
+        print("\n".join(level_table(saved) + [""] + size_table(saved)))
+        return 1 if saved["bugs"] else 0
     levels = args.levels or sorted(SUITE.glob("*.toml"))
     trees = [("current", ROOT)] + ([("previous", args.baseline)] if args.baseline else [])
     results: list[dict] = []
@@ -86,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in levels:
         row: dict = {"level": path.stem, "load": [round(x, 2) for x in os.getloadavg()]}
         for name, tree in trees:
-            row[name] = check_level(tree, path, args.limit)
+            row[name] = check_level(tree, path, args.limit, args.cpu_limit)
             print(f"{path.stem} {name}: {json.dumps(row[name])}", file=sys.stderr, flush=True)
         answers = [row[name].get("answer") for name, _ in trees]
         # (an answer with a part undecided within the limit is left out of the comparison)
@@ -106,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
             }
     data = {
         "limit": args.limit,
+        "cpu_limit": args.cpu_limit,
         "baseline": None if args.baseline is None else str(args.baseline),
         "levels": results,
         "summary": summary,
@@ -113,14 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.json:
         args.json.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    print(f"{'level':<8} {'release':<9} {'wall s':>8} {'cpu s':>8}  answer")
-    for row in results:
-        for name, _ in trees:
-            r = row[name]
-            if "seconds" in r:
-                print(f"{row['level']:<8} {name:<9} {r['seconds']:>8.2f} {r['cpu']:>8.2f}  {r['answer']}")
-            else:
-                print(f"{row['level']:<8} {name:<9} {'failed':>8}  {r['failed']}")
+    print("\n".join(level_table(data) + [""] + size_table(data)))
     for line in bugs:
         print(f"BUG: {line}", file=sys.stderr)
     return 1 if bugs else 0

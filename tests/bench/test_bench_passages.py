@@ -175,3 +175,15 @@ def test_generate_bench_keeps_the_levels_it_makes_as_the_generator_writes_them(t
     again = CliRunner().invoke(main, arguments)
     assert again.exit_code == 0 and path.read_text(encoding="utf-8") == "mine\n"
     assert "left as it is" in again.stderr
+
+
+def test_generate_bench_with_a_cpu_limit_stops_a_level_past_it():
+    """`--cpu-limit`: the limit is the process's CPU time, which the kernel enforces (the deadline is the
+    feature under test here): one second of CPU is far below what a 60-blocker level takes (about 5 s
+    and more for seeds 1 and 2), so the seed gives no level and says why."""
+    arguments = ["bench", "generate", "--blockers", "60", "--seeds", "1", "--limit", "1", "--cpu-limit", "--json"]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    (run,) = data["runs"]["60"]["current"]
+    assert data["cpu_limit"] and not run["made"] and run["why"] == "CPU limit of 1 s reached"

@@ -16,9 +16,12 @@ from __future__ import annotations
 import json
 import math
 import os
+import resource
+import signal
 import statistics
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,18 +38,23 @@ GENERATORS = ("current", "previous")
 CURRENT_TREE = Path(__file__).resolve().parents[2]
 
 # What a level's process runs: generate_level with the search engine, timed alone, and its result as JSON.
+# With a CPU limit, the generator has no deadline and the process its CPU time limited instead (the kernel
+# ends it past that): the generator's work is bounded by counts, so whether a seed gives a level within so
+# much CPU time does not depend on how many other jobs share the machine, as a wall-clock limit does.
 _RUN_ONE = """
-import json, sys, time
+import json, math, resource, sys, time
 from twisty.errors import GenerationError
 from twisty.generator.passages import generate_level
 from twisty.generator.passages_params import PassagesParams
 from twisty.limits import Deadline
 from twisty.solver import passages_search
-width, height, blockers, difficulty, seed, limit = json.loads(sys.argv[1])
+width, height, blockers, difficulty, seed, limit, cpu_limit = json.loads(sys.argv[1])
 params = PassagesParams(width=width, height=height, blockers=blockers, difficulty=difficulty)
+if cpu_limit:
+    resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(limit), math.ceil(limit) + 5))
 wall, cpu = time.perf_counter(), time.process_time()
 try:
-    made = generate_level(params, seed, passages_search, Deadline(limit))
+    made = generate_level(params, seed, passages_search, Deadline(None if cpu_limit else limit))
     text, why = made.text, None
 except GenerationError as error:
     text, why = None, str(error)
@@ -88,6 +96,7 @@ class GenerateBench:
     limit: float
     seeds: list[int]
     baseline: str | None  # the previous release's tree and commit, when given
+    cpu_limit: bool = False  # the limit is CPU seconds (each process's), not wall-clock seconds
     runs: dict[int, dict[str, list[GenerateRun]]] = field(default_factory=dict)  # blockers -> generator -> runs
     disagreements: list[str] = field(default_factory=list)
     load: list[list[float]] = field(default_factory=list)  # load averages (1, 5, 15 min) at each count's start
@@ -99,7 +108,7 @@ class GenerateBench:
             for name, runs in by_generator.items():
                 if not runs:
                     continue
-                times = [run.seconds if run.made else self.limit for run in runs]
+                times = [run.seconds if run.made or self.cpu_limit else self.limit for run in runs]
                 cpus = [run.cpu for run in runs]
                 row[name] = {
                     "made": sum(run.made for run in runs),
@@ -123,12 +132,19 @@ class GenerateBench:
                     min(ratios),
                     len(ratios),
                 )
+                # The same in CPU time, which the load moves far less (a run not finished counts at the CPU
+                # time it had used when it stopped).
+                cpu_ratios = [
+                    theirs[i].cpu / max(mine[i].cpu, 1e-6) for i in range(min(len(mine), len(theirs))) if mine[i].made
+                ]
+                row["median_cpu_ratio"], row["worst_cpu_ratio"] = statistics.median(cpu_ratios), min(cpu_ratios)
             out.append(row)
         return out
 
     def as_json(self) -> dict:
         return {
             "limit": self.limit,
+            "cpu_limit": self.cpu_limit,
             "seeds": self.seeds,
             "baseline": self.baseline,
             "load": self.load,
@@ -146,20 +162,33 @@ def baseline_name(tree: Path) -> str:
     return f"{tree} ({commit})"
 
 
-def _generate(tree: Path, blockers: int, seed: int, limit: float) -> tuple[GenerateRun, str | None]:
+def _generate(
+    tree: Path, blockers: int, seed: int, limit: float, cpu_limit: bool = False
+) -> tuple[GenerateRun, str | None]:
     """One level made by the generator of `tree` in a process of its own, and the level's text."""
     params = params_for(blockers)
-    argument = json.dumps([params.width, params.height, params.blockers, params.difficulty, seed, limit])
+    argument = json.dumps([params.width, params.height, params.blockers, params.difficulty, seed, limit, cpu_limit])
     environment = dict(os.environ, PYTHONPATH=str(tree))
+    before, wall = _children_cpu(), time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", _RUN_ONE, argument], env=environment, capture_output=True, text=True, check=False
     )
+    if cpu_limit and done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        used = _children_cpu() - before
+        return GenerateRun(time.perf_counter() - wall, used, False, why=f"CPU limit of {limit:g} s reached"), None
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines()
         return GenerateRun(0.0, 0.0, False, why=f"the process failed: {lines[-1] if lines else done.returncode}"), None
     answer = json.loads(done.stdout.strip().splitlines()[-1])
     text = answer["text"]
     return GenerateRun(answer["seconds"], answer["cpu"], text is not None, answer["why"], text=text), text
+
+
+def _children_cpu() -> float:
+    """The CPU seconds of every child process ended so far (a process the kernel stopped at its CPU limit
+    reports nothing itself)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def check_level(text: str, name: str, limit: float) -> str | None:
@@ -180,10 +209,11 @@ def run_generate_bench(
     baseline: Path | None = None,
     baseline_seeds: int | None = None,
     step: Callable[[int, int, str, GenerateRun], None] = lambda blockers, seed, generator, run: None,
+    cpu_limit: bool = False,
 ) -> GenerateBench:
     """Each count's levels, seed by seed: this release's generator, then (with `baseline`, for the first
     `baseline_seeds` seeds, all by default) the previous release's, then this release's check of both."""
-    result = GenerateBench(limit, seeds, None if baseline is None else baseline_name(baseline))
+    result = GenerateBench(limit, seeds, None if baseline is None else baseline_name(baseline), cpu_limit)
     for blockers in blocker_counts:
         result.load.append([round(x, 2) for x in os.getloadavg()])
         by_generator: dict[str, list[GenerateRun]] = {name: [] for name in GENERATORS}
@@ -192,9 +222,10 @@ def run_generate_bench(
             if baseline is not None and (baseline_seeds is None or number < baseline_seeds):
                 trees.append(("previous", baseline))
             for name, tree in trees:
-                run, text = _generate(tree, blockers, seed, limit)
+                run, text = _generate(tree, blockers, seed, limit, cpu_limit)
                 if text is not None:
-                    wrong = check_level(text, f"<{name} generator, {blockers} blockers, seed {seed}>", 10 * limit)
+                    label = f"<{name} generator, {blockers} blockers, seed {seed}>"
+                    wrong = check_level(text, label, 10 * max(limit, 60))
                     run.checked = wrong is None
                     if wrong is not None:
                         result.disagreements.append(f"{blockers} blockers, seed {seed}, {name} generator: {wrong}")
@@ -207,7 +238,7 @@ def run_generate_bench(
 def generate_table_lines(result: GenerateBench) -> list[str]:
     header = (
         f"{'blockers':>8} {'size':>6}  {'generator':<9} {'made':>6} {'median s':>9} {'max s':>8} "
-        f"{'median cpu':>10} {'max cpu':>8}  {'vs previous':>18}"
+        f"{'median cpu':>10} {'max cpu':>8}  {'vs previous, cpu':>18}"
     )
     lines = [header, "-" * len(header)]
     for row in result.rows():
@@ -217,13 +248,14 @@ def generate_table_lines(result: GenerateBench) -> list[str]:
                 continue
             entry = row[name]
             done = entry["made"] == entry["tried"]
-            worst = f"{entry['max_seconds']:.2f}" if done else f">{result.limit:g}"
+            worst = f"{entry['max_seconds']:.2f}" if done or result.cpu_limit else f">{result.limit:g}"
+            worst_cpu = f"{entry['max_cpu']:.2f}" if done or not result.cpu_limit else f">{result.limit:g}"
             ratio = ""
             if name == "current" and "median_ratio" in row:
-                ratio = f"{row['median_ratio']:.1f}x, worst {row['worst_ratio']:.1f}x ({row['compared']})"
+                ratio = f"{row['median_cpu_ratio']:.1f}x, worst {row['worst_cpu_ratio']:.1f}x ({row['compared']})"
             lines.append(
                 f"{label}  {name:<9} {entry['made']:>2}/{entry['tried']:<3} {entry['median_seconds']:>9.2f} "
-                f"{worst:>8} {entry['median_cpu']:>10.2f} {entry['max_cpu']:>8.2f}  {ratio:>18}"
+                f"{worst:>8} {entry['median_cpu']:>10.2f} {worst_cpu:>8}  {ratio:>18}"
             )
             label = " " * 15
     return lines

@@ -197,6 +197,12 @@ def _bench_count(suite: Path, limit: float, engines: tuple[str, ...], buckets: t
     help="Make only the first N seeds of each count with the previous release (default: every seed).",
 )
 @click.option(
+    "--cpu-limit",
+    is_flag=True,
+    help="--limit is CPU seconds per level (the process is stopped past them) instead of wall-clock "
+    "seconds: whether a seed gives a level within the limit then does not depend on the machine's load.",
+)
+@click.option(
     "--keep",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
@@ -211,6 +217,7 @@ def bench_generate(
     limit: float,
     baseline: Path | None,
     baseline_seeds: int | None,
+    cpu_limit: bool,
     keep: Path | None,
     as_json: bool,
 ) -> None:
@@ -234,13 +241,20 @@ def bench_generate(
         )
 
     result = generate_bench.run_generate_bench(
-        tuple(counts), list(range(first_seed, first_seed + seeds)), limit, baseline, baseline_seeds, step=report
+        tuple(counts),
+        list(range(first_seed, first_seed + seeds)),
+        limit,
+        baseline,
+        baseline_seeds,
+        step=report,
+        cpu_limit=cpu_limit,
     )
     against = "" if result.baseline is None else f", against {result.baseline}"
     print_results(
         result,
         as_json,
-        f"seeds {first_seed}..{first_seed + seeds - 1}, limit {limit:g} s per level{against}",
+        f"seeds {first_seed}..{first_seed + seeds - 1}, limit {limit:g} s{' of CPU' if cpu_limit else ''} per level"
+        f"{against}",
         generate_bench.generate_table_lines,
     )
 
