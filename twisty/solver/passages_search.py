@@ -222,16 +222,7 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> SearchResult:
                 spare.set()  # its core is free from now on
 
     sg.compiled_graph()  # made once, before two threads could both make it
-    other = threading.Thread(target=run, args=(False,), name="passages search with the Steiner bound", daemon=True)
-    other.start()
-    try:
-        run(True)
-        other.join()
-    except BaseException:
-        # Ctrl-C while waiting for the other search: stop it (it looks at `stop` every 256 expansions).
-        stop.set()
-        other.join()
-        raise
+    _side_by_side(lambda: run(True), lambda: run(False), "passages search with the Steiner bound", stop)
     for failure in failures:
         if not isinstance(failure, Exception):
             raise failure  # KeyboardInterrupt and the like, whatever the other found
@@ -241,6 +232,21 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> SearchResult:
     if failures:
         raise failures[0]
     return max(results.values(), key=lambda result: -1 if result.best_hp is None else result.best_hp)
+
+
+def _side_by_side(here: Callable[[], None], there: Callable[[], None], name: str, stop: threading.Event) -> None:
+    """Run `there` in a thread of its own (named `name`) and `here` in this one, until both end. An
+    interrupt (Ctrl-C) while waiting sets `stop`, which the other search looks at every few hundred
+    expansions, so that it ends too before the interrupt goes on."""
+    other = threading.Thread(target=there, name=name, daemon=True)
+    other.start()
+    try:
+        here()
+        other.join()
+    except BaseException:
+        stop.set()
+        other.join()
+        raise
 
 
 # The generator's searches for a route through a blocker first dive for this many looks at the clock (256
@@ -439,15 +445,12 @@ def _least_start_race(
         root = sg.walk.start(replace(sg.level.player, hp=least))
         return least, follow_steps(sg, root, steps, goal, passages_count.final_hp_of(sg, root, steps))
 
-    other = threading.Thread(target=run, args=(by_need,), name="passages least-need search", daemon=True)
-    other.start()
-    try:
-        run(lambda own: _probe_start_hps(sg.level, low, high, route, low_first, own))
-        other.join()
-    except BaseException:
-        stop.set()
-        other.join()
-        raise
+    _side_by_side(
+        lambda: run(lambda own: _probe_start_hps(sg.level, low, high, route, low_first, own)),
+        lambda: run(by_need),
+        "passages least-need search",
+        stop,
+    )
     for failure in failures:
         if not isinstance(failure, Exception):
             raise failure
