@@ -34,6 +34,7 @@ SUITE = ROOT / "twisty" / "bench" / "suites" / "passages"
 # What a level's process runs: the portfolio's whole check, timed question by question.
 _CHECK_ONE = """
 import json, resource, sys, time
+import twisty
 from pathlib import Path
 from twisty.rules.passages_format import load_passages
 from twisty.rules.source import read_level
@@ -58,6 +59,7 @@ marks.append(("end", time.perf_counter(), cpu()))
 phases = {marks[i][0]: [marks[i + 1][1] - marks[i][1], marks[i + 1][2] - marks[i][2]] for i in range(len(marks) - 1)}
 print(json.dumps({
     "seconds": marks[-1][1] - started[0], "cpu": marks[-1][2] - started[1], "phases": phases,
+    "package": twisty.__path__[0],
     "answer": [found.solvable, found.best.final_hp if found.best.proved else None,
                found.min_start.value if found.min_start.status == "proved" else found.min_start.status,
                found.unique],
@@ -73,8 +75,11 @@ def check_level(tree: Path, path: Path, limit: float, cpu_limit: bool = False) -
     environment = dict(os.environ, PYTHONPATH=str(tree))
     used, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", _CHECK_ONE, str(path), str(limit), "cpu" if cpu_limit else "wall"],
+        [sys.executable, "-c", _CHECK_ONE, str(path.resolve()), str(limit), "cpu" if cpu_limit else "wall"],
         env=environment,
+        # (in the tree's folder: `python -c` puts the folder it runs in before PYTHONPATH, and from any other
+        # tree's folder the process would import that tree's `twisty`)
+        cwd=tree,
         capture_output=True,
         text=True,
         check=False,
@@ -86,7 +91,10 @@ def check_level(tree: Path, path: Path, limit: float, cpu_limit: bool = False) -
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines()
         return {"failed": lines[-1] if lines else str(done.returncode)}
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    if Path(answer["package"]).resolve() != (tree / "twisty").resolve():
+        raise RuntimeError(f"the level's process imported twisty from {answer['package']}, not from {tree}")
+    return answer
 
 
 def level_table(data: dict) -> list[str]:
@@ -167,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         "--cpu-limit", action="store_true", help="--limit is CPU seconds (the process's), not wall-clock seconds"
     )
     parser.add_argument("--json", type=Path, help="write the results here as JSON")
+    parser.add_argument("--only-baseline", action="store_true", help="check with the previous release only")
     parser.add_argument("--table", type=Path, help="print the tables of a run saved by --json, and run nothing")
     args = parser.parse_args(argv)
     if args.table:
@@ -175,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if saved["bugs"] else 0
     levels = args.levels or sorted(SUITE.glob("*.toml"))
     trees = [("current", ROOT)] + ([("previous", args.baseline)] if args.baseline else [])
+    if args.only_baseline and args.baseline:
+        trees = trees[1:]
     results: list[dict] = []
     bugs = []
     for path in levels:

@@ -43,6 +43,7 @@ CURRENT_TREE = Path(__file__).resolve().parents[2]
 # much CPU time does not depend on how many other jobs share the machine, as a wall-clock limit does.
 _RUN_ONE = """
 import json, math, resource, sys, time
+import twisty
 from twisty.errors import GenerationError
 from twisty.generator.passages import generate_level
 from twisty.generator.passages_params import PassagesParams
@@ -58,7 +59,8 @@ try:
     text, why = made.text, None
 except GenerationError as error:
     text, why = None, str(error)
-print(json.dumps({"seconds": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "text": text, "why": why}))
+print(json.dumps({"seconds": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "text": text, "why": why,
+                  "package": twisty.__path__[0]}))
 """
 
 
@@ -170,8 +172,15 @@ def _generate(
     argument = json.dumps([params.width, params.height, params.blockers, params.difficulty, seed, limit, cpu_limit])
     environment = dict(os.environ, PYTHONPATH=str(tree))
     before, wall = _children_cpu(), time.perf_counter()
+    # (in the tree's folder: `python -c` puts the folder it runs in before PYTHONPATH, and from any other
+    # tree's folder the process would import that tree's `twisty`)
     done = subprocess.run(
-        [sys.executable, "-c", _RUN_ONE, argument], env=environment, capture_output=True, text=True, check=False
+        [sys.executable, "-c", _RUN_ONE, argument],
+        env=environment,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if cpu_limit and done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         used = _children_cpu() - before
@@ -180,6 +189,8 @@ def _generate(
         lines = done.stderr.strip().splitlines()
         return GenerateRun(0.0, 0.0, False, why=f"the process failed: {lines[-1] if lines else done.returncode}"), None
     answer = json.loads(done.stdout.strip().splitlines()[-1])
+    if Path(answer["package"]).resolve() != (tree / "twisty").resolve():
+        raise RuntimeError(f"the level's process imported twisty from {answer['package']}, not from {tree}")
     text = answer["text"]
     return GenerateRun(answer["seconds"], answer["cpu"], text is not None, answer["why"], text=text), text
 
