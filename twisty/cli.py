@@ -24,7 +24,7 @@ signal.signal(signal.SIGINT, _interrupted_while_starting)
 import click  # noqa: E402  (imported after the handler above, on purpose)
 
 from twisty import __version__  # noqa: E402
-from twisty.commands import book, check, complete, importing, odds, render, serve  # noqa: E402
+from twisty.commands import book, check, complete, export, importing, odds, render, serve  # noqa: E402
 from twisty.commands.common import EXIT_CODES_HELP, TwistyGroup  # noqa: E402
 from twisty.commands.registry import RegistryGroup, bench_entries, generate_entries  # noqa: E402
 
@@ -60,6 +60,7 @@ main.add_command(odds.odds)
 main.add_command(render.render)
 main.add_command(serve.serve)
 main.add_command(importing.import_group)
+main.add_command(export.export_group)
 
 if __name__ == "__main__":
     main()
