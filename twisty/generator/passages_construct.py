@@ -386,7 +386,12 @@ def best_route_first(
         if start_hp is None:
             return cells
         level = draft.level(start_hp)
-        found = oracle.good_route(level, start_hp, BEST_ROUTE_LOOKS, deadline)
+        try:
+            found = oracle.good_route(level, start_hp, BEST_ROUTE_LOOKS, deadline)
+        except MemoryError:
+            # (the oracle's way of saying the deadline passed, or the memory ran out: as in other_wins)
+            deadline.check()
+            raise
         if found is None or found[0] <= 1:
             return cells
         better = boss_last([level.things[obj].cell for action, obj in found[1] if action != "goal"], draft.boss)
