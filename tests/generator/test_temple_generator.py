@@ -86,7 +86,7 @@ def test_generate_three_rounds_and_check_them(tmp_path):
     for line in checked.output.splitlines():
         data = json.loads(line)
         assert (data["status"], data["solvable"], data["unique"], data["turns"]) == ("ok", True, True, 4)
-    # The shipped copies were made by the same command: the same bytes.
+    # The shipped copies were made by the same command: the same bytes (a change detector, beside the checks).
     for path in files:
         assert path.read_bytes() == (PUZZLES / "generated" / path.name).read_bytes()
     assert not [name for name in os.listdir(out) if name.endswith(".tmp")]
