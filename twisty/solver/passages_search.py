@@ -239,13 +239,15 @@ def _side_by_side(here: Callable[[], None], there: Callable[[], None], name: str
     interrupt (Ctrl-C) while waiting sets `stop`, which the other search looks at every few hundred
     expansions, so that it ends too before the interrupt goes on."""
     other = threading.Thread(target=there, name=name, daemon=True)
-    other.start()
     try:
+        # Started inside the try: an interrupt that lands while the thread starts must stop it too.
+        other.start()
         here()
         other.join()
     except BaseException:
         stop.set()
-        other.join()
+        if other.ident is not None:  # it started (a thread never started cannot be joined)
+            other.join()
         raise
 
 
