@@ -128,6 +128,14 @@ class Game:
     renderer: str | None = None
     # The sandbox page's editor of the game's levels (twisty.serve: palette, grid, edit); None: edited as text.
     page: str | None = None
+    # `twisty render` (twisty.commands.render builds its options from these): the word for what the game's
+    # pictures draw as a level's answer (the flag --ANSWER; --answer draws any game's), that flag's help, and
+    # the options of the command for this game's pictures alone, as dotted paths of click options in the
+    # commands layer (each option's name is a field of twisty.render.pictures.PictureOptions or a key of
+    # its `params`).
+    answer: str | None = None
+    answer_help: str = ""
+    render_options: tuple[str, ...] = ()
     bench: str | None = None
     bench_baseline: str | None = None  # the engine the bench measures the others against
     docs: str = ""
