@@ -200,6 +200,12 @@ class Game:
             raise UsageError(f"{refusal} (engines that do: auto, {', '.join(answering)})")
         return engine
 
+    def checking_engine(self, name: str, features: frozenset[str] = frozenset()) -> Engine:
+        """The engine a check of one of this game's levels uses when `--engine name` was given: that engine,
+        or auto's when `name` is another game's engine (`twisty check` reads levels of every game at once,
+        and each game takes the engine that is its own)."""
+        return self.chosen_engine(name if name in self.engine_names() else "auto", features)
+
     def parse_questions(self, names: str | None) -> frozenset[str] | None:
         """A comma-separated list of question names (None or "all": every question)."""
         if names is None or names.strip() in ("", "all"):
