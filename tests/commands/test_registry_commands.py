@@ -1,20 +1,17 @@
 """`twisty generate` and `twisty bench` dispatch through the registry (twisty.games): every game's commands are
 the ones its entry names, cli.py names no game, and a game added to the registry alone gets `twisty generate
-GAME` and `twisty.generate(GAME)`."""
+GAME` and `twisty.generate(GAME)` (tests/commands/test_toy_game.py: every command on such a game)."""
 
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
 
 import click
-import pytest
 from click.testing import CliRunner
 
-import twisty
 from twisty.cli import main
-from twisty.games import GAMES, Engine, Game, Param, Question, resolve
+from twisty.games import GAMES, resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,32 +51,3 @@ def test_cli_names_no_game():
         assert not any(game in str(text).split() for text in strings if isinstance(text, str) and "\n" not in text)
     game_modules = {"generate_passages", "generate_book", "bench_passages", "temple"}
     assert not game_modules & set(imported)
-
-
-TOY = Game(
-    name="toy",
-    title="Toy Palindromes",
-    rulebook="none",
-    questions=(Question("value", "the smallest palindrome of n digits"),),
-    engines=(Engine("plain", "tests.commands.toy_game", frozenset({"value"}), "arithmetic"),),
-    auto=("plain",),
-    generator="tests.commands.toy_game:generate_from",
-    generator_params=(Param("digits", "int", "digits of the palindrome"),),
-)
-
-
-@pytest.fixture
-def toy_registered(monkeypatch):
-    monkeypatch.setitem(GAMES, "toy", TOY)
-
-
-def test_a_game_added_to_the_registry_alone_can_be_generated(toy_registered):
-    result = run("generate", "toy", "--digits", "4")
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.output) == {"digits": 4, "value": 1001}
-    assert "--digits" in run("generate", "toy", "--help").output
-    assert twisty.generate("toy", digits=1).value == 1
-    with pytest.raises(twisty.UsageError, match='takes no parameter "digit" \\(did you mean "digits"\\?\\)'):
-        twisty.generate("toy", digit=2)
-    bad = run("generate", "toy", "--digits", "12")
-    assert bad.exit_code == 2 and "digits is 1 to 9, not 12" in bad.output
