@@ -11,6 +11,7 @@ import json
 import sys
 from contextlib import closing
 from dataclasses import dataclass
+from typing import Any
 
 import click
 
@@ -98,6 +99,12 @@ def _challenges(text: str) -> tuple[str, ...]:
     "the fastest on generated rounds (docs/bench-temple.md), and both accept the same rounds.",
 )
 @timeout_option("Seconds per round (each seed); a seed that runs out of time gives no round (exit 1).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="One JSON object per seed on stdout: the file written (or the round's text), its facts, or the error.",
+)
 @cluster_options
 def generate_temple(
     seed: int,
@@ -112,6 +119,7 @@ def generate_temple(
     engine: str,
     timeout: float | None,
     force: bool,
+    as_json: bool,
     scheduler: str | None,
     workers: int | None,
 ) -> None:
@@ -146,16 +154,24 @@ def generate_temple(
         try:
             for job, result in zip(jobs, results, strict=True):
                 if isinstance(result, Lost):
-                    result = job.seed, None, f"seed {job.seed}: not generated: {result.reason}"
-                number, text, summary = result
+                    result = job.seed, None, f"seed {job.seed}: not generated: {result.reason}", {}
+                number, text, summary, facts = result
+                path = None if text is None or folder is None else folder.path(round_file_name(params, number))
                 if text is None:
                     failures += 1
-                    progress.echo(f"twisty: {summary}", err=True)
-                elif folder is None:
+                    if as_json:
+                        progress.echo(json.dumps({"seed": number, "file": None, "error": summary}))
+                    else:
+                        progress.echo(f"twisty: {summary}", err=True)
+                    continue
+                if path is not None:
+                    write_files([(path, text)], force)
+                if as_json:
+                    written = {"file": str(path)} if path is not None else {"file": None, "level": text}
+                    progress.echo(json.dumps({"seed": number, **written, **facts}))
+                elif path is None:
                     progress.echo(text, nl=False)
                 else:
-                    path = folder.path(round_file_name(params, number))
-                    write_files([(path, text)], force)
                     progress.echo(f"{path}: {summary}")
         finally:
             progress.finish()
@@ -174,20 +190,27 @@ class RoundJob:
     timeout: float | None
 
 
-def make_round(job: RoundJob) -> tuple[int, str | None, str]:
-    """The seed, the round file's text (None when no round was made) and a summary line (or the reason no
-    round was made); its deadline starts with its own work."""
+def make_round(job: RoundJob) -> tuple[int, str | None, str, dict[str, Any]]:
+    """The seed, the round file's text (None when no round was made), a summary line (or the reason no round
+    was made) and the round's facts for --json; its deadline starts with its own work."""
     try:
         made = generate_round(job.params, job.seed, GAME.chosen_engine(job.engine).load(), timeout=job.timeout)
     except GenerationError as error:
-        return job.seed, None, str(error)
+        return job.seed, None, str(error), {}
     analysis = made.analysis
     bounce = f"bounce-safe in {analysis.bounce_safe_turns}" if analysis.bounce_safe else "no bounce-safe plan"
     summary = (
         f"{analysis.turns} turns, unique, every card matters; {bounce}; pooled {analysis.pooled_turns}; "
         f"{made.attempts} attempts"
     )
-    return job.seed, made.text, summary
+    facts = {
+        "turns": analysis.turns,
+        "unique": analysis.unique,
+        "bounce_safe_turns": analysis.bounce_safe_turns,
+        "pooled_turns": analysis.pooled_turns,
+        "attempts": made.attempts,
+    }
+    return job.seed, made.text, summary, facts
 
 
 @click.command("temple")
