@@ -67,6 +67,11 @@ class RegistryOptionsCommand(click.Command):
         return [*own, *extra, *([help_option] if help_option is not None else [])]
 
 
+def game_command_entries() -> dict[str, str | Callable[[], click.Command]]:
+    """`twisty NAME` for each command of one game alone (`explain`, `odds`)."""
+    return {name: path for game in GAMES.values() for name, path in game.commands}
+
+
 def generate_entries() -> dict[str, str | Callable[[], click.Command]]:
     """`twisty generate GAME` for every game with a generator: its own command, or one made for it."""
     entries: dict[str, str | Callable[[], click.Command]] = {}

@@ -50,4 +50,5 @@ GAME = Game(
     docs="docs/book.md",
     generate_command="twisty.commands.generate_book:generate_book_command",
     bench_commands=(("book", "twisty.commands.book:bench_book"),),
+    commands=(("explain", "twisty.commands.book:explain"), ("complete", "twisty.commands.complete:complete")),
 )

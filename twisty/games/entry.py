@@ -147,10 +147,14 @@ class Game:
     # The parameters `generator` takes (twisty.generate(game, **params) and `twisty generate`).
     generator_params: tuple[Param, ...] = ()
     # The command line (click commands named by dotted path, resolved when asked for): `twisty generate
-    # GAME` runs `generate_command` (None: a command made from `generator` and `generator_params`), and
-    # `twisty bench NAME` each (NAME, command) of `bench_commands`. cli.py names no game.
+    # GAME` runs `generate_command` (None: a command made from `generator` and `generator_params`),
+    # `twisty bench NAME` each (NAME, command) of `bench_commands`, and `twisty NAME` each of `commands`.
+    # cli.py names no game.
     generate_command: str | None = None
     bench_commands: tuple[tuple[str, str], ...] = ()
+    # Commands of this game alone at the top of the command line (`twisty explain`, `twisty odds`): each
+    # (NAME, dotted path of its click command).
+    commands: tuple[tuple[str, str], ...] = ()
 
     @property
     def question_names(self) -> tuple[str, ...]:
