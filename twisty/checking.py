@@ -188,8 +188,7 @@ class UnloadedVerdict(VerdictBase):
         return data
 
     def summary(self) -> str:
-        word = status_word(self.to_json())
-        return f"{word:<11}{self.path}: unknown: the level could not be loaded within the {self.cap}"
+        return f"{summary_start(self.to_json())}unknown: the level could not be loaded within the {self.cap}"
 
     def details(self) -> list[str]:
         return []
@@ -327,6 +326,12 @@ def status_word(data: dict[str, Any]) -> str:
     """The status as the first word of a summary line: ok in lower case, anything else shouted."""
     status = level_status(data)
     return status if status == OK else status.upper()
+
+
+def summary_start(data: dict[str, Any]) -> str:
+    """How every summary line of `twisty check` starts: the status word, padded so that the paths line up,
+    and the level's path; the game's answers follow (the page shows them alone as the headline)."""
+    return f"{status_word(data):<11}{data.get('level')}: "
 
 
 @dataclass

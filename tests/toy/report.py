@@ -10,7 +10,7 @@ from typing import Any
 
 from tests.toy.engines import SOLVABLE, UNSOLVABLE
 from tests.toy.rules import Board, Cell, lit_after
-from twisty.checking import CheckOptions, Outcome, VerdictBase, status_word
+from twisty.checking import CheckOptions, Outcome, VerdictBase, summary_start
 from twisty.claims import Claims
 from twisty.errors import EngineBug
 from twisty.games import GAMES
@@ -59,7 +59,7 @@ class LightsVerdict(VerdictBase):
             said = "cannot be darkened (proved)"
         else:
             said = f"dark after {data['presses']} presses ({'unique' if self.unique else 'not unique'})"
-        return f"{status_word(data):<11}{self.path}: {said}  [{self.engine}]"
+        return f"{summary_start(data)}{said}  [{self.engine}]"
 
     def details(self) -> list[str]:
         return list(self.expect_failures)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from twisty.checking import CheckOptions, Outcome, VerdictBase, status_word
+from twisty.checking import CheckOptions, Outcome, VerdictBase, summary_start
 from twisty.claims import Claims
 from twisty.errors import did_you_mean
 from twisty.games.book import GAME
@@ -314,10 +314,7 @@ def summary_line(data: dict[str, Any]) -> str:
             )
             corridor = f"corridor of {len(data['corridor'])} cells ({shape})"
         verdict = f"solvable in {data['moves']} moves ({uniqueness}), {corridor}"
-    return (
-        f"{status_word(data):<11}{data['level']}: {verdict}; {len(data['rules_fired_numbers'])} rules fired  "
-        f"[{data['seconds']:.2f}s]"
-    )
+    return f"{summary_start(data)}{verdict}; {len(data['rules_fired_numbers'])} rules fired  [{data['seconds']:.2f}s]"
 
 
 @dataclass(frozen=True, repr=False)

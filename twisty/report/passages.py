@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from twisty.checking import CheckOptions, Outcome, VerdictBase, status_word
+from twisty.checking import CheckOptions, Outcome, VerdictBase, summary_start
 from twisty.claims import Claims
 from twisty.render.passages import legend_lines, route_map, walkthrough
 from twisty.rules.level import Level
@@ -200,7 +200,7 @@ def summary_line(data: dict[str, Any]) -> str:
         found = data["solutions_at_least"]
         parts.append(f"solution count unknown ({data['limit']} limit" + (f", {found} found so far)" if found else ")"))
     engines = "/".join(sorted(set(data["engine"].values())))
-    return f"{status_word(data):<11}{data['level']}: {', '.join(parts)}  [{engines}, {data['seconds']:.2f}s]"
+    return f"{summary_start(data)}{', '.join(parts)}  [{engines}, {data['seconds']:.2f}s]"
 
 
 def solutions_to_count(level: PassagesLevel, asked: int | None) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from twisty.checking import CheckOptions, Outcome, VerdictBase, level_status, status_word
+from twisty.checking import CheckOptions, Outcome, VerdictBase, level_status, summary_start
 from twisty.claims import Claims
 from twisty.render.temple import drawing
 from twisty.rules.level import Level
@@ -181,10 +181,7 @@ def summary_line(data: dict[str, Any]) -> str:
             if data["pooled_solvable"] is False
             else f"pooled unknown ({limit} limit)"
         )
-    return (
-        f"{status_word(data):<11}{data['level']}: {', '.join(parts) or 'nothing asked'}  "
-        f"[{data['engine']}, {data['seconds']:.2f}s]"
-    )
+    return f"{summary_start(data)}{', '.join(parts) or 'nothing asked'}  [{data['engine']}, {data['seconds']:.2f}s]"
 
 
 def check(level: Level, options: CheckOptions) -> TempleVerdict:
