@@ -72,3 +72,16 @@ def test_the_shared_modules_name_no_game(module: str):
     for game in GAMES:
         assert not [text for text in strings if "\n" not in text and game in text.replace(".", " ").split()]
         assert not [name for name in imported if game in name.replace("_", ".").split(".")], module
+
+
+@pytest.mark.parametrize(
+    "path", ["puzzles/passages/01-first-blood.toml", "puzzles/book/tutorial.toml", "puzzles/temple/01-first-game.toml"]
+)
+def test_what_render_draws_is_named_by_the_registry_and_held_by_the_verdict(path: str):
+    """`twisty render --ANSWER` draws the verdict's attribute of that name (route, walk, plan)."""
+    import twisty
+
+    verdict = twisty.check(ROOT / path)
+    game = GAMES[verdict.to_json()["game"]]
+    assert game.answer is not None and getattr(verdict, game.answer)
+    assert f"--{game.answer}" in run("render", "--help").output
