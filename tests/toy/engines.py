@@ -11,10 +11,12 @@ import itertools
 from dataclasses import dataclass
 
 from tests.toy.rules import Board, Cell, lit_after
+from twisty.checking import Outcome
 from twisty.limits import Deadline
 
 NAME = "brute"
-SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
+# The values of twisty.checking.Outcome, so that a checker reads a status as Outcome(status).
+SOLVABLE, UNSOLVABLE, UNKNOWN = (outcome.value for outcome in (Outcome.SOLVABLE, Outcome.UNSOLVABLE, Outcome.UNKNOWN))
 
 
 @dataclass(frozen=True)
