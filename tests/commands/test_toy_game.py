@@ -66,6 +66,8 @@ def test_check_and_solve(corner: Path, tmp_path: Path):
     data = json.loads(run("check", "--json", str(corner)).output)
     assert record_gaps(data) == []
     assert (data["presses"], data["pressed"], data["unique"], data["engine"]) == (1, [[0, 0]], True, "gauss")
+    listed = " ".join(run("check", "--help").output.split())
+    assert "lights: presses, unique" in listed and "lights: auto, gauss, brute" in listed
     assert json.loads(run("check", "--json", "--engine", "brute", str(corner)).output)["pressed"] == [[0, 0]]
     solved = run("solve", str(corner))
     assert solved.exit_code == 0 and "Press the lights marked *:\n  *#.\n  #..\n  ..." in solved.output

@@ -50,6 +50,19 @@ class RegistryGroup(click.Group):
         return command
 
 
+class RegistryHelpOption(click.Option):
+    """An option whose help is made when it is shown (`help_of()`), from the registry as it is then: the
+    questions and engines of every game, a game added to the registry included."""
+
+    def __init__(self, *args: Any, help_of: Callable[[], str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.help_of = help_of
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = self.help_of()
+        return super().get_help_record(ctx)
+
+
 class RegistryOptionsCommand(click.Command):
     """A command with options that the registry names (`registry_options()` makes them, each time the
     command line is read, so that a game added to the registry adds its options): they come after the
