@@ -1,7 +1,7 @@
 """The package's shape: data flows one way through the layers, and no two modules import each other.
 
-    base (errors, limits, checking, the registry, batch) -> rules -> importers -> encodings -> solver -> generator
-    -> report / render / bench -> api -> serve -> commands -> cli
+    base (errors, limits, checking, the registry, batch) -> rules -> importers, exporters -> encodings -> solver
+    -> generator -> report / render / bench -> api -> serve -> commands -> cli
 
 Every import of every module is read from its source (function-level imports included; imports under
 `if TYPE_CHECKING:` are for type checkers only and are left out), so a late import cannot hide an edge.
@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "twisty"
 LAYERS = [
     ("twisty", "twisty.errors", "twisty.limits", "twisty.checking", "twisty.games", "twisty.batch"),
     ("twisty.rules",),
-    ("twisty.importers",),
+    ("twisty.importers", "twisty.exporters"),
     ("twisty.encodings",),
     ("twisty.solver",),
     ("twisty.generator",),

@@ -25,7 +25,7 @@ signal.signal(signal.SIGINT, _interrupted_while_starting)
 import click  # noqa: E402  (imported after the handler above, on purpose)
 
 from twisty import __version__  # noqa: E402
-from twisty.commands import check, importing, render, serve  # noqa: E402
+from twisty.commands import check, render, serve  # noqa: E402
 from twisty.commands.common import EXIT_CODES_HELP, TwistyGroup  # noqa: E402
 from twisty.commands.registry import (  # noqa: E402
     RegistryGroup,
@@ -73,7 +73,6 @@ main.add_command(check.check)
 main.add_command(check.solve)
 main.add_command(render.render)
 main.add_command(serve.serve)
-main.add_command(importing.import_group)
 
 if __name__ == "__main__":
     main()

@@ -41,7 +41,7 @@ def test_the_groups_list_the_registrys_commands():
     assert all(f"  {name} " in listed for name in benches)
     assert run("generate", "chess").exit_code == 2
     own = sorted(name for game in GAMES.values() for name, _ in game.commands)
-    assert own == ["complete", "explain", "odds"]
+    assert own == ["complete", "explain", "export", "import", "odds"]
     listed = run("--help").output
     assert all(f"  {name} " in listed for name in own)
 

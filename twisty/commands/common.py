@@ -20,6 +20,7 @@ import click
 
 from twisty.checking import seconds_or_none
 from twisty.errors import EngineBug, GenerationError, LevelError, LimitReached, TwistyError, UsageError
+from twisty.limits import Deadline
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -45,6 +46,16 @@ class Seconds(click.ParamType):
 
 
 SECONDS = Seconds()
+
+
+def out_of_time(deadline: Deadline, doing: str) -> NoReturn:
+    """The deadline passed while `doing` ("importing", "exporting") and nothing was written: one line, exit 1."""
+    if deadline.cap == "time":
+        message = f"{deadline.cap} limit reached while {doing} (--timeout {deadline.seconds:g} s); nothing written"
+    else:
+        message = f"memory limit reached while {doing}; nothing written"
+    click.echo(f"twisty: unknown: {message}", err=True)
+    sys.exit(EXIT_FAILED)
 
 
 def timeout_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

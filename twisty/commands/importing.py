@@ -15,11 +15,10 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
-from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, timeout_option
+from twisty.commands.common import EXIT_INVALID, out_of_time, timeout_option
 from twisty.commands.writing import prepare_folder, write_files
 from twisty.errors import LevelError, LimitReached, UsageError
 from twisty.importers.h5mota import floor_ranges, import_range, read_project
@@ -43,17 +42,6 @@ def _report(title: str, report: LossReport, as_json: bool) -> None:
     click.echo(title)
     for line in report.lines():
         click.echo(f"  {line}")
-
-
-def _out_of_time(deadline: Deadline) -> NoReturn:
-    click.echo(
-        f"twisty: unknown: {deadline.cap} limit reached while importing (--timeout {deadline.seconds:g} s); "
-        "nothing written"
-        if deadline.cap == "time"
-        else "twisty: unknown: memory limit reached while importing; nothing written",
-        err=True,
-    )
-    sys.exit(EXIT_FAILED)
 
 
 def _strict_failure(report: LossReport) -> None:
@@ -99,7 +87,7 @@ def import_mtai_command(
     try:
         imported, report = import_mtai(text, str(map_file), codes, name=map_file.stem, deadline=deadline)
     except LimitReached:
-        _out_of_time(deadline)
+        out_of_time(deadline, "importing")
     if as_json:
         click.echo(json.dumps(_summary(imported, report, output), sort_keys=True, ensure_ascii=False))
     _report(f"{map_file} -> {output}", report, as_json)
@@ -146,7 +134,7 @@ def import_h5mota_command(
     try:
         _import_h5mota(project, output, chosen, strict, force, as_json, deadline)
     except LimitReached:
-        _out_of_time(deadline)
+        out_of_time(deadline, "importing")
 
 
 def _import_h5mota(

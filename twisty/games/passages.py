@@ -81,4 +81,9 @@ GAME = Game(
         ("passages", "twisty.commands.bench_passages:bench_passages"),
         ("generate", "twisty.commands.bench_passages:bench_generate"),
     ),
+    # Real Magic Tower towers in and out (docs/mota.md).
+    commands=(
+        ("import", "twisty.commands.importing:import_group"),
+        ("export", "twisty.commands.export:export_group"),
+    ),
 )
