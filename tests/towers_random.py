@@ -1,5 +1,5 @@
 """Random towers for the differential tests (docs/mota.md): floors, keys and doors of colours, gems, potions,
-monsters with specials and money, a shop, sometimes a boss that wins.
+monsters with specials and money, a shop (sometimes open from the start), sometimes a boss that wins.
 
 `random_tower(seed)` makes the tiny towers the brute force can enumerate (at most 6 doors and monsters).
 With `compiled=True` it leaves out what the search engine's compiled core does not hold (drain), so that
@@ -85,6 +85,9 @@ def random_tower(seed: int, *, compiled: bool = False, pieces: int = 0) -> str:
         gains = {stat: rng.randint(0, 3) * (5 if stat == "hp" else 1) for stat in ("hp", "atk", "def", "mdef")}
         gains["atk"] = gains["atk"] or 1
         lines += [f"{stat} = {gain}" for stat, gain in gains.items()]
+        # (drawn last, so that the towers drawn before this option stay the same)
+        if rng.random() < 0.3:
+            lines.append("from_start = true")
     lines.append("[legend]")
     lines += [f'"{symbol}" = {entry}' for symbol, entry in legend.items() if symbol in used]
     for number, text in enumerate(maps):

@@ -116,6 +116,25 @@ def test_project_files_that_are_fifos_or_devices_are_refused(project, tmp_path):
     assert result.stderr.startswith(f"twisty: {enemies}: a symbolic link that leads out of the folder")
 
 
+def test_the_towers_code_files_are_read_as_every_project_file(project, tmp_path):
+    """plugins.js and functions.js are only searched for the trigger names a tower registers, but read with
+    the same care: a FIFO is refused without blocking, a link out of the project is refused."""
+    plugins = project / "plugins.js"
+    os.mkfifo(plugins)
+    result = twisty("import", "h5mota", str(project), "-o", str(tmp_path / "out"))
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"twisty: {plugins}: this is a FIFO (named pipe), not an h5mota project file (only regular files are read)\n"
+    )
+    plugins.unlink()
+    (tmp_path / "elsewhere.js").write_text('core.registerSystemEvent("man", f);', encoding="utf-8")
+    plugins.symlink_to(tmp_path / "elsewhere.js")
+    result = twisty("import", "h5mota", str(project), "-o", str(tmp_path / "out"))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"twisty: {plugins}: a symbolic link that leads out of the folder")
+    assert not (tmp_path / "out").exists()
+
+
 def test_import_ends_within_its_timeout_and_writes_nothing(tmp_path):
     """A hundred and twenty 200 x 200 floors take about 5 s of CPU to import; --timeout 1 ends the run
     within the limit plus 0.5 s of CPU time (the child's CPU as the parent's resource usage counts it, less

@@ -67,7 +67,15 @@ def test_unknown_tile_codes_are_walls_in_the_report(tmp_path):
     imported, report = import_mtai(text, "t.txt")
     assert not report.exact
     assert report.as_json() == [
-        {"floor": "1", "what": "tile code 7", "treated_as": "a wall", "count": 1, "first": [[0, 1]], "kind": "loss"}
+        {
+            "floor": "1",
+            "what": "tile code 7",
+            "treated_as": "a wall",
+            "count": 1,
+            "first": [[0, 1]],
+            "places": [[0, 1]],
+            "kind": "loss",
+        }
     ]
     assert best_hp(imported.level) is None  # the wall cuts the hero off
 
@@ -119,7 +127,7 @@ def test_h5mota_floors_one_by_one_and_together():
         ("F2", "tool pickaxe", ((3, 2),)),
         ("F2", "special 15 (zone)", ((3, 3),)),
         ("F2", "special door specialDoor", ((3, 4),)),
-        ("F2", "NPC", ((3, 1),)),
+        ("F2", "NPC with an event", ((3, 1),)),
     }
     notes = {loss["what"] for loss in report_2.as_json() if loss["kind"] == "note"}
     assert notes == {"stair down out of the floors imported", "the floors start above the tower's start (F1)"}

@@ -209,6 +209,8 @@ def test_written_towers_read_back_the_same(name):
         (('direction = "up"', 'direction = "sideways"'), 'stairs need direction = "up" or "down"'),
         (("start = 10", "start = 0"), "shop start must be at least 1"),
         (('win = "boss"', 'win = "treasure"'), '"win" must be "goal"'),
+        (("from_start = true", 'from_start = "yes"'), "from_start must be true or false"),
+        (("from_start = true", "from_start = false"), "needs a shop cell on the map"),
     ],
 )
 def test_tower_fields_have_positioned_errors(change, message):

@@ -125,7 +125,8 @@ def test_full_collections_are_paused_while_a_level_is_analysed(monkeypatch):
     before = gc.get_threshold()
     passages.analyse(level, Deadline(30), engine="search", questions=frozenset({"route"}))
     assert gc.get_threshold() == before and gc.isenabled()
-    assert seen == [(before[0], before[1], 1 << 30)]
+    # (a tower with doors is searched twice: with every door open first, passages_relax)
+    assert seen and set(seen) == {(before[0], before[1], 1 << 30)}
     with cycle_collection_paused():
         with cycle_collection_paused():
             assert gc.get_threshold()[2] == 1 << 30

@@ -77,15 +77,7 @@ def read_object_file(path: Path, *, inside: Path, deadline: Deadline | None = No
     shown = str(path)
     if not path.exists() and not path.is_symlink():
         raise LevelError("missing (an h5mota project has it)", path=shown)
-    raw = read_regular_file(
-        path,
-        limit=MAX_FILE_BYTES,
-        kind="an h5mota project file",
-        too_large=f"larger than {MAX_FILE_BYTES} bytes: not an h5mota project file",
-        inside=inside,
-    )
-    if deadline is not None:
-        deadline.check()
+    raw = _project_bytes(path, inside, deadline)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -106,6 +98,30 @@ def read_object_file(path: Path, *, inside: Path, deadline: Deadline | None = No
         line, column = line_and_column(text, start)
         raise LevelError("the value assigned is not an object literal {...}", path=shown, line=line, column=column)
     return ProjectFile(shown, text, start, value)
+
+
+def read_code_text(path: Path, *, inside: Path, deadline: Deadline | None = None) -> str:
+    """The text of a project file of code (plugins.js, functions.js), read only to find names in it (never
+    run), within the same limits and inside the project folder as the object files; "" when the file is
+    not there. Bytes that are not UTF-8 are read as replacement characters (nothing is parsed from them)."""
+    if not path.exists() and not path.is_symlink():
+        return ""
+    return _project_bytes(path, inside, deadline).decode("utf-8", "replace")
+
+
+def _project_bytes(path: Path, inside: Path, deadline: Deadline | None) -> bytes:
+    """A project file's bytes, read as every file twisty reads (a regular file within MAX_FILE_BYTES,
+    inside the folder `inside`); the deadline polled after."""
+    raw = read_regular_file(
+        path,
+        limit=MAX_FILE_BYTES,
+        kind="an h5mota project file",
+        too_large=f"larger than {MAX_FILE_BYTES} bytes: not an h5mota project file",
+        inside=inside,
+    )
+    if deadline is not None:
+        deadline.check()
+    return raw
 
 
 def _decode_error(error: Exception, text: str, start: int, shown: str) -> LevelError:

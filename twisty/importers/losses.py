@@ -1,15 +1,17 @@
 """The loss report of an import: everything of a foreign tower that twisty's model cannot express.
 
-Each loss is counted per floor and kind, with the first few places it occurs; a level imported with any
-loss is answered exactly for the imported model only (the real tower may play differently there).
+Each loss is counted per floor and kind, with every place it occurs (the text shows the first few, the
+JSON all of them): a floor is "nothing lost" only when everything on it is modelled exactly, so a loss
+names where the game would do something else. A level imported with any loss is answered exactly for the
+imported model only (the real tower may play differently there).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# Places kept per (floor, kind) of loss.
-FIRST_PLACES = 3
+# Places the text shows per (floor, kind) of loss (the JSON lists them all).
+FIRST_PLACES = 6
 
 
 @dataclass
@@ -18,7 +20,7 @@ class Loss:
     what: str  # what could not be expressed ("event", "tool pickaxe", "special 15 (zone)", ...)
     treated_as: str  # what the imported level has there instead
     count: int = 0
-    places: list[tuple[int, int]] = field(default_factory=list)  # (row, col) on the floor, the first few
+    places: list[tuple[int, int]] = field(default_factory=list)  # (row, col) on the floor, each one
     # A note on the range of floors imported (a stair out of it, the stats it starts with), not on the
     # tower's content: the level is then a part of the tower, exact for that part as modelled.
     note: bool = False
@@ -29,7 +31,8 @@ class Loss:
             "what": self.what,
             "treated_as": self.treated_as,
             "count": self.count,
-            "first": [list(place) for place in self.places],
+            "first": [list(place) for place in self.places[:FIRST_PLACES]],
+            "places": [list(place) for place in self.places],
             "kind": "note" if self.note else "loss",
         }
 
@@ -45,7 +48,7 @@ class LossReport:
     ) -> None:
         loss = self.losses.setdefault((floor, what), Loss(floor, what, treated_as, note=note))
         loss.count += 1
-        if place is not None and len(loss.places) < FIRST_PLACES:
+        if place is not None:
             loss.places.append(place)
 
     def extend(self, other: LossReport) -> None:
@@ -54,7 +57,7 @@ class LossReport:
                 (loss.floor, loss.what), Loss(loss.floor, loss.what, loss.treated_as, note=loss.note)
             )
             mine.count += loss.count
-            mine.places.extend(loss.places[: FIRST_PLACES - len(mine.places)])
+            mine.places.extend(loss.places)
 
     def on_floors(self, floors: set[str]) -> LossReport:
         """The losses of these floors (and of the tower as a whole, floor "")."""
@@ -77,8 +80,9 @@ class LossReport:
                 if loss.note != note:
                     continue
                 where = f"{loss.floor}: " if loss.floor else ""
-                places = ", ".join(f"({row},{col})" for row, col in loss.places)
-                at = f" at {places}{', ...' if loss.count > len(loss.places) else ''}" if places else ""
+                places = ", ".join(f"({row},{col})" for row, col in loss.places[:FIRST_PLACES])
+                more = len(loss.places) - FIRST_PLACES
+                at = f" at {places}{f' and {more} more' if more > 0 else ''}" if places else ""
                 out.append(f"{'note: ' if note else 'lost: '}{where}{loss.what} x{loss.count}{at}: {loss.treated_as}")
         if self.exact:
             out.append("nothing of the tower was lost: the answers are those of these floors as imported")

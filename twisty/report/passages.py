@@ -27,6 +27,7 @@ class PassagesVerdict(VerdictBase):
     outcome: Outcome
     final_hp: int | None
     proved: bool
+    final_hp_at_most: int | None  # a relaxation's cap on the best final hp when it is not proved
     min_start_hp: int | None
     min_start_hp_status: str  # proved, none (no starting hp wins), unknown or "not asked"
     solutions: int | None  # distinct solutions, exact (None when not known)
@@ -53,6 +54,7 @@ class PassagesVerdict(VerdictBase):
             "solvable": self.solvable,
             "final_hp": self.final_hp,
             "proved": self.proved,
+            "final_hp_at_most": self.final_hp_at_most,
             "min_start_hp": self.min_start_hp,
             "min_start_hp_status": self.min_start_hp_status,
             "solutions": self.solutions,
@@ -111,6 +113,7 @@ def verdict_of(level: PassagesLevel, path: str, analysis: PassagesAnalysis) -> P
         outcome=Outcome.of(solvable),
         final_hp=analysis.best.final_hp,
         proved=analysis.best.proved,
+        final_hp_at_most=analysis.best.at_most,
         min_start_hp=analysis.min_start.value if analysis.min_start.status == "proved" else None,
         min_start_hp_status=analysis.min_start.status if "min-hp" in analysis.questions else "not asked",
         solutions=(exact.solutions if exact else None) if solvable else (0 if solvable is False else None),
@@ -176,11 +179,14 @@ def summary_line(data: dict[str, Any]) -> str:
     parts = []
     if "route" in data["questions"] or "count" in data["questions"]:
         if data["solvable"] is None:
-            parts.append(f"unknown ({data['limit']} limit)")
+            cap = data.get("final_hp_at_most")
+            parts.append(f"unknown ({data['limit']} limit)" + ("" if cap is None else f", final hp at most {cap}"))
         elif not data["solvable"]:
             parts.append("unsolvable (proved)")
         else:
             proof = "proved optimal" if data["proved"] else "not proved optimal"
+            if not data["proved"] and data.get("final_hp_at_most") is not None:
+                proof += f", at most {data['final_hp_at_most']}"
             parts.append(f"solvable, final hp {data['final_hp']} ({proof})")
     if data["min_start_hp_status"] == "proved":
         parts.append(f"min start hp {data['min_start_hp']}")

@@ -40,6 +40,7 @@ from twisty.rules.passages_format_tower import (
     enemy_tower_fields,
     load_floors,
     load_shop,
+    shop_from_start,
     start_and_goals,
 )
 from twisty.rules.passages_positions import field_error, legend_int, positioned, table_of
@@ -109,7 +110,8 @@ def load_passages(source: LevelSource, deadline: Deadline | None = None) -> Pass
             raise source.error("stairs join floors: a level with stairs gives its maps as [[floor]]", **stairs[0][2])
         floors, links = (), ()
     start, goals, guards, things = start_and_goals(source, win, marks, things)
-    check_shop_cells(source, shop, things, marks)
+    from_start = shop is not None and shop_from_start(source, data.get("shop"))
+    check_shop_cells(source, shop, things, marks, from_start)
     expect = _load_expect(source, data.get("expect", {}))
     name = data.get("name", "")
     description = data.get("description", "")
@@ -124,6 +126,9 @@ def load_passages(source: LevelSource, deadline: Deadline | None = None) -> Pass
     )
     if needs_tower_stats and type(player) is Stats:
         level = replace(level, player=TowerStats(player.hp, player.atk, player.defense, player.keys))
+    if from_start:
+        assert isinstance(level.player, TowerStats)  # (a level with a shop has the tower's stats)
+        level = replace(level, player=replace(level.player, shopping=True))
     return with_optional_items(level)
 
 

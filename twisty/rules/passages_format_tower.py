@@ -20,7 +20,7 @@ from twisty.rules.source import LevelSource, Position, expect_int, unknown_key_e
 
 COLOUR_KEYS = {f"{colour}_keys": colour for colour in COLOURS}
 FLOOR_KEYS = {"name", "map"}
-SHOP_KEYS = {"start", "delta", "hp", "atk", "def", "mdef"}
+SHOP_KEYS = {"start", "delta", "hp", "atk", "def", "mdef", "from_start"}
 WINS = ("goal", "boss")
 # A legend kind that is no object: a stair is floor to walk on, and joins its floor to the next.
 STAIRS = "stairs"
@@ -74,14 +74,37 @@ def start_and_goals(
 
 
 def check_shop_cells(
-    source: LevelSource, shop: Shop | None, things: list[Thing], marks: dict[str, list[tuple[Cell, Position]]]
+    source: LevelSource,
+    shop: Shop | None,
+    things: list[Thing],
+    marks: dict[str, list[tuple[Cell, Position]]],
+    from_start: bool = False,
 ) -> None:
     cells = [thing for thing in things if thing.kind == "shop"]
     if shop is None and cells:
         line, column = entry_position(source, cells[0].symbol)
         raise source.error(f'legend "{cells[0].symbol}": a shop cell needs a [shop] table', line=line, column=column)
-    if shop is not None and not cells:
-        raise source.error('[shop] needs a shop cell on the map (a legend entry of kind = "shop")', key="shop")
+    if shop is not None and not cells and not from_start:
+        line, column = source.locate_key("from_start", "shop")
+        if line is None:
+            line, column = source.locate_table("shop")
+        raise source.error(
+            '[shop] needs a shop cell on the map (a legend entry of kind = "shop"), or from_start = true',
+            line=line,
+            column=column,
+        )
+
+
+def shop_from_start(source: LevelSource, value: Any) -> bool:
+    """[shop] from_start = true: "the hero may buy from the start" (a shop that needs no visit, such as
+    h5mota's quick shop that is not `mustEnable`); the default is false (the hero buys once it has stepped
+    on a shop cell)."""
+    if not isinstance(value, dict) or "from_start" not in value:
+        return False
+    flag = value["from_start"]
+    if not isinstance(flag, bool):
+        raise source.error(f"[shop] from_start must be true or false, not {flag!r}", table="shop", key="from_start")
+    return flag
 
 
 def load_shop(source: LevelSource, value: Any) -> Shop | None:
@@ -101,7 +124,7 @@ def load_shop(source: LevelSource, value: Any) -> Shop | None:
         key: expect_int(
             source, table.get(key, 0), f"shop {key}", table="shop", key=key, minimum=1 if key == "start" else 0
         )
-        for key in SHOP_KEYS
+        for key in SHOP_KEYS - {"from_start"}
     }
     if not any(numbers[key] for key in ("hp", "atk", "def", "mdef")):
         raise source.error("the shop must sell something: hp, atk, def or mdef above 0", key="shop")

@@ -99,6 +99,8 @@ def level_text(level: PassagesLevel, header: list[str] | None = None) -> str:
         shop = level.shop
         lines += ["", "[shop]", f"start = {shop.start}", f"delta = {shop.delta}"]
         lines += [f"{name} = {value}" for name, value in _gains(shop.hp, shop.atk, shop.defense, shop.mdef)]
+        if level.player.shopping:
+            lines.append("from_start = true")
     lines += ["", "[legend]"]
     for entry, symbol in sorted(symbols.items(), key=lambda item: item[1]):
         lines.append(_legend_line(symbol, entry))

@@ -78,7 +78,14 @@
    more of A would make every later one dearer). Paying enemies and purchases are linking blockers, so a
    state's key holds them; reaches_beyond checks the purchases both ways; application 4 never skips a paying
    enemy (its money may buy). The bounds take every purchase as free: a relaxation of the money. The
-   Steiner and chain bounds are not built for a shop (build_steiner_graph).
+   Steiner and chain bounds are not built for a shop (build_steiner_graph). The best-route search buys as
+   soon as it can: while a purchase is affordable, its only moves are the purchases. That loses nothing:
+   a continuation that buys X later than it could is no better than the same continuation buying X at the
+   first moment it could afford it (the price of purchase n depends on n only, so the money left is the
+   same or more at every later moment, and the stats are higher earlier, which makes no fight dearer: the
+   core holds no shop whose purchases raise an unsafe stat); and one that could buy but never buys again
+   is no better than one that buys hp there. Applied from any state, this holds for its best continuation,
+   so the dominance rule, which compares best continuations, holds as before.
 
    Sets of areas and of blockers are 128-bit masks, sets of dominator-tree nodes 256-bit masks; levels with
    more areas, blockers or nodes go to the reference engine (passages_search_graph.py checks the sizes).
@@ -2229,7 +2236,11 @@ static int run_search_roots(Search *S, const State *roots, int count, PyObject *
         if (!table) goto failed;
         const int64_t *costs = table->costs;
         int stop = 0;
-        FOR_EACH(b, state.frontier, {
+        /* A shop: while a purchase is affordable, the next step is a purchase ("Towers": buying as soon as
+           one can is never worse). */
+        set_t moves = state.frontier, buying = set_and(state.frontier, g->purchases);
+        if (!set_empty(buying) && affordable(g, state.consumed)) moves = buying;
+        FOR_EACH(b, moves, {
             if (stop) break;
             const Blocker *blocker = &g->blockers[b];
             int64_t cost;

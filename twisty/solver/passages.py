@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 
 from twisty.errors import EngineBug
 from twisty.games import GAMES
 from twisty.limits import cycle_collection_paused
 from twisty.rules.passages import Decision, PassagesLevel, Replay, RouteError, replay
+from twisty.solver.passages_reduce import free_fights_removed, restore
+from twisty.solver.passages_relax import best_route_relaxed_first
 from twisty.solver.passages_verdict import SOLVABLE, UNKNOWN, UNSOLVABLE, BestRoute, Deadline, MinStartHp, SolutionCount
 
 GAME = GAMES["passages"]
@@ -123,7 +125,16 @@ def _analyse(
     route = None
     if "route" in asked or "count" in asked:
         tell("best route")
-        best = engines["best"].best_route(level, deadline)
+        if level.features:
+            # A tower: its fights that never cost anything taken out (passages_reduce, exact), then the
+            # doors-open relaxation first (passages_relax), which can settle it at once.
+            reduced = free_fights_removed(level)
+            searched = level if reduced is None else reduced.level
+            best = best_route_relaxed_first(searched, deadline, engines["best"].best_route)
+            if reduced is not None and best.decisions is not None:
+                best = replace(best, decisions=restore(level, reduced, best.decisions))
+        else:
+            best = engines["best"].best_route(level, deadline)
         if best.decisions is not None:
             route = checked_replay(level, best.decisions, engines["best"].NAME, best.final_hp)
     min_start = MinStartHp(UNKNOWN)

@@ -322,9 +322,10 @@ def _out_of_memory(deadline: Deadline, answer: Answer) -> Answer:
 
 def start_hp_upper_bound(sg: SearchGraph) -> int:
     """A starting hp with which every fight that can ever happen is survivable (the rules'
-    start_hp_upper_bound, or in a tower with specials or magic defence tower_start_hp_upper_bound).
-    Unsolvable with it = unsolvable at all."""
-    if sg.towers:
+    start_hp_upper_bound, or in a tower with specials, magic defence or a shop tower_start_hp_upper_bound:
+    the rules' bound counts the items' gains only, and a purchase of atk can make a fight possible that the
+    items never do). Unsolvable with it = unsolvable at all."""
+    if sg.towers or sg.level.shop is not None:
         return tower_start_hp_upper_bound(sg.level)
     return rules_start_hp_upper_bound(sg.level)
 

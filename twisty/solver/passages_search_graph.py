@@ -193,6 +193,8 @@ class SearchGraph:
             return
         self.blocker_money = [0 if enemy is None else enemy.money for enemy in self.enemies]
         shop_areas = [a for a, items in enumerate(self.walk.area_items) if any(t.kind == "shop" for t in items)]
+        if level.player.shopping:  # (a shop open from the start: its area is the start's)
+            shop_areas = [self.walk.start_area]
         classes = stat_classes(level)
         # The core holds a shop in one area whose purchases raise no stat that can hurt (docs/mota.md).
         self.shop_compiled = len(shop_areas) <= 1 and all(

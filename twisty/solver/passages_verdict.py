@@ -40,6 +40,9 @@ class BestRoute:
     final_hp: int | None = None
     decisions: tuple[Decision, ...] | None = None
     proved: bool = False
+    # A proved upper bound on the best final hp when the answer is not proved optimal (or unknown): the best
+    # of a relaxation (twisty.solver.passages_relax). None when there is none.
+    at_most: int | None = None
 
 
 @dataclass(frozen=True)

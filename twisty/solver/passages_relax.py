@@ -1,0 +1,398 @@
+"""Cheap proofs first: bounds and a relaxation of a tower, answered before the exact search, that can prove
+the tower unwinnable, prove a route optimal, or cap the best final hp.
+
+The first is a count (`strongest_hero_cap`, its own proof in its docstring): the hero with every gain of the
+tower (every item, and the purchases all the money of the tower can buy, split in every way) against only
+the fights no route avoids. A tower that this hero cannot win is unwinnable: magic-tower-AI's 24-floor map
+in 0.02 s of CPU, where the relaxation below takes 5 s.
+
+The relaxation here is "every door open, keys free": the level without its doors and its keys
+(`doors_open`). Doors cost no life, so the relaxed level is the real one without its key management, which
+is where most of a tower's states come from (on magic-tower-AI's 24-floor map the exact search ran past 900
+s, the relaxed one proves it unwinnable in seconds).
+
+Soundness (if the relaxed level cannot be won, the real one cannot; the relaxed best hp is at least the
+real best). Let L be a level and L' the same level without its doors and keys. Take any winning route R of
+L and let R' be R without its door openings. Step by step, with i the steps of R done:
+
+- R' has consumed R's consumed set less the doors, so every cell R reaches R' reaches too: a path of R's
+  reach goes through floor, items and consumed blockers, which in L' are floor or consumed (a door is
+  floor), and goals are walked through by neither.
+- So R' has taken every item R has taken, keys aside, and possibly more, taken earlier. Items that are
+  decisions (an unsafe stat's, Thing.optional) R' takes exactly when R does. The classes of the stats
+  (twisty.rules.passages_tower) are the same in L and L': they read the enemies, the equipment and the shop,
+  none of which the relaxation changes. So each of atk, def, mdef is at least R's when monotone or
+  gain-safe (a gain-safe stat was checked at every combination of the values the hero can hold, so taking
+  its items earlier never makes a fight dearer) and equal when unsafe. Money and purchases are R's: the
+  same fights pay the same, the same purchases cost the same (and the shop cell R steps on, R' reaches).
+- Hence every fight of R is next to R''s reach, costs R' no more, and R' has at least R's life before it
+  (more elixirs, no more damage; with drain, the life after a fight, hp - floor(v x hp) - rest, does not
+  fall as hp rises): R' survives it with at least R's life after. The goal (or the boss) R reaches is next
+  to R''s reach, and R' reaches it with at least R's life.
+
+So R' wins L' with a final hp at least R's. The tests hold this against the exact engines on random towers
+(tests/solver/test_passages_relax.py): the relaxed best is never below the real one.
+
+The relaxed route may also be followed in L (`repair`): each fight is reached by opening the doors on the
+way, with the keys held, and the items the relaxed route had taken by then are fetched the same way. If
+that route replays in L with the relaxed best hp, it is optimal in L: nothing in L beats the relaxation.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from twisty.rules.passages import (
+    PURCHASES,
+    Cell,
+    Decision,
+    PassagesLevel,
+    RouteError,
+    Shop,
+    Stats,
+    TowerStats,
+    consume,
+    initial_state,
+    neighbours,
+    purchase,
+    reachable_cells,
+    replay,
+    touches,
+)
+from twisty.rules.passages_combat import BREAK_ARMOUR, COUNTER, DRAIN, MIMIC, PURIFY, Enemy, tower_damage
+from twisty.solver.passages_verdict import SOLVABLE, UNSOLVABLE, BestRoute, Deadline
+
+# The relaxation is asked for at most this part of the time left, so that the exact search keeps the rest
+# (the relaxed level has fewer blockers: where it does not settle the tower it is usually done in a
+# fraction of this).
+RELAXATION_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class Relaxed:
+    """A relaxed level and, per object of it, the index of the same object in the real level."""
+
+    level: PassagesLevel
+    real_index: tuple[int, ...]
+
+
+def doors_open(level: PassagesLevel) -> Relaxed | None:
+    """The level with every door open and no keys (module docstring); None when it has no door."""
+    if not any(thing.kind == "door" for thing in level.things):
+        return None
+    kept = tuple(index for index, thing in enumerate(level.things) if thing.kind not in ("door", "key"))
+    new_index = {old: new for new, old in enumerate(kept)}
+    player = level.player
+    if isinstance(player, TowerStats):
+        player = replace(player, keys=0, coloured=(0,) * len(player.coloured))
+    else:
+        player = Stats(player.hp, player.atk, player.defense, 0)
+    relaxed = replace(
+        level,
+        things=tuple(level.things[index] for index in kept),
+        player=player,
+        guards=tuple(None if guard is None else new_index[guard] for guard in level.guards),
+    )
+    return Relaxed(relaxed, kept)
+
+
+BestRouteOf = Callable[[PassagesLevel, Deadline], BestRoute]
+
+
+def best_route_relaxed_first(level: PassagesLevel, deadline: Deadline, best_route: BestRouteOf) -> BestRoute:
+    """The best route of `level` by `best_route` (an engine's), with the doors-open relaxation asked first:
+    unwinnable relaxed means unwinnable; a relaxed best route that can be followed in the level with the
+    same hp is optimal; otherwise the exact search answers, and an unproved answer carries the relaxed best
+    as its cap (BestRoute.at_most)."""
+    strongest = strongest_hero_cap(level, deadline)
+    if strongest is not None and strongest <= 0:
+        return BestRoute(UNSOLVABLE, proved=True)
+    relaxed = doors_open(level)
+    if relaxed is None:
+        answer = best_route(level, deadline)
+        return answer if answer.proved or strongest is None else replace(answer, at_most=strongest)
+    left = deadline.remaining()
+    share = Deadline(None if left is None else left * RELAXATION_SHARE, deadline.memory_bytes)
+    bound = best_route(relaxed.level, _Shared(share, deadline))
+    if bound.status == UNSOLVABLE and bound.proved:
+        return BestRoute(UNSOLVABLE, proved=True)
+    cap = bound.final_hp if bound.status == SOLVABLE and bound.proved else None
+    if cap is not None and bound.decisions is not None:
+        followed = repair(level, relaxed, bound.decisions)
+        if followed is not None and followed[0] == cap:
+            return BestRoute(SOLVABLE, cap, followed[1], proved=True)
+    answer = best_route(level, deadline)
+    if strongest is not None and (cap is None or strongest < cap):
+        cap = strongest
+    return answer if answer.proved or cap is None else replace(answer, at_most=cap)
+
+
+# The strongest hero's bound gives up past this many splits of the purchases among the stats (each is one
+# sum over the fights no route avoids), and past this many cell visits to find those fights (one flood per
+# enemy): it is a quick proof or none.
+MAX_SPLITS = 20_000
+MAX_FLOOD_CELLS = 1_000_000
+# The specials whose term of the damage grows with a hero's stat (counter: atk; break armour: def; purify:
+# mdef; drain: hp): the bound leaves those terms out, which leaves a damage that falls as the stats rise.
+_GROWING = frozenset({COUNTER, BREAK_ARMOUR, PURIFY, DRAIN})
+
+
+def strongest_hero_cap(level: PassagesLevel, deadline: Deadline | None = None) -> int | None:
+    """An upper bound on the final hp of every winning route (at most 0: no route wins), or None when it is
+    not worked out (no enemy to count, or past MAX_SPLITS / MAX_FLOOD_CELLS, or the deadline).
+
+    Proof. Take a winning route R. (1) Its stats never exceed the strongest hero's: every elixir's and
+    equipment's gain at most once, and purchases: R's money is at most the start's plus every non-boss
+    enemy's, so R buys at most n purchases, n the most that money buys in order of price ("Purchase n costs
+    start + delta x n"); R's purchases of atk, def, mdef are some (a, d, m) with a + d + m <= n, and its hp
+    purchases at most n - a - d - m. (2) Every enemy without which no goal can be touched even with every
+    other blocker gone lies on every way to a goal, so R fights it (consuming is the only way past a
+    blocker). (3) R's damage in a fight is at least `_least_damage` at the strongest hero's stats for
+    (a, d, m): that function is the fight's damage with the terms that grow with the hero's stats left out
+    (each term is >= 0), so it is at most the damage at R's stats, and it does not rise as atk, def or mdef
+    rise (more atk, fewer turns; more def, less per turn; more mdef, less after the turns); an enemy the
+    strongest atk cannot harm cannot be fought at all. (4) R's goal is one of the level's, guarded by its
+    boss or not: at least the least of the goals' fights. So R's final hp is at most the strongest hero's
+    life (start, every elixir, the hp purchases) less those fights, for R's (a, d, m); the bound is the most
+    of that over every split."""
+    player, shop = level.player, level.shop
+    blockers = [i for i, thing in enumerate(level.things) if thing.is_blocker]
+    enemies = [i for i in blockers if level.things[i].enemy is not None]
+    goal_enemies = [level.guard(goal) for goal in range(len(level.goals))]
+    if not enemies and not any(guard is not None for guard in goal_enemies):
+        return None
+    hp, atk, defense, mdef = player.hp, player.atk, player.defense, player.mdef
+    money = player.money
+    for thing in level.things:
+        hp, atk, defense, mdef = hp + thing.hp, atk + thing.atk, defense + thing.defense, mdef + thing.mdef
+        if thing.enemy is not None and not thing.wins:
+            money += thing.enemy.money
+    splits = _purchase_splits(shop, money) if shop is not None else [(0, 0, 0, 0)]
+    if splits is None:
+        return None
+    mandatory = _unavoidable_enemies(level, blockers, enemies, deadline)
+    if mandatory is None:
+        return None
+    fought = [level.things[i].enemy for i in mandatory]
+    guards = [None if guard is None else level.things[guard].enemy for guard in goal_enemies]
+    best: int | None = None
+    for bought_hp, bought_atk, bought_def, bought_mdef in splits:
+        stats = (atk + bought_atk, defense + bought_def, mdef + bought_mdef)
+        damages = [_least_damage(enemy, *stats) for enemy in fought if enemy is not None]
+        ends = [0 if guard is None else _least_damage(guard, *stats) for guard in guards]
+        reachable_ends = [end for end in ends if end is not None]
+        if any(damage is None for damage in damages) or not reachable_ends:
+            continue
+        life = hp + bought_hp - sum(damage for damage in damages if damage is not None) - min(reachable_ends)
+        best = life if best is None else max(best, life)
+    return 0 if best is None else best
+
+
+def _purchase_splits(shop: Shop, money: int) -> list[tuple[int, int, int, int]] | None:
+    """The gains of every split of the most purchases `money` buys: (hp, atk, def, mdef) gained, the hp
+    purchases taking what the others leave (or none when the shop sells no hp); None past MAX_SPLITS."""
+    count, spent = 0, 0
+    while spent + shop.price(count) <= money and shop.price(count) > 0 and count <= MAX_SPLITS:
+        spent += shop.price(count)
+        count += 1
+    others = [choice for choice in shop.choices if PURCHASES[choice] != "hp"]
+    sizes = [1]
+    for _ in others:  # (the number of splits of at most `count` among the other stats)
+        sizes = [sum(sizes[: total + 1]) for total in range(count + 1)]
+        if sum(sizes) > MAX_SPLITS:
+            return None
+    splits = []
+    for amounts in _bounded_tuples(len(others), count):
+        gains = [0, 0, 0, 0]
+        for choice, amount in zip(others, amounts, strict=True):
+            gains[choice] += amount * shop.gain(choice)
+        gains[0] += (count - sum(amounts)) * shop.hp
+        splits.append((gains[0], gains[1], gains[2], gains[3]))
+    return splits
+
+
+def _bounded_tuples(length: int, total: int) -> list[tuple[int, ...]]:
+    """Every tuple of `length` counts >= 0 whose sum is at most `total`."""
+    if length == 0:
+        return [()]
+    return [(first, *rest) for first in range(total + 1) for rest in _bounded_tuples(length - 1, total - first)]
+
+
+def _unavoidable_enemies(
+    level: PassagesLevel, blockers: list[int], enemies: list[int], deadline: Deadline | None
+) -> list[int] | None:
+    """The enemies without which no goal can be touched, with every other blocker gone (one flood each);
+    None past MAX_FLOOD_CELLS or the deadline."""
+    everything = frozenset(blockers)
+    open_reach = reachable_cells(level, everything)
+    if len(open_reach) * len(enemies) > MAX_FLOOD_CELLS:
+        return None
+    found = []
+    for index in enemies:
+        if deadline is not None and deadline.expired():
+            return None
+        if level.things[index].cell not in open_reach and not touches(open_reach, level.things[index].cell):
+            continue  # (out of reach even with everything gone: no route fights it)
+        cells = reachable_cells(level, everything - {index})
+        if not any(touches(cells, goal) for goal in level.goals):
+            found.append(index)
+    return found
+
+
+def _least_damage(enemy: Enemy, atk: int, defense: int, mdef: int) -> int | None:
+    """The damage of a fight with `enemy` at these stats with the terms that grow with the hero's stats
+    left out (_GROWING; mimic, whose atk and def are the hero's, counts 0): at most the true damage at any
+    stats up to these, and not rising as they rise; None when this atk cannot harm it."""
+    if MIMIC in enemy.specials:
+        return 0
+    return tower_damage(replace(enemy, specials=enemy.specials - _GROWING), atk, defense, mdef, 0)
+
+
+class _Shared(Deadline):
+    """A part of the level's deadline: expired when its own share or the whole has run out."""
+
+    def __init__(self, share: Deadline, whole: Deadline) -> None:
+        super().__init__(share.seconds, share.memory_bytes)
+        self.whole = whole
+
+    def expired(self) -> bool:
+        return super().expired() or self.whole.expired()
+
+
+def repair(level: PassagesLevel, relaxed: Relaxed, decisions: tuple[Decision, ...]) -> tuple[int, tuple] | None:
+    """The relaxed route followed in the real level (module docstring): before each step, the doors on the
+    way to what it fights, and to each item the relaxed route had taken by then, are opened with the keys
+    held, fewest doors first. (final hp, decisions) when that replays in the level, else None."""
+    real = relaxed.real_index
+    wanted: list[Decision] = []
+    for action, index in decisions:
+        wanted.append((action, real[index]) if action in ("fight", "take") else (action, index))
+    items_by_step = _items_reached(relaxed, decisions)
+    route: list[Decision] = []
+    walker = _Walker(level)
+    for number, decision in enumerate(wanted):
+        for item in items_by_step[number]:
+            _open_way(walker, level.things[real[item]].cell, route, stand_on=True)
+        action, index = decision
+        if action == "buy":
+            route.append(decision)
+            if not walker.buy(index):
+                return None
+            continue
+        target = level.goals[index] if action == "goal" else level.things[index].cell
+        _open_way(walker, target, route, stand_on=False)
+        if action == "goal":
+            route.append(decision)
+            break
+        route.append(decision)
+        if not walker.consume(index):
+            return None
+    try:
+        replayed = replay(level, route)
+    except RouteError:
+        return None
+    return replayed.final_hp, tuple(route)
+
+
+def _items_reached(relaxed: Relaxed, decisions: tuple[Decision, ...]) -> list[list[int]]:
+    """For each step of the relaxed route, the items (relaxed indices) the relaxed route had taken before it."""
+    level = relaxed.level
+    walker = _Walker(level)
+    seen: set[int] = set()
+    out: list[list[int]] = []
+    for action, index in decisions:
+        taken = sorted(item for item in walker.items_taken() if item not in seen)
+        seen.update(taken)
+        out.append(taken)
+        if action == "buy":
+            walker.buy(index)
+        elif action in ("fight", "take"):
+            walker.consume(index)
+    return out
+
+
+class _Walker:
+    """A position in a level, followed by the rules' own steps (the route is replayed by the plain rules
+    afterwards too)."""
+
+    def __init__(self, level: PassagesLevel) -> None:
+        self.level = level
+        self.state, _ = initial_state(level)
+
+    @property
+    def reach(self) -> frozenset[Cell]:
+        return self.state.reached
+
+    @property
+    def blocked(self) -> set[Cell]:
+        consumed = self.state.consumed
+        return {
+            thing.cell for index, thing in enumerate(self.level.things) if thing.is_blocker and index not in consumed
+        }
+
+    def items_taken(self) -> frozenset[int]:
+        return self.state.taken
+
+    def consume(self, index: int) -> bool:
+        try:
+            self.state, _, _ = consume(self.level, self.state, index)
+        except ValueError:
+            return False
+        return True
+
+    def buy(self, choice: int) -> bool:
+        try:
+            self.state = purchase(self.level, self.state, choice)
+        except ValueError:
+            return False
+        return True
+
+
+def _open_way(walker: _Walker, target: Cell, route: list[Decision], *, stand_on: bool) -> None:
+    """Open, with the keys held, the doors of the way with the fewest doors from the reach to `target` (to
+    stand on it, or to stand next to it). Leaves the way as far as the keys go."""
+    level = walker.level
+    follow = walker
+    if (target in follow.reach) if stand_on else any(cell in follow.reach for cell in neighbours(target)):
+        return
+    door_at = {thing.cell: index for index, thing in enumerate(level.things) if thing.kind == "door"}
+    blocked = follow.blocked
+    goals = set(level.goals)
+    links = level.link_map
+    # 0-1 breadth-first search from the reach: a door costs 1, any other open cell 0.
+    previous: dict[Cell, Cell | None] = {cell: None for cell in follow.reach}
+    queue: deque[tuple[int, Cell]] = deque((0, cell) for cell in follow.reach)
+    cost = dict.fromkeys(follow.reach, 0)
+    found: Cell | None = None
+    while queue:
+        spent, cell = queue.popleft()
+        if spent > cost.get(cell, spent):
+            continue
+        if (cell == target) if stand_on else (target in neighbours(cell) and cell in previous):
+            found = cell
+            break
+        for nxt in (*neighbours(cell), *links.get(cell, ())):
+            if level.is_wall(nxt) or nxt in goals:
+                continue
+            if nxt in blocked and nxt not in door_at and not (stand_on and nxt == target):
+                continue
+            step = spent + (1 if nxt in door_at and nxt in blocked else 0)
+            if step < cost.get(nxt, step + 1):
+                cost[nxt], previous[nxt] = step, cell
+                (queue.appendleft if step == spent else queue.append)((step, nxt))
+    if found is None:
+        return
+    way: list[Cell] = []
+    at: Cell | None = found
+    while at is not None and at not in follow.reach:
+        way.append(at)
+        at = previous[at]
+    for cell in reversed(way):
+        index = door_at.get(cell)
+        if index is None or cell not in follow.blocked:
+            continue
+        if not walker.consume(index):
+            return
+        route.append(("open", index))
