@@ -302,6 +302,15 @@ def dask_setup(worker: Any) -> None:
     the workers), so that no worker dies half-way with a traceback of its own."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger("distributed.worker").addFilter(heartbeat_to_a_closed_run)
+
+
+def heartbeat_to_a_closed_run(record: logging.LogRecord) -> bool:
+    """False for a local worker's heartbeat that found the scheduler gone, logged with its traceback: the
+    scheduler lives in the process that started the run, so it is gone only when the run ends (Ctrl-C
+    closes it while a heartbeat is on its way, often on a loaded machine), and that process has said why in
+    its one line. Every other record is kept."""
+    return record.msg != "Failed to communicate with scheduler during heartbeat."
 
 
 def twisty_version() -> str:

@@ -1,6 +1,8 @@
 """The shipped generated and completed books are what the generator and `twisty complete` make today: each
 file is made again from its own header (the parameters and the seed) or from its sketch, byte for byte.
-(That they check clean, [expect] included, is tests/commands/test_book_puzzles.py's job.)"""
+These are change detectors (a file against its saved copy), not evidence that a book's claims are right:
+that they check clean, [expect] included, is tests/commands/test_book_puzzles.py's job, and that the SAT
+engine agrees is tests/test_shipped_levels_second_engine.py's."""
 
 import re
 import shlex
@@ -23,6 +25,7 @@ def test_five_generated_books_one_per_family_and_two_completed_sketches():
     assert all((BOOKS / "completed" / f"{path.stem}.toml").is_file() for path in SKETCHES)
 
 
+@pytest.mark.change_detector
 @pytest.mark.parametrize("path", GENERATED, ids=lambda path: path.stem)
 def test_a_generated_book_is_made_again_from_its_header(path, tmp_path):
     header = path.read_text().splitlines()[1]
@@ -34,6 +37,7 @@ def test_a_generated_book_is_made_again_from_its_header(path, tmp_path):
     assert (tmp_path / path.name).read_text() == path.read_text()
 
 
+@pytest.mark.change_detector
 @pytest.mark.parametrize("sketch", SKETCHES, ids=lambda path: path.stem)
 def test_a_completed_book_is_made_again_from_its_sketch(sketch, tmp_path):
     out = tmp_path / "done.toml"

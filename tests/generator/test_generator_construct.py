@@ -20,12 +20,20 @@ from twisty.solver import passages_search as search
 from twisty.solver.passages_verdict import SOLVABLE, Deadline
 
 
+def solvable_level(seed: int):
+    """The first random level of seeds seed, seed + 40, seed + 80, ... that some route wins (about 3 in 4
+    do), with brute force's winning signatures: every one of the 40 cases asserts."""
+    for candidate in range(seed, seed + 40 * 20, 40):
+        level = random_level(candidate, cells_wide=3, cells_high=3, blockers=7, items=4)
+        wins = brute.winning_signatures(level, Deadline(None), canonical=True)
+        if wins:
+            return level, wins
+    raise AssertionError(f"no solvable level in 20 draws from seed {seed}")
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_others_are_every_other_winning_signature_by_brute_force(seed):
-    level = random_level(seed, cells_wide=3, cells_high=3, blockers=7, items=4)
-    wins = brute.winning_signatures(level, Deadline(None), canonical=True)
-    if not wins:
-        return
+    level, wins = solvable_level(seed)
     # The route whose signature is taken as known: the brute-force winner with the least final life.
     known_signature, (_, route) = min(wins.items(), key=lambda item: (item[1][0], repr(item[0])))
     found = search.generator_oracle.others(level, level.player.hp, route, 100, Deadline(None))
@@ -81,8 +89,7 @@ def test_a_stronger_enemy_never_makes_a_fight_cheaper(seed):
         return paid is None or paid >= wanted
 
     stronger = stronger_enemy(enemy, costs_enough)
-    if stronger is None:
-        return
+    assert stronger is not None  # (each of these 30 wants at most 10 more damage: always within reach)
     assert costs_enough(stronger)
     assert stronger.hp >= enemy.hp and stronger.atk >= enemy.atk and stronger.defense >= enemy.defense
     for other_atk in range(1, 14):

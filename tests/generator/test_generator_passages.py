@@ -363,10 +363,13 @@ def test_the_generator_takes_its_engine_and_imports_none():
 SHIPPED = sorted((ROOT / "puzzles" / "passages" / "generated").glob("*.toml"))
 
 
+@pytest.mark.change_detector
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
 def test_shipped_levels_are_what_their_header_regenerates(path: Path):
-    """Every shipped level names its seed and options; the generator makes the same bytes from them on
-    this machine (work is bounded by counts, never by time)."""
+    """A change detector (the file against a saved copy, not evidence that its claims are right: `twisty
+    check puzzles` and tests/test_shipped_levels_second_engine.py are that): every shipped level names its
+    seed and options; the generator makes the same bytes from them on this machine (work is bounded by
+    counts, never by time)."""
     text = path.read_text(encoding="utf-8")
     seed = int(re.search(r"^# seed: (\d+)$", text, re.M).group(1))
     found = re.search(r"--size (\d+)x(\d+) --blockers (\d+) --difficulty (\w+)(?: --method (\w+))?", text)
@@ -420,8 +423,10 @@ BEFORE_THE_SPLIT = {
 }
 
 
+@pytest.mark.change_detector
 @pytest.mark.parametrize("size,blockers,difficulty", sorted(BEFORE_THE_SPLIT))
 def test_seeds_1_to_5_give_the_same_bytes_as_before_the_split(size, blockers, difficulty):
+    """A change detector: the generator's files against digests saved before a refactoring."""
     width, height = (int(part) for part in size.split("x"))
     params = PassagesParams(width, height, blockers, difficulty)
     digests = [hashlib.sha256(made_level(params, seed).text.encode("utf-8")).hexdigest()[:16] for seed in range(1, 6)]
@@ -434,11 +439,13 @@ ROUTE_FIRST = sorted((ROOT / "puzzles" / "passages" / "route-first").glob("*.tom
 
 
 @pytest.mark.slow
+@pytest.mark.change_detector
 @pytest.mark.parametrize("path", LARGE + ROUTE_FIRST, ids=[p.name for p in LARGE + ROUTE_FIRST])
 def test_large_shipped_levels_are_what_their_header_regenerates(path: Path):
-    """The levels of 60 blockers and more (made with the engine-backed explorer) regenerate byte for byte
-    from their headers too; each takes minutes, so under `-m slow` only (`twisty check` checks their claims
-    in every run)."""
+    """A change detector, as test_shipped_levels_are_what_their_header_regenerates: the levels of 60
+    blockers and more (made with the engine-backed explorer) regenerate byte for byte from their headers
+    too; each takes minutes, so under `-m slow` only (`twisty check` checks their claims in every run, and
+    tests/test_shipped_levels_second_engine.py by a second engine)."""
     test_shipped_levels_are_what_their_header_regenerates(path)
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from twisty.bench.temple_plain import answer_all
 from twisty.cli import main
 from twisty.errors import GenerationError
 from twisty.generator.temple import TempleParams, generate_round
@@ -18,7 +20,7 @@ from twisty.limits import Deadline
 from twisty.rules.source import parse_level_bytes
 from twisty.rules.temple.loader import load_round
 from twisty.rules.temple.semantics import Position, gets_going
-from twisty.solver import temple_sat, temple_search
+from twisty.solver import temple_race, temple_sat, temple_search
 from twisty.solver.temple_portfolio import analyse_with
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "temple"
@@ -86,7 +88,7 @@ def test_generate_three_rounds_and_check_them(tmp_path):
     for line in checked.output.splitlines():
         data = json.loads(line)
         assert (data["status"], data["solvable"], data["unique"], data["turns"]) == ("ok", True, True, 4)
-    # The shipped copies were made by the same command: the same bytes.
+    # The shipped copies were made by the same command: the same bytes (a change detector, beside the checks).
     for path in files:
         assert path.read_bytes() == (PUZZLES / "generated" / path.name).read_bytes()
     assert not [name for name in os.listdir(out) if name.endswith(".tmp")]
@@ -125,3 +127,61 @@ def test_a_round_on_a_temple_given_by_a_file():
     assert result.exit_code == 0, result.output
     round_ = load_round(parse_level_bytes(result.output.encode(), "<out>"))
     assert round_.temple.name == "box" and "[temple]" in result.output
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_bounce_safe_round_has_a_unique_bounce_safe_shortest_plan_by_both_engines_and_the_plain_search(seed):
+    params = TempleParams(turns=4, bounce_safe=True)
+    made = generate_round(params, seed, temple_race)
+    assert "--bounce-safe" in made.text and made.expect.bounce_safe_turns == 4
+    round_ = load_round(parse_level_bytes(made.text.encode(), "<generated>"))
+    for engine in (temple_search, temple_sat):
+        found = analyse_with(round_, Deadline(120), engine)
+        assert (found.turns, found.unique, found.bounce_safe_turns) == (4, True, 4), engine.NAME
+        assert found.plan is not None and found.plan.bounce_safe  # the one shortest plan is itself bounce-safe
+    # The bench's plain breadth-first search, which shares no code with the engines, agrees.
+    plain = answer_all(round_, Deadline(120))
+    assert (plain.turns, plain.unique, plain.bounce_safe_turns) == (4, True, 4)
+
+
+def test_ten_turns_in_order_without_the_swap():
+    # Ten turns of two seats, the rooms to be explored in order, no swap token: proved by the search, and
+    # the SAT engine (sharing no search code) finds the same unique 10-turn plan.
+    params = TempleParams(turns=10, challenges=("always_in_order",), swap=False)
+    made = generate_round(params, 1, temple_search)
+    assert "swap = false" in made.text and "--no-swap" in made.text
+    round_ = load_round(parse_level_bytes(made.text.encode(), "<generated>"))
+    found = analyse_with(round_, Deadline(300), temple_sat, questions=frozenset({"unique"}))
+    assert (found.solvable, found.turns, found.unique) == (True, 10, True)
+
+
+def test_generate_json_records_what_check_proves(tmp_path):
+    printed = run("generate", "temple", "--seed", "3", "--json")
+    assert printed.exit_code == 0, printed.output
+    record = json.loads(printed.output)
+    assert record["file"] is None and record["level"] == run("generate", "temple", "--seed", "3").output
+    result = run("generate", "temple", "--seed", "4", "-n", "2", "--bounce-safe", "-o", str(tmp_path), "--json")
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.output.splitlines()]
+    assert [(record["seed"], Path(record["file"]).name) for record in records] == [
+        (4, "temple-2p-4t-bounce_safe-seed4.toml"),
+        (5, "temple-2p-4t-bounce_safe-seed5.toml"),
+    ]
+    for record in records:
+        checked = json.loads(run("check", record["file"], "--json").output)
+        facts = ("turns", "unique", "bounce_safe", "bounce_safe_turns", "pooled_turns")
+        assert {key: checked[key] for key in facts} == {key: record[key] for key in facts}
+    failed = run("generate", "temple", "--seed", "3", "--timeout", "0.001", "--json")
+    assert failed.exit_code == 1
+    error = json.loads(failed.stdout)
+    assert error["file"] is None and "time limit" in error["error"]
+
+
+@pytest.mark.parametrize("path", sorted((PUZZLES / "generated").glob("*.toml")), ids=lambda path: path.name)
+def test_every_shipped_generated_round_is_made_again_by_its_header(path, tmp_path):
+    text = path.read_text(encoding="utf-8")
+    header = re.search(r"^# seed: (\d+); parameters: (.*)$", text, re.MULTILINE)
+    assert header is not None
+    result = run("generate", "temple", "--seed", header[1], *header[2].split(), "-o", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / path.name).read_bytes() == path.read_bytes()

@@ -368,14 +368,18 @@ def test_a_least_starting_hp_beyond_64_bits_is_too_large_for_cpsat_but_not_for_t
 
 
 def test_a_combat_table_too_large_for_cpsat_is_refused():
-    # A corridor of 21 doors, each followed by a weapon of +2^i in a cell of its own: 2^21 attack values
-    # (every subset sum of the areas' gains) at 22 steps pass the 20 million entries of the combat table.
+    # A corridor of 21 doors, each followed by a weapon of +2^i in a cell of its own, then a guard before
+    # the goal: 2^21 attack values (every subset sum of the areas' gains) pass the 20 million entries of
+    # the time-step model's combat table (counting) and the guard's 2 million rows in the order model's.
     letters = "ABCEFHIJKLMNOPQRTUVWX"
-    corridor = "#S" + "".join("D" + letter for letter in letters) + "G#"
+    corridor = "#S" + "".join("D" + letter for letter in letters) + "gG#"
     rows = ["#" * len(corridor), corridor, "#" * len(corridor)]
     legend = "".join(f'{letter} = {{ kind = "equipment", atk = {2**i} }}\n' for i, letter in enumerate(letters))
+    legend += 'g = { kind = "enemy", name = "Guard", hp = 1, atk = 1, def = 0 }\n'
     text = level_with_map(rows, legend).replace("[player]\nhp = 10", "[player]\nhp = 10\nkeys = 21")
     level = level_from_toml(text)
-    assert len(level.blockers()) == 21
+    assert len(level.blockers()) == 22
     with pytest.raises(UsageError, match="more than 20,000,000 entries"):
+        passages_cpsat.count_solutions(level, Deadline(30), 10, None)
+    with pytest.raises(UsageError, match="more than 2,000,000 rows"):
         passages_cpsat.best_route(level, Deadline(30))

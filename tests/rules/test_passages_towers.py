@@ -231,4 +231,7 @@ def test_stairs_without_a_floor_to_meet_are_errors():
     broken = text.replace('d = { kind = "stairs", direction = "down" }', 'd = { kind = "elixir", hp = 1 }')
     with pytest.raises(LevelError, match="which has no down stair to meet it") as caught:
         load_passages(parse_level_bytes(broken.encode(), "t.toml"))
-    assert (caught.value.line, caught.value.column) is not None
+    # The error points at the up stair on the map: the first map row holding "u", at its column.
+    rows = [(number, row) for number, row in enumerate(broken.splitlines(), start=1) if row.startswith("#")]
+    (line, row), *_ = [(number, row) for number, row in rows if row.endswith("#") and "u" in row]
+    assert (caught.value.line, caught.value.column) == (line, row.index("u") + 1)

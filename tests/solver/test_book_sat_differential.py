@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from tests import sampling
 from tests.book_levels import make_book, random_book
 from tests.solver.test_book_path_states import random_path_book
 from twisty.encodings.book_circuit import Circuit, backend
@@ -52,11 +53,12 @@ def test_sat_engine_agrees_with_the_rule_engine_on_random_books():
 
 
 @pytest.mark.slow
-def test_sat_engine_agrees_with_the_rule_engine_on_a_thousand_random_books():
-    compared, books = compare_seeds(range(1000, 1500), random_book)
+def test_sat_engine_agrees_with_the_rule_engine_on_a_thousand_random_books(slow_sample):
+    compared, books = compare_seeds(slow_sample(range(1000, 1500)), random_book)
     assert compared == books
-    compared, books = compare_seeds(range(1000, 1500), random_path_book)
-    assert compared >= 0.85 * books
+    compared, books = compare_seeds(slow_sample(range(1000, 1500)), random_path_book)
+    if sampling.whole():  # the share compared, over the 500 books rather than a sample of them
+        assert compared >= 0.85 * books
 
 
 STATIC_NAMES = sorted(name for name in CONTENTS if name not in PATH_CONTENTS | {"Boss"}) + [""]

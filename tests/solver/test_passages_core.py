@@ -10,8 +10,11 @@ import random
 import shutil
 import signal
 import subprocess
+import sys
 import sysconfig
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +22,7 @@ import pytest
 
 from tests.passages_helpers import level_from_toml
 from tests.solver.test_passages_search import best_from, load_suite_builder, medium_level, random_levels, small_level
+from tests.timing import HANG_GUARD
 from twisty.generator.passages_random import random_level
 from twisty.limits import _resident_bytes
 from twisty.rules.passages import blocker_cost, consume, frontier, initial_state, reachable_goals, replay
@@ -694,39 +698,82 @@ def slow_level():
     return dict(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (120,)))["b120-01.toml"]
 
 
-def interrupt_after(seconds: float) -> threading.Timer:
-    timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    return timer
+def interrupt_when(ready: Callable[[], bool]) -> threading.Thread:
+    """A real SIGINT to this process as soon as `ready()` holds (asked every millisecond, from a thread of its
+    own): the moment of the interrupt is an event of the search, not a time, so that a loaded machine (the
+    wall clock stretched) still interrupts the search at the moment the test is about; HANG_GUARD seconds
+    without it is a failure of the test, not a hang."""
+
+    def wait_then_interrupt() -> None:
+        give_up = time.monotonic() + HANG_GUARD
+        while not ready():
+            if time.monotonic() > give_up:
+                return  # the test then fails: no KeyboardInterrupt, or the search ran to its answer
+            time.sleep(0.001)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    thread = threading.Thread(target=wait_then_interrupt, name="interrupter", daemon=True)
+    thread.start()
+    return thread
+
+
+class LookedAt(Deadline):
+    """No limit; `looked` is set at the search's first look at the clock (the search is under way)."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.looked = threading.Event()
+
+    def expired(self) -> bool:
+        self.looked.set()
+        return super().expired()
+
+
+def main_thread_waits_in_join() -> bool:
+    """Whether the main thread is blocked joining a thread, called from the race (_race's other.join())."""
+    frame = sys._current_frames().get(threading.main_thread().ident or 0)
+    names = []
+    while frame is not None:
+        names.append(frame.f_code.co_name)
+        frame = frame.f_back
+    return bool(names) and names[0] in ("join", "_wait_for_tstate_lock") and "_race" in names
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="needs POSIX signals")
 def test_ctrl_c_stops_a_compiled_search_with_keyboard_interrupt():
     """A real SIGINT while the main thread is inside the compiled search (released GIL): the core sees it at
     its next look at the clock and the search ends with KeyboardInterrupt instead of running on to its
-    answer."""
+    answer. The interrupt comes once the search has looked at the clock (it is under way)."""
     level = slow_level()
     sg = SearchGraph(level, level.player.hp)
-    timer = interrupt_after(0.5)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            search(sg, level.player.hp, Deadline(None), priced=False, steiner=True, chain_from=0)
-    finally:
-        timer.cancel()
+    deadline = LookedAt()
+    interrupter = interrupt_when(deadline.looked.is_set)
+    with pytest.raises(KeyboardInterrupt):
+        search(sg, level.player.hp, deadline, priced=False, steiner=True, chain_from=0)
+    interrupter.join()
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="needs POSIX signals")
 def test_ctrl_c_while_the_race_waits_for_its_second_search(monkeypatch):
     """A real SIGINT after the priced search gave way, while the main thread waits for the search on the
     second thread: the race stops that search and raises KeyboardInterrupt, and no thread is left
-    running."""
+    running. The interrupt comes when the second search has seen the priced one give way and the main
+    thread is blocked in its join (so neither the load nor the speed of the machine moves it elsewhere)."""
     monkeypatch.setattr(passages_search, "PRICED_SECONDS", 0.2)
-    timer = interrupt_after(1.0)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            passages_search.best_route(slow_level(), Deadline(None))
-    finally:
-        timer.cancel()
+    gave_way = threading.Event()
+
+    class Watched(passages_search._RaceDeadline):
+        def expired(self) -> bool:
+            if self.spare is not None and self.spare.is_set():  # the second search, once the first gave way
+                gave_way.set()
+            return super().expired()
+
+    monkeypatch.setattr(passages_search, "_RaceDeadline", Watched)
+    interrupter = interrupt_when(lambda: gave_way.is_set() and main_thread_waits_in_join())
+    with pytest.raises(KeyboardInterrupt):
+        passages_search.best_route(slow_level(), Deadline(None))
+    interrupter.join()
+    assert gave_way.is_set()
     assert not racing_threads()
 
 

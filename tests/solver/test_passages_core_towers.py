@@ -1,7 +1,8 @@
 """The compiled core of the search engine on towers (docs/mota.md): keys of several colours, magic defence,
 the specials whose damage is a function of the hero's stats, money and a shop, floors and the boss whose
-defeat wins. Its answers are held to the reference engine (which shares only the rules with it), to the
-brute force on the tiny towers, and to the hand-worked answers of tests/towers; the reference engine is made
+defeat wins. Its answers are held to the reference engine (which shares the rules and the region graph with
+it: build_graph and RegionWalk), to the brute force on the tiny towers (which shares only the rules: it walks
+the grid), and to the hand-worked answers of tests/towers; the reference engine is made
 unreachable from the search engine in these tests, so that a level the core would give away fails instead
 of passing on the reference engine's answer."""
 

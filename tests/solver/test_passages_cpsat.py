@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from ortools.sat.python import cp_model
 
+from tests import sampling
 from tests.passages_helpers import level_from_toml
 from twisty.encodings.passages_cpsat import OutOfTime, build_model
 from twisty.generator.passages_random import random_level
@@ -452,13 +453,14 @@ def test_cpsat_agrees_with_brute_force_on_random_small_levels():
 
 
 @pytest.mark.slow
-def test_cpsat_agrees_with_brute_force_on_many_more_random_levels():
-    figures = compare_engines(differential_level(seed) for seed in range(250, 2250))
-    assert figures["solvable"] >= 0.4 * figures["levels"]
+def test_cpsat_agrees_with_brute_force_on_many_more_random_levels(slow_sample):
+    figures = compare_engines(differential_level(seed) for seed in slow_sample(range(250, 2250)))
+    if sampling.whole():  # the make-up of the 2,000 levels, not of a sample of them
+        assert figures["solvable"] >= 0.4 * figures["levels"]
 
 
 @pytest.mark.slow
-def test_cpsat_agrees_with_brute_force_on_medium_levels_including_capped_counts():
+def test_cpsat_agrees_with_brute_force_on_medium_levels_including_capped_counts(slow_sample):
     def medium(seed: int) -> PassagesLevel:
         rng = random.Random(f"medium {seed}")
         return random_level(
@@ -470,6 +472,7 @@ def test_cpsat_agrees_with_brute_force_on_medium_levels_including_capped_counts(
             loops=0.1,
         )
 
-    figures = compare_engines((medium(seed) for seed in range(60)), cap=20)
-    assert figures["solvable"] >= 0.3 * figures["levels"]
-    assert figures["capped"] >= 1
+    figures = compare_engines((medium(seed) for seed in slow_sample(range(60))), cap=20)
+    if sampling.whole():  # the make-up of the 60 levels, not of a sample of them
+        assert figures["solvable"] >= 0.3 * figures["levels"]
+        assert figures["capped"] >= 1

@@ -17,6 +17,7 @@ import click
 
 from twisty.batch import Lost, Tasks, map_tasks
 from twisty.bench import temple as temple_bench
+from twisty.commands.bench_passages import print_results
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, SECONDS, timeout_option
 from twisty.commands.writing import batch_output_options, prepare_output, require_folder_for_several, write_files
@@ -32,7 +33,8 @@ GAME = GAMES["temple"]
 
 def round_file_name(params: TempleParams, seed: int) -> str:
     challenges = "".join(f"-{name}" for name in params.challenges)
-    return f"temple-{params.players}p-{params.turns}t{challenges}-seed{seed}.toml"
+    asked = ("-bounce_safe" if params.bounce_safe else "") + ("" if params.swap else "-no_swap")
+    return f"temple-{params.players}p-{params.turns}t{challenges}{asked}-seed{seed}.toml"
 
 
 def _temple_of(path: str | None) -> Temple | None:
@@ -92,19 +94,31 @@ def _challenges(text: str) -> tuple[str, ...]:
     help="A round file whose temple to use (default: the standard temple).",
 )
 @click.option(
-    "--engine",
-    default="search",
-    show_default=True,
-    help=f"Engine that proves every round ({', '.join(('auto', *GAME.engine_names()))}); the search is "
-    "the fastest on generated rounds (docs/bench-temple.md), and both accept the same rounds.",
+    "--bounce-safe",
+    "bounce_safe",
+    is_flag=True,
+    help="The unique shortest plan must also be bounce-safe (no fall longer than the round's bounce, 2).",
 )
-@timeout_option("Seconds per round (each seed); a seed that runs out of time gives no round (exit 1).")
+@click.option(
+    "--swap/--no-swap",
+    default=True,
+    show_default=True,
+    help="Whether the round plays with the Swap card token (without it, long plans are unique more often).",
+)
+@click.option(
+    "--engine",
+    default="auto",
+    show_default=True,
+    help=f"Engine that proves every round ({', '.join(('auto', *GAME.engine_names()))}); every engine "
+    "accepts the same rounds, so the seed alone decides the round.",
+)
 @click.option(
     "--json",
     "as_json",
     is_flag=True,
-    help="One JSON object per seed on stdout: the file written (or the round's text), its facts, or the error.",
+    help="One JSON object per round on stdout: its seed, its file (or its text), its proved answers; or the error.",
 )
+@timeout_option("Seconds per round (each seed); a seed that runs out of time gives no round (exit 1).")
 @cluster_options
 def generate_temple(
     seed: int,
@@ -116,10 +130,12 @@ def generate_temple(
     rooms: int | None,
     challenges: str,
     temple_file: str | None,
+    bounce_safe: bool,
+    swap: bool,
     engine: str,
+    as_json: bool,
     timeout: float | None,
     force: bool,
-    as_json: bool,
     scheduler: str | None,
     workers: int | None,
 ) -> None:
@@ -136,6 +152,8 @@ def generate_temple(
         rooms=rooms,
         challenges=_challenges(challenges),
         temple=_temple_of(temple_file),
+        bounce_safe=bounce_safe,
+        swap=swap,
     )
     try:
         params.validate()
@@ -143,7 +161,8 @@ def generate_temple(
         raise click.UsageError(str(error)) from None
     GAME.chosen_engine(engine).load()  # an engine that is not available here is a usage error, before any work
     place = where(scheduler, workers)
-    require_folder_for_several(count, out_dir)
+    if not as_json:  # with --json, one record per round carries its text
+        require_folder_for_several(count, out_dir)
     seeds = range(seed, seed + count)
     names = [round_file_name(params, number) for number in seeds]
     folder = prepare_output(out_dir, names, force) if out_dir is not None else None
@@ -154,29 +173,41 @@ def generate_temple(
         try:
             for job, result in zip(jobs, results, strict=True):
                 if isinstance(result, Lost):
-                    result = job.seed, None, f"seed {job.seed}: not generated: {result.reason}", {}
-                number, text, summary, facts = result
-                path = None if text is None or folder is None else folder.path(round_file_name(params, number))
-                if text is None:
+                    result = MadeRound(job.seed, None, f"seed {job.seed}: not generated: {result.reason}", {})
+                record: dict[str, Any] = {"seed": result.seed, "file": None}
+                if result.text is None:
                     failures += 1
-                    if as_json:
-                        progress.echo(json.dumps({"seed": number, "file": None, "error": summary}))
-                    else:
-                        progress.echo(f"twisty: {summary}", err=True)
-                    continue
-                if path is not None:
-                    write_files([(path, text)], force)
-                if as_json:
-                    written = {"file": str(path)} if path is not None else {"file": None, "level": text}
-                    progress.echo(json.dumps({"seed": number, **written, **facts}))
-                elif path is None:
-                    progress.echo(text, nl=False)
+                    record["error"] = result.summary
+                    if not as_json:
+                        progress.echo(f"twisty: {result.summary}", err=True)
+                elif folder is None:
+                    record |= {"level": result.text} | result.facts
+                    if not as_json:
+                        progress.echo(result.text, nl=False)
                 else:
-                    progress.echo(f"{path}: {summary}")
+                    path = folder.path(round_file_name(params, result.seed))
+                    write_files([(path, result.text)], force)
+                    record |= {"file": str(path)} | result.facts
+                    if not as_json:
+                        progress.echo(f"{path}: {result.summary}")
+                if as_json:
+                    progress.echo(json.dumps(record))
         finally:
             progress.finish()
     if failures:
         sys.exit(EXIT_FAILED)
+
+
+@dataclass(frozen=True)
+class MadeRound:
+    """What one seed gave: the round file's text (None when no round was made), a summary line (or the reason
+    no round was made), and for --json its facts: the proved answers (the [expect] claims written) and the
+    candidates tried."""
+
+    seed: int
+    text: str | None
+    summary: str
+    facts: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -190,63 +221,52 @@ class RoundJob:
     timeout: float | None
 
 
-def make_round(job: RoundJob) -> tuple[int, str | None, str, dict[str, Any]]:
-    """The seed, the round file's text (None when no round was made), a summary line (or the reason no round
-    was made) and the round's facts for --json; its deadline starts with its own work."""
+def make_round(job: RoundJob) -> MadeRound:
+    """One seed's round (or the reason there is none); its deadline starts with its own work."""
     try:
         made = generate_round(job.params, job.seed, GAME.chosen_engine(job.engine).load(), timeout=job.timeout)
     except GenerationError as error:
-        return job.seed, None, str(error), {}
+        return MadeRound(job.seed, None, str(error), {})
     analysis = made.analysis
     bounce = f"bounce-safe in {analysis.bounce_safe_turns}" if analysis.bounce_safe else "no bounce-safe plan"
     summary = (
         f"{analysis.turns} turns, unique, every card matters; {bounce}; pooled {analysis.pooled_turns}; "
         f"{made.attempts} attempts"
     )
-    facts = {
-        "turns": analysis.turns,
-        "unique": analysis.unique,
-        "bounce_safe_turns": analysis.bounce_safe_turns,
-        "pooled_turns": analysis.pooled_turns,
-        "attempts": made.attempts,
-    }
-    return job.seed, made.text, summary, facts
+    return MadeRound(job.seed, made.text, summary, {**vars(made.expect), "attempts": made.attempts})
 
 
 @click.command("temple")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (every round, every run).")
 @click.option(
-    "--repeat",
-    type=click.IntRange(1, 100),
-    default=3,
-    show_default=True,
-    help="Timed runs per engine and question set; the fastest counts.",
+    "--rounds", type=click.IntRange(1, 100_000), default=200, show_default=True, help="Random rounds of the family."
 )
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="The first round's seed.")
 @click.option(
     "--timeout",
     type=SECONDS,
-    default=60.0,
+    default=10.0,
     show_default=True,
     metavar="SECONDS",
-    help="Seconds per run (an engine that runs out answers unknown).",
+    help="Processor seconds per run (a run that runs out answers unknown).",
 )
 @cluster_options
-def bench_temple(as_json: bool, repeat: int, timeout: float, scheduler: str | None, workers: int | None) -> None:
-    """Temple Twist: the base game's rounds (4 players, 12 cards, the standard temple) by every engine.
+def bench_temple(
+    as_json: bool, rounds: int, seed: int, timeout: float, scheduler: str | None, workers: int | None
+) -> None:
+    """Temple Twist: random rounds of eleven temple shapes (3 x 3 to 6 x 6, 2 to 6 seats of 2 to 6 cards, 1 to 3
+    rooms, with and without challenges), every question, by each engine and by a plain breadth-first search
+    written for the bench; processor seconds, the worst ratio to the plain search, and whether they agree.
 
-    With --workers or --scheduler each round is a task on a Dask cluster, its engines timed on one worker.
+    With --workers or --scheduler each round is a task on a Dask cluster, its runs timed on one worker.
     """
-    progress = BatchProgress("rounds", len(temple_bench.CASES))
+    progress = BatchProgress("rounds", rounds)
     try:
-        rows, lost = temple_bench.run(repeat, timeout, where=where(scheduler, workers), progress=progress)
+        result = temple_bench.run(rounds, seed, timeout, where=where(scheduler, workers), progress=progress)
     finally:
         progress.finish()
-    for line in lost:
-        click.echo(f"twisty: {line}", err=True)
-    if as_json:
-        click.echo(json.dumps({"repeat": repeat, "timeout": timeout, "cases": rows}, indent=2))
-    else:
-        click.echo(f"Temple Twist, the standard temple, 4 players, 12 cards; fastest of {repeat}; the engines agree")
-        click.echo(temple_bench.table(rows))
-    if lost:
-        sys.exit(EXIT_FAILED)
+    header = (
+        f"Temple Twist, rounds {seed} to {seed + rounds - 1} of the random family; processor seconds per run "
+        f"(limit {timeout:g} s); ratio = run / plain breadth-first search on the same round"
+    )
+    print_results(result, as_json, header, temple_bench.table_lines, result.lost)

@@ -10,6 +10,8 @@ State s (s = 0..B) is the situation after s steps; step t acts on state t-1. Rea
 the region graph: a blocker is only consumed when it is next to the reachable part of the map, so the
 reachable part is the start area, the consumed blockers and every area next to a consumed blocker.
 
+It keeps every signature, so the engine counts solutions with it; the best route and the least starting
+hp come from the smaller model over the order of the blockers (twisty.encodings.passages_cpsat_order).
 Nothing here solves or prints; the engine (twisty.solver.passages_cpsat) builds, solves and decodes.
 """
 
@@ -54,14 +56,36 @@ MAX_COMBAT_ENTRIES = 20_000_000
 
 
 @dataclass
-class PassagesModel:
-    """The CP-SAT model of one level and the variables the engine reads back."""
+class LevelModel:
+    """What every CP-SAT model of a level holds: the level, its region graph, the model, the starting hp
+    (a number, or a variable for min_start_hp) and the deadline its building watches."""
 
     level: PassagesLevel
     graph: LevelGraph
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
-    steps: int = 0
     start_hp: LinearTerm = 0
+    deadline: Clock | None = None
+
+    def check_time(self) -> None:
+        """Raise OutOfTime once the deadline has passed (building a large level takes seconds)."""
+        if self.deadline is not None and self.deadline.expired():
+            raise OutOfTime
+
+    def kind(self, b: int) -> str:
+        return self.level.things[self.graph.blockers[b]].kind
+
+    def doors(self) -> list[int]:
+        return [b for b in range(len(self.graph.blockers)) if self.kind(b) == "door"]
+
+    def enemies(self) -> list[int]:
+        return [b for b in range(len(self.graph.blockers)) if self.kind(b) == "enemy"]
+
+
+@dataclass
+class PassagesModel(LevelModel):
+    """The CP-SAT model of one level over time steps and the variables the engine reads back."""
+
+    steps: int = 0
     # consume[b][t-1]: blocker b is consumed at step t (t = 1..steps).
     consume: list[list[cp_model.IntVar]] = field(default_factory=list)
     # stop[t-1]: nothing happens at step t.
@@ -91,18 +115,10 @@ class PassagesModel:
     # Largest life the player can ever have: a fight costing this much or more is never survivable, so its
     # entries are left out of the combat table (which keeps every sum of the model within 64 bits).
     life_cap: int = 0
-    # Reified "stat >= threshold in state s" literals, keyed by (stat, threshold, s).
-    thresholds: dict[tuple[str, int, int], Literal] = field(default_factory=dict)
     code_table: list[int] = field(default_factory=list)  # signature code per combat table index
     # Values of every step's combat table index added up: CP-SAT expands each step's table lookup into one
     # literal per value before it can be interrupted, so this measures the solver's setup work.
     table_values: int = 0
-    deadline: Clock | None = None
-
-    def check_time(self) -> None:
-        """Raise OutOfTime once the deadline has passed (building a large level takes seconds)."""
-        if self.deadline is not None and self.deadline.expired():
-            raise OutOfTime
 
     # ------------------------------------------------------------------------------ derived quantities
 
@@ -129,12 +145,6 @@ class PassagesModel:
 
     def damage_through(self, step: int) -> LinearTerm:
         return sum(self.damage[:step])
-
-    def doors(self) -> list[int]:
-        return [b for b, obj in enumerate(self.graph.blockers) if self.level.things[obj].kind == "door"]
-
-    def enemies(self) -> list[int]:
-        return [b for b, obj in enumerate(self.graph.blockers) if self.level.things[obj].kind == "enemy"]
 
     def cell_code(self, atk: int, defense: int) -> int:
         """1 + the position of (atk, def) in the flattened stats grid; 0 is kept for "no costly fight"."""
@@ -190,39 +200,6 @@ def literal_or(model: cp_model.CpModel, literals: list[Literal], name: str) -> L
     result = model.new_bool_var(name)
     model.add_max_equality(result, variables)
     return result
-
-
-def literal_and(model: cp_model.CpModel, literals: list[Literal], name: str) -> Literal:
-    """A literal equal to the conjunction of `literals` (constants folded)."""
-    if any(lit is False for lit in literals):
-        return False
-    variables = [lit for lit in literals if lit is not True]
-    if not variables:
-        return True
-    if len(variables) == 1:
-        return variables[0]
-    result = model.new_bool_var(name)
-    model.add_min_equality(result, variables)
-    return result
-
-
-def at_least(pm: PassagesModel, stat: str, threshold: int, state: int) -> Literal:
-    """A literal equal to "the player's atk (or def) in `state` is >= threshold", shared between uses."""
-    key = (stat, threshold, state)
-    if key not in pm.thresholds:
-        values = pm.atk_values if stat == "atk" else pm.def_values
-        low, high = values[0], values[-1]
-        if threshold <= low:
-            pm.thresholds[key] = True
-        elif threshold > high:
-            pm.thresholds[key] = False
-        else:
-            value = pm.atk(state) if stat == "atk" else pm.defense(state)
-            lit = pm.model.new_bool_var(f"{stat}_ge{threshold}_s{state}")
-            pm.model.add(value >= threshold).only_enforce_if(lit)
-            pm.model.add(value <= threshold - 1).only_enforce_if(~lit)
-            pm.thresholds[key] = lit
-    return pm.thresholds[key]
 
 
 # ------------------------------------------------------------------------------------------------ rules
@@ -424,17 +401,26 @@ def add_life(pm: PassagesModel) -> None:
 def add_goal(pm: PassagesModel) -> None:
     """ "If you reach the point marked GOAL with life points remaining ... you have solved the puzzle!" At
     the end of the route some goal touches a reached area or a consumed blocker."""
-    graph, model = pm.graph, pm.model
+    graph = pm.graph
     end = pm.steps
-    pm.goal_reached = []
-    for g in range(len(pm.level.goals)):
-        touching = [pm.reached[a][end] for a in range(len(graph.areas)) if g in graph.area_goals[a]] + [
-            pm.consumed[b][end] for b in range(len(graph.blockers)) if g in graph.blocker_goals[b]
+    areas = [pm.reached[a][end] for a in range(len(graph.areas))]
+    pm.goal_reached = require_a_goal(pm, areas, [pm.consumed[b][end] for b in range(len(graph.blockers))])
+
+
+def require_a_goal(lm: LevelModel, reached: list[Literal], consumed: list[Literal]) -> list[Literal]:
+    """A literal per goal, true when the goal touches a reached area or a consumed blocker at the end of the
+    route, and the constraint that one of them is true (an empty clause when none can be)."""
+    graph = lm.graph
+    goals = []
+    for g in range(len(lm.level.goals)):
+        touching = [reached[a] for a in range(len(graph.areas)) if g in graph.area_goals[a]] + [
+            consumed[b] for b in range(len(graph.blockers)) if g in graph.blocker_goals[b]
         ]
-        pm.goal_reached.append(literal_or(model, touching, f"goal_{g}"))
-    # Some goal is reached at the end of the route (an empty clause when none can be).
-    if not any(lit is True for lit in pm.goal_reached):
-        model.add_bool_or([lit for lit in pm.goal_reached if lit is not False])
+        goals.append(literal_or(lm.model, touching, f"goal_{g}"))
+    if not any(lit is True for lit in goals):
+        # Some goal is reached at the end of the route.
+        lm.model.add_bool_or([lit for lit in goals if lit is not False])
+    return goals
 
 
 def add_final_hp(pm: PassagesModel, largest_start_hp: int) -> None:
@@ -482,60 +468,18 @@ def add_symmetry_breaking(pm: PassagesModel) -> None:
             model.add(pm.chosen[t - 1] < q).only_enforce_if(condition)
 
 
-def add_free_fights_first(pm: PassagesModel) -> None:
-    """A dominance rule for the best final hp and for solvability, NOT for counting: when an enemy next to
-    the reachable part would cost 0 hp at the current stats, the step is a fight that costs 0 hp.
-
-    Why no best route is lost: move that free fight to the first step where it is available (or insert it
-    there if the route never fights it). Life is unchanged at that step, the blocker's cell and its areas
-    only add reachable cells, items and stats, and damage never grows with atk or def; so every later step
-    stays legal at no greater cost and the goal stays reached. Counting must not use it: later fights then
-    happen at other stats, which is another signature. Nor can it be combined with add_symmetry_breaking:
-    that may demand a costly step q before a free fight p (q has the smaller number), which this forbids,
-    and a route needing both orders' prefixes would be lost."""
-    model = pm.model
-    enemies = pm.enemies()
-    for t in range(1, pm.steps + 1):
-        pm.check_time()
-        fights = [pm.consume[b][t - 1] for b in enemies]
-        for z in enemies:
-            near = pm.frontier[z][t - 1]
-            if near is False:
-                continue
-            enemy = pm.level.things[pm.graph.blockers[z]].enemy
-            assert enemy is not None  # z runs over the enemies
-            harmable = at_least(pm, "atk", enemy.defense + 1, t - 1)
-            unhurt = [at_least(pm, "def", enemy.atk, t - 1)]
-            if not enemy.first_strike:
-                unhurt.append(at_least(pm, "atk", enemy.defense + enemy.hp, t - 1))
-            free = literal_and(model, [harmable, literal_or(model, unhurt, f"unhurt_b{z}_t{t}")], f"free_b{z}_t{t}")
-            if free is False:
-                continue
-            condition: list[Literal] = [lit for lit in (near, free) if lit is not True]
-            if pm.consumed[z][t - 1] is not False:
-                condition.append(negated(pm.consumed[z][t - 1]))
-            # A free fight on offer: this step fights some enemy at no cost.
-            model.add(pm.damage[t - 1] == 0).only_enforce_if(condition)
-            model.add(sum(fights) == 1).only_enforce_if(condition)
-
-
 def build_model(
     level: PassagesLevel,
     *,
     start_hp: tuple[int, int] | None = None,
     signature: bool = True,
     symmetry_breaking: bool = True,
-    free_fights_first: bool = False,
     deadline: Clock | None = None,
 ) -> PassagesModel:
     """The whole model. `start_hp` = (low, high) makes the starting hp a variable in that range (for
     min_start_hp); by default it is the level's. `signature` adds the variables that read and block
-    signatures (only counting needs them). `free_fights_first` keeps the best final hp and solvability
-    but not every signature, and cannot be combined with the symmetry breaking (see
-    add_free_fights_first). With a `deadline`, raises OutOfTime as soon as it has passed; raises TooLarge
-    for a level the model cannot hold exactly (see limit_model)."""
-    if free_fights_first and (symmetry_breaking or signature):
-        raise ValueError("free_fights_first loses signatures and conflicts with symmetry breaking")
+    signatures (only counting needs them). With a `deadline`, raises OutOfTime as soon as it has
+    passed; raises TooLarge for a level the model cannot hold exactly (see limit_model)."""
     graph = build_graph(level)
     pm = PassagesModel(level, graph, deadline=deadline)
     pm.check_time()
@@ -558,8 +502,6 @@ def build_model(
     add_final_hp(pm, largest_start_hp)
     if symmetry_breaking:
         add_symmetry_breaking(pm)
-    if free_fights_first:
-        add_free_fights_first(pm)
     pm.check_time()
     return pm
 

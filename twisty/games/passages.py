@@ -54,6 +54,15 @@ GAME = Game(
             _ALL,
             "enumeration of every order on the grid itself (tiny levels only)",
         ),
+        Engine(
+            "grid",
+            "twisty.solver.passages_grid",
+            _ALL,
+            "best-first search on the grid's own cells, never the region graph: the second opinion on large "
+            "levels (the rulebook's game; counts on small levels only)",
+            baseline=True,
+            features=frozenset(),
+        ),
     ),
     auto=("search", "reference"),
     loader="twisty.rules.passages_format:load_passages",

@@ -17,6 +17,12 @@ GAME = Game(
     ),
     engines=(
         Engine(
+            "race",
+            "twisty.solver.temple_race",
+            _ALL,
+            "the search and the SAT engine in turn on each question, the first proof counts",
+        ),
+        Engine(
             "sat",
             "twisty.solver.temple_sat",
             _ALL,
@@ -26,10 +32,10 @@ GAME = Game(
             "search",
             "twisty.solver.temple_search",
             _ALL,
-            "the reference: exact search over full states (temple, hands, swap) in order of turns",
+            "exact search over full states (temple, hands, swap) in order of turns, walls decided when they matter",
         ),
     ),
-    auto=("sat",),
+    auto=("race",),
     loader="twisty.rules.temple.loader:load_round",
     checker="twisty.report.temple",
     renderer="twisty.render.pictures_temple",

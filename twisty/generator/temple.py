@@ -2,11 +2,13 @@
 matters, verified by an engine given as a parameter; and small random rounds for differential tests.
 
 A candidate is planted: the die starts in the room of the door that points down among five walls at random
-(the rulebook's setup), T cards are dealt as evenly as possible, and a random play of T turns in seat order is
-made with the plain rules. The room of the door it ends at, pointing down, gives the revealed door; rooms where
-it ended turns give the revealed rooms (in the order first reached, for Always in order), the secret room,
-and a No entry room it never entered. The engine then has to prove the candidate's fewest turns are T, that
-the shortest plan is unique, and that every card matters:
+(the rulebook's setup), and a random play of T turns in seat order is made with the plain rules, each turn
+playing any card (with --bounce-safe, no fall longer than the bounce); the hands are dealt from the play
+(each card to the player of its turn, more random cards when --cards asks for more, as evenly as possible).
+The room of the door it ends at, pointing down, gives the revealed door; rooms where its turns ended give
+the revealed rooms (in the order first reached, for Always in order), the secret room, and a No entry room
+it never entered. The engine then has to prove the candidate's fewest turns are T, that every card matters,
+and that the shortest plan is unique (and with --bounce-safe that it is bounce-safe):
 
 - dropping any card breaks the plan or lengthens it: with as many cards as turns, every card is played and a
   hand one card short ends the round before turn T (with more cards, the engine is asked);
@@ -23,13 +25,14 @@ import random
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 
-from twisty.errors import GenerationError, LimitReached
+from twisty.errors import EngineBug, GenerationError, LimitReached
 from twisty.limits import Deadline
 from twisty.rules.temple.loader import standard_temple
 from twisty.rules.temple.model import CARDS, SIDES, TURNS, Challenges, Door, Expectations, Round, Temple, grid_slots
 from twisty.rules.temple.replayer import Replay
 from twisty.rules.temple.semantics import Outcome, Position, card_outcomes, fall, gets_going, max_turns
 from twisty.rules.temple.writer import round_text
+from twisty.solver.temple_moves import Moves, Work, position, unpack
 from twisty.solver.temple_portfolio import TempleAnalysis, analyse_with
 
 # The challenge cards a generated round may carry (the ones the model reads).
@@ -49,6 +52,8 @@ class TempleParams:
     challenges: tuple[str, ...] = ()
     attempts: int = 1000
     temple: Temple | None = None
+    bounce_safe: bool = False
+    swap: bool = True
 
     @property
     def card_count(self) -> int:
@@ -115,9 +120,9 @@ def _setup(rng: random.Random, temple: Temple, params: TempleParams) -> Round:
         door.room,
         (),
         door,
-        deal(rng, params.card_count, params.players),
+        tuple(() for _ in range(params.players)),  # dealt from the planted play (deal_play)
         1,
-        True,
+        params.swap,
         2,
         Challenges(gets_going=direction),
         Expectations(),
@@ -128,36 +133,59 @@ def _forgone(round_: Round, position: Position) -> Position:
     return gets_going(round_, position)[0]
 
 
+@dataclass(frozen=True)
+class Planted:
+    """A planted play: each turn's outcome, the room where each turn ended, and the card each turn played."""
+
+    outcomes: list[Outcome]
+    ends: list[int]
+    cards: list[str]
+
+
 def plant(
-    rng: random.Random, round_: Round, turns: int, rooms: int = 0, budget: int = 300
-) -> tuple[list[Outcome], list[int]] | None:
+    rng: random.Random,
+    round_: Round,
+    turns: int,
+    rooms: int = 0,
+    budget: int = 300,
+    *,
+    bounce_safe: bool = False,
+    free_cards: bool = False,
+    deadline: Deadline | None = None,
+) -> Planted | None:
     """A random play of `turns` turns in seat order from the round's start (a depth-first search in random
     order, at most `budget` turns tried): no turn leaves the temple as forgoing would, turns before the last
     end in at least `rooms` different room-card rooms, and the last ends with the die in a door's room with
-    that door down. Its outcomes and the rooms where each turn ended; None when none is found."""
+    that door down; `bounce_safe`: no fall longer than the round's bounce. Each turn plays a card of the
+    player's hand, or (`free_cards`) any card: the hands are then dealt from the play. None when none is
+    found. The deadline is looked at after every card's outcomes (a big temple has thousands)."""
     doors = {(door.room, door.side) for door in round_.temple.doors}
     card_rooms = round_.temple.card_rooms
+    moves = Moves(round_, Work(deadline or Deadline(None)))
     tried = 0
 
-    def deeper(
-        turn: int, position: Position, hands: list[list[str]], outcomes: list[Outcome], ends: list[int]
-    ) -> tuple[list[Outcome], list[int]] | None:
+    def deeper(turn: int, where: int, hands: list[list[str]], played: Planted) -> Planted | None:
         nonlocal tried
         if turn == turns:
-            return outcomes, ends
-        hand = hands[round_.player_of_turn(turn)]
+            return played
+        hand = CARDS if free_cards else hands[round_.player_of_turn(turn)]
+        ends = played.ends
         fresh_so_far = len({room for room in ends if room in card_rooms})
         last = turn == turns - 1
         must_be_fresh = not last and rooms - fresh_so_far >= turns - 1 - turn
-        still = _forgone(round_, position)
+        down, die, walls = unpack(where)
+        still = _forgone(round_, Position(down, die, walls))
         for card in rng.sample(sorted(set(hand)), len(set(hand))):
             # Where the die ends is chosen first, so that the many ways to build a wall do not crowd out moves.
-            by_room: dict[int, list[Outcome]] = {}
-            for outcome in card_outcomes(round_, position, card):
-                end = outcome.position
-                if end == still or (last and (end.die, end.down) not in doors):
+            by_room: dict[int, list[int]] = {}
+            every, safe = moves.of(where, CARDS.index(card))
+            for after in safe if bounce_safe else every:
+                end_down, end_die, end_walls = unpack(after)
+                if (end_down, end_die, end_walls) == (still.down, still.die, still.walls):
                     continue
-                by_room.setdefault(end.die, []).append(outcome)
+                if last and (end_die, end_down) not in doors:
+                    continue
+                by_room.setdefault(end_die, []).append(after)
             fresh = [room for room in sorted(by_room) if room in card_rooms and room not in ends]
             others = [] if must_be_fresh else [room for room in sorted(by_room) if room not in fresh]
             for room in rng.sample(fresh, len(fresh)) + rng.sample(others, len(others)):
@@ -166,13 +194,42 @@ def plant(
                     return None
                 chosen = rng.choice(by_room[room])
                 rest = [list(cards) for cards in hands]
-                rest[round_.player_of_turn(turn)].remove(card)
-                found = deeper(turn + 1, chosen.position, rest, [*outcomes, chosen], [*ends, room])
+                if not free_cards:
+                    rest[round_.player_of_turn(turn)].remove(card)
+                outcome = _outcome_to(round_, Position(down, die, walls), card, chosen)
+                following = Planted([*played.outcomes, outcome], [*ends, room], [*played.cards, card])
+                found = deeper(turn + 1, chosen, rest, following)
                 if found is not None:
                     return found
         return None
 
-    return deeper(0, Position(round_.down, round_.die, round_.walls), [list(hand) for hand in round_.hands], [], [])
+    start = position(round_.down, round_.die, round_.walls)
+    return deeper(0, start, [list(hand) for hand in round_.hands], Planted([], [], []))
+
+
+def _outcome_to(round_: Round, start: Position, card: str, end: int) -> Outcome:
+    """A way to play `card` from `start` that leaves the temple at position `end` (the rules' outcomes), one
+    with the shortest longest fall."""
+    down, die, walls = unpack(end)
+    ways = [
+        outcome
+        for outcome in card_outcomes(round_, start, card)
+        if (outcome.position.down, outcome.position.die, outcome.position.walls) == (down, die, walls)
+    ]
+    return min(ways, key=lambda outcome: outcome.longest_fall)
+
+
+def deal_play(rng: random.Random, round_: Round, played: list[str], cards: int) -> tuple[tuple[str, ...], ...]:
+    """Hands that hold the planted play's cards, each for the player of its turn, and `cards` in all: the rest
+    drawn at random and dealt on in seat order ("as evenly as possible", from the torch holder); each hand
+    shuffled."""
+    hands: list[list[str]] = [[] for _ in range(round_.players)]
+    drawn = played + [rng.choice(CARDS) for _ in range(cards - len(played))]
+    for turn, card in enumerate(drawn):
+        hands[round_.player_of_turn(turn)].append(card)
+    for hand in hands:
+        rng.shuffle(hand)
+    return tuple(tuple(hand) for hand in hands)
 
 
 def _goals(
@@ -250,13 +307,22 @@ def generate_round(
         if deadline.expired():
             raise GenerationError(f"seed {seed}: no round within the {deadline.cap} limit ({attempt - 1} attempts)")
         start = _setup(rng, temple, params)
-        planted = plant(rng, start, params.turns, params.room_count)
-        if planted is None:
-            continue
-        candidate = _goals(rng, start, params, *planted)
-        if candidate is None:
-            continue
         try:
+            planted = plant(
+                rng,
+                start,
+                params.turns,
+                params.room_count,
+                bounce_safe=params.bounce_safe,
+                free_cards=True,
+                deadline=deadline,
+            )
+            if planted is None:
+                continue
+            dealt = replace(start, hands=deal_play(rng, start, planted.cards, params.card_count))
+            candidate = _goals(rng, dealt, params, planted.outcomes, planted.ends)
+            if candidate is None:
+                continue
             found = _verify(candidate, params, engine, deadline)
         except LimitReached:
             raise GenerationError(
@@ -268,10 +334,12 @@ def generate_round(
         named = replace(candidate, name=f"Generated temple round, seed {seed}")
         challenges = f" --challenges {','.join(params.challenges)}" if params.challenges else ""
         settings = f"--players {params.players} --turns {params.turns} --cards {params.card_count}"
+        safe = (" --bounce-safe" if params.bounce_safe else "") + ("" if params.swap else " --no-swap")
         header = [
             "Temple Twist round made by `twisty generate temple`: its shortest plan is unique and takes",
-            f"{params.turns} turns, and every card matters (verified before it was written).",
-            f"seed: {seed}; parameters: {settings} --rooms {params.room_count}{challenges}",
+            f"{params.turns} turns{', with no fall that may bounce' if params.bounce_safe else ''}, and every "
+            "card matters (verified before it was written).",
+            f"seed: {seed}; parameters: {settings} --rooms {params.room_count}{challenges}{safe}",
         ]
         text = round_text(named, standard=standard_temple(), header=header, expect=expect)
         return GeneratedRound(named, text, found, attempt, seed, expect)
@@ -286,11 +354,21 @@ def _verify(candidate: Round, params: TempleParams, engine: ModuleType, deadline
         raise LimitReached(f"{deadline.cap} limit")
     if first.turns != params.turns or first.plan is None:
         return None
+    if params.bounce_safe and not first.plan.bounce_safe:
+        return None  # unique or not, the shortest plan found may bounce
     if not every_card_matters(candidate, first.plan, engine, deadline):
+        return None
+    # Uniqueness before the other questions: most candidates that fail, fail here, and it is the cheaper.
+    unique = analyse_with(candidate, deadline, engine, questions=frozenset({"unique"}))
+    if unique.unique is None:
+        raise LimitReached(f"{deadline.cap} limit")
+    if not unique.unique:
         return None
     full = analyse_with(candidate, deadline, engine)
     if None in (full.unique, full.bounce_safe, full.pooled_solvable):
         raise LimitReached(f"{deadline.cap} limit")
+    if params.bounce_safe and full.bounce_safe_turns != params.turns:
+        raise EngineBug("a shortest plan was bounce-safe, but the shortest bounce-safe plan is longer")
     return full if full.unique and full.turns == params.turns else None
 
 
@@ -383,7 +461,7 @@ def random_round(rng: random.Random, *, rows: int | None = None, cols: int | Non
         turns = rng.randint((most + 1) // 2, most) if most else 0
         planted = plant(rng, start, turns) if turns else None
         if planted is not None:
-            wanted = min(rng.randint(0, 3), len(set(planted[1][:-1]) & set(cards)))
+            wanted = min(rng.randint(0, 3), len(set(planted.ends[:-1]) & set(cards)))
             chances = {"no_entry": 0.2, "always_in_order": 0.4, "secret_mission": 0.2}
             chosen = tuple(
                 name
@@ -391,7 +469,7 @@ def random_round(rng: random.Random, *, rows: int | None = None, cols: int | Non
                 if rng.random() < chance and (name != "always_in_order" or wanted > 1)
             )
             params = TempleParams(players=players, turns=turns, rooms=wanted, challenges=chosen)
-            made = _goals(rng, start, params, *planted)
+            made = _goals(rng, start, params, planted.outcomes, planted.ends)
             if made is not None:
                 return made
     revealed = tuple(rng.sample(cards, rng.randint(0, min(2, len(cards)))))

@@ -1,4 +1,7 @@
-"""The CP-SAT engine for Twisty Little Passages (the model is twisty.encodings.passages_cpsat).
+"""The CP-SAT engine for Twisty Little Passages. The best route and the least starting hp come from the
+model over the order of the blockers (twisty.encodings.passages_cpsat_order), which keeps the best hp but
+not every signature; counting solutions uses the time-step model (twisty.encodings.passages_cpsat), which
+keeps them all.
 
 Every route it returns is replayed with the plain rules first; a route that does not replay, or whose
 replayed signature differs from the model's, is a bug in the model and raises instead of being reported.
@@ -8,10 +11,10 @@ from __future__ import annotations
 
 import signal
 import threading
-from typing import Any
 
 from ortools.sat.python import cp_model
 
+from twisty.encodings import passages_cpsat_order
 from twisty.encodings.passages_cpsat import (
     OutOfTime,
     PassagesModel,
@@ -21,6 +24,7 @@ from twisty.encodings.passages_cpsat import (
     decode_decisions,
     decode_signature,
 )
+from twisty.encodings.passages_cpsat_order import OrderModel, build_order_model
 from twisty.errors import UsageError
 from twisty.rules.passages import Decision, PassagesLevel, Replay, replay, start_hp_upper_bound
 from twisty.solver.passages_verdict import (
@@ -36,10 +40,6 @@ from twisty.solver.passages_verdict import (
 
 NAME = "cpsat"
 WORKERS = 2
-# best_route and min_start_hp only need the best hp and solvability, so they trade the signature-keeping
-# symmetry breaking for the stronger free-fights-first dominance (measured: about a quarter less solver
-# work on random levels of 20-25 blockers).
-BEST_HP_ONLY: dict[str, Any] = {"signature": False, "symmetry_breaking": False, "free_fights_first": True}
 # CP-SAT's time limit does not interrupt its setup: it expands every step's combat table lookup into one
 # literal per table value and presolves the result in steps too long to stop at the limit. On the development
 # machine presolve alone took at least 25 microseconds per value (b090-00: 1.3 million values, still in
@@ -57,7 +57,16 @@ class ModelError(AssertionError):
     """The model produced a route the rules reject: an encoding bug, never a property of the level."""
 
 
-def _solve(pm: PassagesModel, deadline: Deadline) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
+def setup_seconds(pm: PassagesModel | OrderModel) -> float:
+    """What CP-SAT's setup of the model is expected to take before its time limit can stop it. The order
+    model's setup stops at the limit (measured on the 120-blocker suite levels: a 2 s limit ended within 1 s
+    of it, 7,140 pairs), so only the time-step model needs the estimate."""
+    if isinstance(pm, OrderModel):
+        return 0.0
+    return pm.table_values * SETUP_SECONDS_PER_TABLE_VALUE
+
+
+def _solve(pm: PassagesModel | OrderModel, deadline: Deadline) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
     """Solve within the level's one deadline: CP-SAT's time limit is the time left now, and a waiting
     thread stops the search the moment the deadline passes (time or memory) or Ctrl-C is pressed.
 
@@ -72,7 +81,7 @@ def _solve(pm: PassagesModel, deadline: Deadline) -> tuple[cp_model.CpSolverStat
     if deadline.expired():
         return cp_model.UNKNOWN, solver
     if remaining is not None:
-        if pm.table_values * SETUP_SECONDS_PER_TABLE_VALUE > remaining:
+        if setup_seconds(pm) > remaining:
             return cp_model.UNKNOWN, solver
         solver.parameters.max_time_in_seconds = remaining
     outcome: dict[str, object] = {}
@@ -114,9 +123,12 @@ def _too_large(error: TooLarge) -> UsageError:
     return UsageError(f"this level is too large for the cpsat engine: {error}")
 
 
-def checked_route(pm: PassagesModel, solver: cp_model.CpSolver) -> Replay:
+def checked_route(pm: PassagesModel | OrderModel, solver: cp_model.CpSolver) -> Replay:
     """The solution's route, replayed by the rules, with the model's hp and signature cross-checked."""
-    decisions = decode_decisions(pm, solver)
+    if isinstance(pm, OrderModel):
+        decisions = passages_cpsat_order.decode_decisions(pm, solver)
+    else:
+        decisions = decode_decisions(pm, solver)
     level = pm.level
     if not isinstance(pm.start_hp, int):
         level = level.with_start_hp(solver.value(pm.start_hp))
@@ -128,7 +140,7 @@ def checked_route(pm: PassagesModel, solver: cp_model.CpSolver) -> Replay:
         raise ModelError(
             f"CP-SAT route {decisions}: model says hp {solver.value(pm.final_hp)}, replay says {result.final_hp}"
         )
-    if pm.has_signature and result.signature != decode_signature(pm, solver):
+    if isinstance(pm, PassagesModel) and pm.has_signature and result.signature != decode_signature(pm, solver):
         raise ModelError(
             f"CP-SAT route {decisions}: model signature {decode_signature(pm, solver)}, "
             f"replay signature {result.signature}"
@@ -137,9 +149,9 @@ def checked_route(pm: PassagesModel, solver: cp_model.CpSolver) -> Replay:
 
 
 def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
-    """The route with the largest final hp, proven optimal unless time ran out."""
+    """The route with the largest final hp, proven optimal unless time ran out (the order model)."""
     try:
-        pm = build_model(level, deadline=deadline, **BEST_HP_ONLY)
+        pm = build_order_model(level, deadline=deadline)
     except OutOfTime:
         return BestRoute(UNKNOWN)
     except TooLarge as error:
@@ -155,9 +167,9 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
 
 
 def without_detours(level: PassagesLevel, route: Replay, deadline: Deadline) -> Replay:
-    """The route less every step it can do without at no loss of final hp. The free-fights-first model
-    fights every free enemy it passes, which makes walkthroughs longer than they need to be. Each trial
-    is a replay, so this stops trimming (the route stays valid) once the deadline has passed."""
+    """The route less every step it can do without at no loss of final hp. The order model fights every
+    free enemy it passes (add_free_fights_first), which makes walkthroughs longer than they need to be.
+    Each trial is a replay, so this stops trimming (the route stays valid) once the deadline has passed."""
     decisions = list(route.decisions)
     for position in range(len(decisions) - 2, -1, -1):
         if deadline.expired():
@@ -173,11 +185,11 @@ def without_detours(level: PassagesLevel, route: Replay, deadline: Deadline) -> 
 
 
 def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
-    """The smallest starting hp that solves the level. The search range ends at a starting hp with which
-    every fight of the level is survivable at any stats (more hp changes nothing), so infeasible within it
-    means no starting hp suffices."""
+    """The smallest starting hp that solves the level (the order model). The search range ends at a
+    starting hp with which every fight of the level is survivable at any stats (more hp changes nothing),
+    so infeasible within it means no starting hp suffices."""
     try:
-        pm = build_model(level, start_hp=(1, start_hp_upper_bound(level)), deadline=deadline, **BEST_HP_ONLY)
+        pm = build_order_model(level, start_hp=(1, start_hp_upper_bound(level)), deadline=deadline)
     except OutOfTime:
         return MinStartHp(UNKNOWN)
     except TooLarge as error:

@@ -13,13 +13,23 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 from twisty.errors import EngineBug
 from twisty.games import GAMES
 from twisty.limits import Deadline
 from twisty.rules.temple.model import Round, TempleState
 from twisty.rules.temple.replayer import PlanError, PlanTurn, Replay, replay
-from twisty.solver.temple_answers import FOUND, NONE, SOLVABLE, UNKNOWN, UNSOLVABLE, PlanAnswer
+from twisty.solver.temple_answers import (
+    FOUND,
+    NONE,
+    SOLVABLE,
+    UNKNOWN,
+    UNSOLVABLE,
+    PlanAnswer,
+    SecondAnswer,
+    run_steps,
+)
 
 GAME = GAMES["temple"]
 
@@ -109,7 +119,11 @@ def analyse_with(
     questions: frozenset[str] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> TempleAnalysis:
-    """analyse() with an engine module given (one that follows twisty.solver.temple_answers' contract)."""
+    """analyse() with an engine module given (one that follows twisty.solver.temple_answers' contract).
+
+    What one question proves serves the next: the fewest turns are where the uniqueness search looks, where
+    the bounce-safe search starts (no bounce-safe plan is shorter) and how far the pooled search goes (a plan
+    in seat order is a pooled plan)."""
     started = time.perf_counter()
     name = module.NAME
     asked = frozenset(GAME.question_names) if questions is None else questions & set(GAME.question_names)
@@ -119,37 +133,42 @@ def analyse_with(
     solvable = unique = bounce_safe = pooled_solvable = None
     plan = second = bounce_plan = pooled_plan = None
     first: PlanAnswer | None = None
-    if "win" in asked:
-        tell("fewest turns")
-        first = module.fewest_turns(round_, deadline)
-        solvable = _outcome(first)
-        if first.status == SOLVABLE:
-            plan = checked(round_, first.plan, first.states, name, "plan")
-    if "unique" in asked and first is not None:
-        if first.status == UNSOLVABLE:
-            unique = False  # "for an unwinnable round `unique` is false"
-        elif first.status == SOLVABLE:
-            tell("uniqueness")
-            other = module.second_plan(round_, deadline, first)
-            if other.status == FOUND:
-                second = checked(round_, other.plan, other.states, name, "second plan")
-                if plan is None or len(second.records) != len(plan.records) or second.states == plan.states:
-                    raise EngineBug(f"engine {name} reported a second plan that is not another shortest plan")
-                unique = False
-            elif other.status == NONE:
-                unique = True
-    if "bounce" in asked:
-        bounce_safe, bounce_plan = _bounce(round_, deadline, module, first, plan)
-    if "pooled" in asked:
-        tell("pooled turns")
-        pooled = module.pooled_turns(round_, deadline)
-        pooled_solvable = _outcome(pooled)
-        if pooled.status == SOLVABLE:
-            pooled_plan = checked(round_, pooled.plan, pooled.states, name, "pooled plan", pooled=True)
-            if plan is not None and len(pooled_plan.records) > len(plan.records):
-                raise EngineBug(f"engine {name} needs more turns with all cards pooled than in seat order")
-        elif pooled.status == UNSOLVABLE and solvable:
-            raise EngineBug(f"engine {name} says the pooled round cannot be won, but the round can")
+    engine = module.solver(round_, deadline)
+    try:
+        if "win" in asked:
+            tell("fewest turns")
+            first = run_steps(engine.fewest(), deadline, PlanAnswer)
+            solvable = _outcome(first)
+            if first.status == SOLVABLE:
+                plan = checked(round_, first.plan, first.states, name, "plan")
+        if "unique" in asked and first is not None:
+            if first.status == UNSOLVABLE:
+                unique = False  # "for an unwinnable round `unique` is false"
+            elif first.status == SOLVABLE:
+                tell("uniqueness")
+                other = run_steps(engine.second(first), deadline, SecondAnswer)
+                if other.status == FOUND:
+                    second = checked(round_, other.plan, other.states, name, "second plan")
+                    if plan is None or len(second.records) != len(plan.records) or second.states == plan.states:
+                        raise EngineBug(f"engine {name} reported a second plan that is not another shortest plan")
+                    unique = False
+                elif other.status == NONE:
+                    unique = True
+        if "bounce" in asked:
+            bounce_safe, bounce_plan = _bounce(round_, deadline, engine, name, first, plan)
+        if "pooled" in asked:
+            tell("pooled turns")
+            at_most = None if plan is None else len(plan.records)
+            pooled = run_steps(engine.pooled(at_most=at_most), deadline, PlanAnswer)
+            pooled_solvable = _outcome(pooled)
+            if pooled.status == SOLVABLE:
+                pooled_plan = checked(round_, pooled.plan, pooled.states, name, "pooled plan", pooled=True)
+                if plan is not None and len(pooled_plan.records) > len(plan.records):
+                    raise EngineBug(f"engine {name} needs more turns with all cards pooled than in seat order")
+            elif pooled.status == UNSOLVABLE and solvable:
+                raise EngineBug(f"engine {name} says the pooled round cannot be won, but the round can")
+    finally:
+        engine.close()
     return TempleAnalysis(
         asked,
         name,
@@ -167,18 +186,17 @@ def analyse_with(
 
 
 def _bounce(
-    round_: Round, deadline: Deadline, module: ModuleType, first: PlanAnswer | None, plan: Replay | None
+    round_: Round, deadline: Deadline, engine: Any, name: str, first: PlanAnswer | None, plan: Replay | None
 ) -> tuple[bool | None, Replay | None]:
     """The shortest bounce-safe plan: "no fall (gets-going falls included) longer than `bounce` rooms, same
     seats, hands and swap". No shorter than the fewest turns, so a shortest plan that is bounce-safe is one,
     and an unwinnable round has none."""
-    name = module.NAME
     if plan is not None and plan.bounce_safe:
         return True, plan
     if first is not None and first.status == UNSOLVABLE:
         return False, None
     at_least = len(plan.records) if plan is not None else 1
-    answer = module.fewest_turns(round_, deadline, bounce_safe=True, at_least=at_least)
+    answer = run_steps(engine.fewest(bounce_safe=True, at_least=at_least), deadline, PlanAnswer)
     if answer.status != SOLVABLE:
         return _outcome(answer), None
     safe = checked(round_, answer.plan, answer.states, name, "bounce-safe plan")

@@ -1,9 +1,10 @@
-"""The reference engine for Temple Twist: an exact search over full states, in order of turns.
+"""The search engine for Temple Twist: an exact search over full states, in order of turns.
 
 A full state is everything the rest of a round depends on: the down side, the die's room, the variable
 walls, the explored targets, every player's hand (cards counted by kind) and whether the Swap card token
-has been used. The turn number follows from the cards left, so a state is met at one depth only. The moves
-are the plain rules' own (twisty.rules.temple.semantics.card_outcomes), memoised per position and card.
+has been used. It is one integer (twisty.solver.temple_moves: the position, the explored targets, the hands'
+id and the swap bit); each card's outcomes from a position are computed once. The turn number follows from
+the cards left, so a state is met at one depth only.
 
 Two exact reductions keep the search small:
 
@@ -19,290 +20,378 @@ Two exact reductions keep the search small:
 Uniqueness: "two plans differ when the sequence of temple states after each turn differs". A second search
 to the same depth carries one more bit, whether the temple has left the first plan's sequence of states;
 a winning state reached with the bit set is a second plan.
+
+Each search is a generator that pauses after a fixed amount of work (twisty.solver.temple_moves.Work), so the
+deadline is looked at by work done, and the portfolio can run it in slices beside the SAT engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.temple.model import CARDS, Round, TempleState
-from twisty.rules.temple.replayer import PlanTurn, Swap
-from twisty.rules.temple.semantics import Position, card_outcomes, explore, max_turns, won
-from twisty.solver.temple_answers import FOUND, NONE, SOLVABLE, UNKNOWN, UNSOLVABLE, PlanAnswer, SecondAnswer
+from twisty.rules.temple.replayer import PlanError, PlanTurn, Swap, replay
+from twisty.rules.temple.semantics import Position, card_outcomes, max_turns
+from twisty.solver.temple_answers import (
+    FOUND,
+    NONE,
+    SOLVABLE,
+    UNSOLVABLE,
+    PlanAnswer,
+    PlanSteps,
+    SecondAnswer,
+    SecondSteps,
+    run_steps,
+)
+from twisty.solver.temple_lazy import LazyMoves, concrete_plan
+from twisty.solver.temple_moves import DOWN_SHIFT, ExploreTable, Hands, Moves, Work, position, unpack
 
 NAME = "search"
 AVAILABLE = True
-# States expanded between two looks at the deadline.
-POLL_EVERY = 128
-
-State = tuple
-Expand = Callable[[State, int], Iterator[tuple[State, PlanTurn]]]
-KINDS = range(len(CARDS))
+NEVER = 10**9
+DEPTH_BITS, DEPTH_MASK = 8, 255  # a round lasts at most 8 x 6 turns
 
 
-class Moves:
-    """Every outcome of each card from each temple position, computed once: for each resulting position
-    the action with the shortest longest fall (so that a bounce-safe outcome is kept when there is one)."""
+class Space:
+    """The full states of a round as integers: `((position << hands bits | hands id) << target bits |
+    explored) << 1 | swap used`, with the tables to expand them. `lazy`: positions of temple_lazy (walls
+    decided when they matter), for the questions that ask for a shortest plan only."""
 
-    def __init__(self, round_: Round, bounce_safe: bool) -> None:
+    HANDS_BITS = 24
+
+    def __init__(
+        self,
+        round_: Round,
+        work: Work,
+        *,
+        pooled: bool = False,
+        bounce_safe: bool = False,
+        moves: Moves | LazyMoves | None = None,
+        hands: Hands | None = None,
+    ) -> None:
         self.round = round_
-        self.limit = round_.bounce if bounce_safe else None
-        self.memo: dict[tuple[int, int, int, int], list[tuple[tuple, int, int, int]]] = {}
+        self.work = work
+        self.pooled = pooled
+        self.safe = 1 if bounce_safe else 0
+        self.moves = moves if moves is not None else Moves(round_, work)
+        self.hands = hands if hands is not None else Hands(round_, pooled)
+        self.explored_after = ExploreTable(round_)
+        self.targets = len(round_.targets)
+        self.full = round_.all_explored
+        self.hands_shift = 1 + self.targets
+        self.position_shift = self.hands_shift + self.HANDS_BITS
+        door = round_.door
+        self.door = door.side << DOWN_SHIFT | door.room
+        self.door_side = door.side
+        self.door_bits = sum(1 << index for index, room in enumerate(round_.targets) if room == door.room)
+        self.turns_itself = round_.challenges.gets_going is not None
+        self.most = round_.card_total() if pooled else max_turns(round_)
+        # Per explored mask with targets missing: one turn each, and one more unless the door room is one.
+        self.missing_turns = [
+            (self.full & ~explored).bit_count() + (0 if self.full & ~explored & self.door_bits else 1)
+            for explored in range(self.full + 1)
+        ]
+        start = (
+            self.moves.pack(round_.down, round_.die, round_.walls, ())
+            if isinstance(self.moves, LazyMoves)
+            else position(round_.down, round_.die, round_.walls)
+        )
+        self.start = self.pack(self.hands.start, start, 0, 0)
 
-    def of(self, down: int, die: int, walls: int, card: int) -> list[tuple[tuple, int, int, int]]:
-        key = (down, die, walls, card)
-        found = self.memo.get(key)
-        if found is None:
-            best: dict[tuple[int, int, int], tuple[int, tuple]] = {}
-            for outcome in card_outcomes(self.round, Position(down, die, walls), CARDS[card]):
-                if self.limit is not None and outcome.longest_fall > self.limit:
-                    continue
-                after = outcome.position
-                result = (after.down, after.die, after.walls)
-                if result not in best or outcome.longest_fall < best[result][0]:
-                    best[result] = (outcome.longest_fall, outcome.action)
-            found = [(action, *result) for result, (_, action) in best.items()]
-            self.memo[key] = found
+    def pack(self, hid: int, where: int, explored: int, used: int) -> int:
+        return (where << self.position_shift) | (hid << self.hands_shift) | (explored << 1) | used
+
+    def parts(self, state: int) -> tuple[int, int, int, int]:
+        """(hands id, position, explored, swap used)."""
+        return (
+            (state >> self.hands_shift) & ((1 << self.HANDS_BITS) - 1),
+            state >> self.position_shift,
+            (state >> 1) & ((1 << self.targets) - 1),
+            state & 1,
+        )
+
+    def ended(self, state: int) -> bool:
+        """Whether the temple is won ("The round ends at the win")."""
+        explored = (state >> 1) & ((1 << self.targets) - 1)
+        return explored == self.full and (state >> self.position_shift) & 0xFF == self.door
+
+    def won(self, state: int) -> bool:
+        """Won, and (walls decided late) a plan of the rules: every mandatory credit has a slot."""
+        if not self.ended(state):
+            return False
+        return not isinstance(self.moves, LazyMoves) or self.moves.placeable(state >> self.position_shift)
+
+    def temple_state(self, state: int) -> TempleState:
+        _, where, explored, _ = self.parts(state)
+        down, die, walls = unpack(where)
+        return TempleState(down, die, walls, explored)
+
+    def bound(self, state: int) -> int:
+        """A lower bound on the turns still needed (NEVER when no win is left); consistent: one turn lowers it
+        by at most one. "At the end of each turn, if the die lies in a revealed room, that room is explored":
+        one room a turn. The win needs the die in the door room, so when that room is not still to be
+        explored, a turn after the last exploring one must end there. And the door must point down: only a
+        quarter turn changes the down side, so with the door not down and no turning card left in any hand
+        (nor Now it gets going), the round cannot be won. (`bounds()` is the same, as a fast function.)"""
+        return self.bounds()(state)
+
+    def bounds(self) -> Callable[[int], int]:
+        """bound() as a function with its tables at hand (it is called for every state met)."""
+        full, door, door_side = self.full, self.door, self.door_side
+        turning = self.hands.turning
+        turns_itself = self.turns_itself
+        xmask, hshift, hmask, pshift = (
+            (1 << self.targets) - 1,
+            self.hands_shift,
+            (1 << self.HANDS_BITS) - 1,
+            self.position_shift,
+        )
+        missing_turns = self.missing_turns
+
+        def bound(state: int) -> int:
+            where = state >> pshift
+            if not turns_itself and (where >> DOWN_SHIFT) & 3 != door_side and not turning[(state >> hshift) & hmask]:
+                return NEVER
+            explored = (state >> 1) & xmask
+            if explored == full:
+                return 0 if where & 0xFF == door else 1
+            return missing_turns[explored]
+
+        return bound
+
+    def successors(self, state: int) -> list[int]:
+        """Every state one turn after `state` (not deduplicated)."""
+        hid, where, explored, used = self.parts(state)
+        after_explored = self.explored_after.row(explored)
+        safe = self.safe
+        found: list[int] = []
+        pshift, hshift = self.position_shift, self.hands_shift
+        for kind, next_hid, next_used, _ in self.hands.plays(hid, used):
+            if next_hid >> self.HANDS_BITS:
+                raise LimitReached(f"{1 << self.HANDS_BITS} hands")
+            low = next_hid << hshift | next_used
+            for after in self.moves.of(where, kind)[safe]:
+                found.append(after << pshift | low | after_explored[after & 63] << 1)
+        self.work.add(len(found) + 1)
         return found
 
+    def successors_within(self, state: int, budget: int) -> list[tuple[int, int]]:
+        """The states one turn after `state` whose bound is at most `budget`, each with its bound (the same
+        as successors() and bound(), the bound taken before the state is made: most are cut)."""
+        hid, where, explored, used = self.parts(state)
+        after_explored = self.explored_after.row(explored)
+        full, door, door_side = self.full, self.door, self.door_side
+        missing_turns, turning = self.missing_turns, self.hands.turning
+        safe, pshift, hshift = self.safe, self.position_shift, self.hands_shift
+        found: list[tuple[int, int]] = []
+        considered = 0
+        for kind, next_hid, next_used, _ in self.hands.plays(hid, used):
+            if next_hid >> self.HANDS_BITS:
+                raise LimitReached(f"{1 << self.HANDS_BITS} hands")
+            low = next_hid << hshift | next_used
+            stuck = not self.turns_itself and not turning[next_hid]
+            outcomes = self.moves.of(where, kind)[safe]
+            considered += len(outcomes)
+            for after in outcomes:
+                now = after_explored[after & 63]
+                needed = (0 if after & 0xFF == door else 1) if now == full else missing_turns[now]
+                if needed > budget or (stuck and (after >> DOWN_SHIFT) & 3 != door_side):
+                    continue
+                found.append((after << pshift | low | now << 1, needed))
+        self.work.add(considered + 1)
+        return found
 
-class Bound:
-    """A lower bound on the turns still needed from a full state (infinite when no win is left); consistent:
-    one turn lowers it by at most one. "At the end of each turn, if the die lies in a revealed room, that
-    room is explored": one room a turn. The win needs the die in the door room, so when that room is not
-    still to be explored, a turn after the last exploring one must end there. And the door must point down:
-    only a quarter turn changes the down side, so with the door not down and no turning card left in any
-    hand (nor Now it gets going), the round cannot be won."""
+    def plays_between(self, state: int, following: int) -> list[tuple[int, Swap | None]]:
+        """The plays (card kind, swap) that lead from `state`'s hands to `following`'s."""
+        hid, _, _, used = self.parts(state)
+        next_hid, _, _, next_used = self.parts(following)
+        return [
+            (kind, swap)
+            for kind, play_hid, play_used, swap in self.hands.plays(hid, used)
+            if (play_hid, play_used) == (next_hid, next_used)
+        ]
 
-    NEVER = 10**9
+    def player(self, state: int) -> int | None:
+        return None if self.pooled else self.round.player_of_turn(self.hands.turn_of(self.parts(state)[0]))
 
-    def __init__(self, round_: Round) -> None:
-        self.round = round_
-        self.full = round_.all_explored
-        door_room = round_.door.room
-        self.door_bits = sum(1 << index for index, room in enumerate(round_.targets) if room == door_room)
-        self.turns_itself = round_.challenges.gets_going is not None
+    def turn_between(self, state: int, following: int) -> PlanTurn:
+        """A turn that leads from `state` to `following` (positions of the rules), with its action from the
+        rules (card_outcomes): among the ways to reach the same position, one with the shortest longest
+        fall (bounce-safe when this space is)."""
+        _, where, _, _ = self.parts(state)
+        _, after, _, _ = self.parts(following)
+        down, die, walls = unpack(where)
+        for kind, swap in self.plays_between(state, following):
+            ways = [
+                outcome
+                for outcome in card_outcomes(self.round, Position(down, die, walls), CARDS[kind])
+                if position(outcome.position.down, outcome.position.die, outcome.position.walls) == after
+            ]
+            if ways:
+                way = min(ways, key=lambda outcome: outcome.longest_fall)
+                return PlanTurn(self.player(state), CARDS[kind], way.action, swap)
+        raise AssertionError("no turn leads from a state to its successor")
 
-    def of(self, state: State) -> int:
-        down, die, _, explored = state[:4]
-        door = self.round.door
-        if down != door.side and not self.turns_itself and not _turning_left(state[4]):
-            return self.NEVER
-        missing = self.full & ~explored
-        if not missing:
-            return 0 if die == door.room and down == door.side else 1
-        return missing.bit_count() + (0 if missing & self.door_bits else 1)
-
-
-def _turning_left(cards: tuple) -> bool:
-    """Whether a turn1, turn2 or turnAny is left: in the pool (counts), or in some hand (counts per hand)."""
-    if cards and isinstance(cards[0], tuple):
-        return any(hand[0] or hand[1] or hand[2] for hand in cards)
-    return bool(cards[0] or cards[1] or cards[2])
-
-
-def _seat_expand(round_: Round, moves: Moves) -> Expand:
-    """The turns of a round in seat order, the swap included: "once per round, the current player may swap
-    one of their cards with one card of another player, before or after playing". The swap is made only
-    where its first card is played at once (see the module's docstring)."""
-    players = round_.players
-
-    def expand(state: State, depth: int) -> Iterator[tuple[State, PlanTurn]]:
-        down, die, walls, explored, hands, used = state
-        player = round_.player_of_turn(depth)
-        hand = hands[player]
-        if not any(hand):
-            return  # "A player with no card on their turn loses the round."
-        plays: list[tuple[int, tuple, bool, Swap | None]] = []
-        for card in KINDS:
-            if hand[card]:
-                plays.append((card, hands[:player] + (_moved(hand, card, None),) + hands[player + 1 :], used, None))
-            elif round_.swap and not used:
-                # Take the card from another player who holds one, giving one of one's own.
-                for other in range(players):
-                    theirs = hands[other]
-                    if other == player or not theirs[card]:
-                        continue
-                    for gave in KINDS:
-                        if not hand[gave]:
-                            continue
-                        after = list(hands)
-                        after[player] = _moved(hand, gave, None)
-                        after[other] = _moved(theirs, card, gave)
-                        plays.append((card, tuple(after), True, Swap(other, CARDS[gave], CARDS[card])))
-        for card, after_hands, now_used, swap in plays:
-            for action, new_down, new_die, new_walls in moves.of(down, die, walls, card):
-                new_explored = explore(round_, explored, new_die)
-                yield (
-                    (new_down, new_die, new_walls, new_explored, after_hands, now_used),
-                    PlanTurn(player, CARDS[card], action, swap),
-                )
-
-    return expand
+    def plan_of(self, nodes: list[int]) -> tuple[PlanTurn, ...]:
+        """The plan along a path of states (the start first)."""
+        if isinstance(self.moves, LazyMoves):
+            return concrete_plan(self, nodes)
+        return tuple(self.turn_between(before, after) for before, after in zip(nodes, nodes[1:], strict=False))
 
 
-def _pool_expand(round_: Round, moves: Moves) -> Expand:
-    """Pooled: "all cards in one pool, any card on any turn, no seat order, no swap"."""
-
-    def expand(state: State, depth: int) -> Iterator[tuple[State, PlanTurn]]:
-        down, die, walls, explored, pool = state
-        for card in KINDS:
-            if not pool[card]:
-                continue
-            rest = _moved(pool, card, None)
-            for action, new_down, new_die, new_walls in moves.of(down, die, walls, card):
-                yield (
-                    (new_down, new_die, new_walls, explore(round_, explored, new_die), rest),
-                    PlanTurn(None, CARDS[card], action),
-                )
-
-    return expand
-
-
-def _moved(counts: tuple[int, ...], out: int, into: int | None) -> tuple[int, ...]:
-    """Card counts with one card of kind `out` taken away and one of kind `into` (if any) added."""
-    changed = list(counts)
-    changed[out] -= 1
-    if into is not None:
-        changed[into] += 1
-    return tuple(changed)
-
-
-def _temple_state(state: State) -> TempleState:
-    return TempleState(state[0], state[1], state[2], state[3])
-
-
-def _start(round_: Round, pooled: bool) -> State:
-    core = (round_.down, round_.die, round_.walls, 0)
-    if pooled:
-        return core + (round_.pooled_counts(),)
-    return core + (round_.hand_counts(), False)
-
-
-def _shortest(round_: Round, deadline: Deadline, start: State, expand: Expand, most_turns: int) -> PlanAnswer:
-    """The shortest path from `start` to a winning state: states in buckets by turns played + bound,
-    deepest first within a bucket; a win found at the current bucket's value is a shortest plan."""
-    if deadline.expired():
-        return PlanAnswer(UNKNOWN, cap=deadline.cap)
+def shortest_steps(space: Space, at_most: int | None = None) -> PlanSteps:
+    """The shortest path from the start to a winning state (at most `at_most` turns; UNSOLVABLE when there is
+    none that short): states in buckets by turns played + bound, deepest first within a bucket; a win found
+    at the current bucket's value is a shortest plan."""
+    round_ = space.round
     if round_.challenges.no_entry == round_.die:
         return PlanAnswer(UNSOLVABLE)  # "a die that starts in X makes the round unwinnable"
-    bound = Bound(round_)
-    parents: dict[Hashable, tuple[State, PlanTurn] | None] = {start: None}
-    first = bound.of(start)
-    buckets: list[list[list[State]]] = [[] for _ in range(most_turns + 1)]
-    if first <= most_turns:
+    most = space.most if at_most is None else min(space.most, at_most)
+    work = space.work
+    start = space.start
+    parents: dict[int, int] = {start: -1}
+    first = space.bounds()(start)
+    buckets: list[list[list[int]]] = [[] for _ in range(most + 1)]
+    if first <= most:
         buckets[first].append([start])
-    expanded = 0
-    try:
-        for order in range(most_turns + 1):
-            # buckets[order][depth]: states with depth + bound == order, taken deepest first
-            layers = buckets[order]
-            while layers:
-                depth = len(layers) - 1
-                layer = layers[depth]
-                if not layer:
-                    layers.pop()
+    won, ended = space.won, space.ended
+    for order in range(most + 1):
+        # buckets[order][depth]: states with depth + bound == order, taken deepest first
+        layers = buckets[order]
+        while layers:
+            depth = len(layers) - 1
+            layer = layers[depth]
+            if not layer:
+                layers.pop()
+                continue
+            state = layer.pop()
+            if depth and ended(state):
+                if won(state):
+                    return _answer(space, parents, state)
+                continue  # the round ends at the win (here a win of no plan: walls decided late)
+            for successor, needed in space.successors_within(state, most - depth - 1):
+                if successor in parents:
                     continue
-                state = layer.pop()
-                if depth and won(round_, _temple_state(state)):
-                    return _answer(parents, state)  # the round ends at the win
-                expanded += 1
-                if expanded % POLL_EVERY == 0:
-                    deadline.check()
-                for successor, turn in expand(state, depth):
-                    if successor in parents:
-                        continue
-                    parents[successor] = (state, turn)
-                    if won(round_, _temple_state(successor)) and depth + 1 == order:
-                        return _answer(parents, successor)
-                    total = depth + 1 + bound.of(successor)
-                    if total > most_turns:
-                        continue
-                    target = buckets[total]
-                    while len(target) <= depth + 1:
-                        target.append([])
-                    target[depth + 1].append(successor)
-    except LimitReached:
-        return PlanAnswer(UNKNOWN, cap=deadline.cap)
+                parents[successor] = state
+                if depth + 1 == order and won(successor):
+                    return _answer(space, parents, successor)
+                total = depth + 1 + needed
+                target = buckets[total]
+                while len(target) <= depth + 1:
+                    target.append([])
+                target[depth + 1].append(successor)
+            if work.pause_due():
+                yield
     return PlanAnswer(UNSOLVABLE)
 
 
-def _path(parents: dict, node: Any) -> tuple[tuple[PlanTurn, ...], tuple[Any, ...]]:
-    """The turns and the nodes (start left out) on the way to `node`."""
-    plan, nodes = [], []
-    while parents[node] is not None:
-        previous, turn = parents[node]
-        plan.append(turn)
+def _path(parents: dict[int, int], node: int) -> list[int]:
+    """The states from the start to `node`, the start included."""
+    nodes = []
+    while node != -1:
         nodes.append(node)
-        node = previous
-    return tuple(reversed(plan)), tuple(reversed(nodes))
+        node = parents[node]
+    return nodes[::-1]
 
 
-def _answer(parents: dict, state: State) -> PlanAnswer:
-    plan, states = _path(parents, state)
-    return PlanAnswer(SOLVABLE, plan, tuple(_temple_state(state) for state in states))
+def _answer(space: Space, parents: dict[int, int], state: int) -> PlanAnswer:
+    plan = space.plan_of(_path(parents, state))
+    try:
+        replayed = replay(space.round, plan, pooled=space.pooled)
+    except PlanError:
+        return PlanAnswer(SOLVABLE, plan)  # the portfolio's replay names the fault
+    return PlanAnswer(SOLVABLE, plan, replayed.states)
 
 
-def fewest_turns(round_: Round, deadline: Deadline, *, bounce_safe: bool = False, at_least: int = 1) -> PlanAnswer:
-    """The shortest winning plan in seat order (the search finds shortest plans itself: `at_least` is not
-    needed)."""
-    moves = Moves(round_, bounce_safe)
-    return _shortest(round_, deadline, _start(round_, False), _seat_expand(round_, moves), max_turns(round_))
-
-
-def pooled_turns(round_: Round, deadline: Deadline) -> PlanAnswer:
-    """The shortest plan with all cards in one pool: "at most as many turns as cards"."""
-    moves = Moves(round_, False)
-    return _shortest(round_, deadline, _start(round_, True), _pool_expand(round_, moves), round_.card_total())
-
-
-def second_plan(round_: Round, deadline: Deadline, first: PlanAnswer) -> SecondAnswer:
+def second_steps(space: Space, first: PlanAnswer) -> SecondSteps:
     """A winning plan of the same length as `first` whose temple states differ from first.states at some
     turn, or NONE: every state within reach of a win in that many turns (by the bound) is visited once,
     each carrying the bit "left the first plan's states". Depth first, states that have left the first plan
     and are nearest a win by the bound first, so that a second plan, when there is one, is met early."""
-    assert first.plan is not None and first.states is not None
-    target = first.states
-    turns = len(target)
-    if deadline.expired():
-        return SecondAnswer(UNKNOWN, cap=deadline.cap)
+    assert first.states is not None
+    round_ = space.round
     if round_.challenges.no_entry == round_.die:
         return SecondAnswer(NONE)
-    bound = Bound(round_)
-    expand = _seat_expand(round_, Moves(round_, False))
-    start = (_start(round_, False), False)
-    parents: dict[Hashable, tuple[tuple, PlanTurn] | None] = {start: None}
-    stack: list[tuple[tuple, int]] = [(start, 0)]
-    expanded = 0
-    try:
-        while stack:
-            (state, left), depth = stack.pop()
-            expanded += 1
-            if expanded % POLL_EVERY == 0:
-                deadline.check()
-            following = []
-            for successor, turn in expand(state, depth):
-                temple = _temple_state(successor)
-                marked = (successor, left or temple != target[depth])
-                if marked in parents:
-                    continue
-                needed = bound.of(successor)
-                if depth + 1 + needed > turns:
-                    continue
-                parents[marked] = ((state, left), turn)
-                if won(round_, temple):
-                    if marked[1] and depth + 1 == turns:
-                        plan, nodes = _path(parents, marked)
-                        return SecondAnswer(FOUND, plan, tuple(_temple_state(node[0]) for node in nodes))
-                    continue  # the round ends at the win
-                if depth + 1 < turns:
-                    following.append((marked[1], -needed, marked))
-            # Taken from the end: the last pushed (left the first plan, nearest a win) is expanded first.
-            following.sort(key=lambda item: (item[0], item[1]))
-            stack.extend((marked, depth + 1) for _, _, marked in following)
-    except LimitReached:
-        return SecondAnswer(UNKNOWN, cap=deadline.cap)
+    turns = len(first.states)
+    # The first plan's states, as (position << target bits | explored).
+    targets, shift = space.targets, space.position_shift
+    explored_mask = (1 << targets) - 1
+    target = [(position(state.down, state.die, state.walls) << targets | state.explored) for state in first.states]
+    work = space.work
+    won = space.won
+    parents: dict[int, int] = {space.start << 1: -1}
+    # The stack holds (state << 1 | left) << DEPTH_BITS | depth: integers, not tuples, so it costs little.
+    stack: list[int] = [space.start << 1 << DEPTH_BITS]
+    while stack:
+        entry = stack.pop()
+        marked, depth = entry >> DEPTH_BITS, entry & DEPTH_MASK
+        state, left = marked >> 1, marked & 1
+        following = []
+        for successor, needed in space.successors_within(state, turns - depth - 1):
+            now_left = left | (((successor >> shift) << targets | (successor >> 1) & explored_mask) != target[depth])
+            mark = successor << 1 | now_left
+            if mark in parents:
+                continue
+            parents[mark] = marked
+            if won(successor):
+                if now_left and depth + 1 == turns:
+                    nodes = [node >> 1 for node in _path(parents, mark)]
+                    plan = space.plan_of(nodes)
+                    return SecondAnswer(FOUND, plan, tuple(space.temple_state(node) for node in nodes[1:]))
+                continue  # the round ends at the win
+            if depth + 1 < turns:
+                following.append((now_left, -needed, mark))
+        # Taken from the end: the last pushed (left the first plan, nearest a win) is expanded first.
+        following.sort()
+        stack.extend(mark << DEPTH_BITS | (depth + 1) for _, _, mark in following)
+        if work.pause_due():
+            yield
     return SecondAnswer(NONE)
+
+
+class RoundSolver:
+    """The search engine on one round: the moves (walls decided late, and the rules' own for uniqueness)
+    and the hands' tables kept across the questions."""
+
+    def __init__(self, round_: Round, deadline: Deadline) -> None:
+        self.round = round_
+        self.work = Work(deadline)
+        self.lazy = LazyMoves(round_, self.work)
+        self.seats = Hands(round_, False)
+
+    def fewest(self, *, bounce_safe: bool = False, at_least: int = 1, at_most: int | None = None) -> PlanSteps:
+        """The shortest winning plan in seat order (the search finds shortest plans itself: `at_least` is not
+        needed), walls decided when they matter (twisty.solver.temple_lazy)."""
+        space = Space(self.round, self.work, bounce_safe=bounce_safe, moves=self.lazy, hands=self.seats)
+        return shortest_steps(space, at_most)
+
+    def pooled(self, *, at_most: int | None = None) -> PlanSteps:
+        """The shortest plan with all cards in one pool: "at most as many turns as cards" (and at most `at_most`
+        when a plan in seat order is known: it is a pooled plan too)."""
+        return shortest_steps(Space(self.round, self.work, pooled=True, moves=self.lazy), at_most)
+
+    def second(self, first: PlanAnswer) -> SecondSteps:
+        """Another plan through other temple states, over the rules' own walls (every wall built is a
+        different temple state)."""
+        return second_steps(Space(self.round, self.work, hands=self.seats), first)
+
+    def close(self) -> None:
+        self.lazy.memo.clear()
+
+
+def solver(round_: Round, deadline: Deadline) -> RoundSolver:
+    return RoundSolver(round_, deadline)
+
+
+def fewest_turns(round_: Round, deadline: Deadline, *, bounce_safe: bool = False, at_least: int = 1) -> PlanAnswer:
+    return run_steps(solver(round_, deadline).fewest(bounce_safe=bounce_safe, at_least=at_least), deadline, PlanAnswer)
+
+
+def pooled_turns(round_: Round, deadline: Deadline, *, at_most: int | None = None) -> PlanAnswer:
+    return run_steps(solver(round_, deadline).pooled(at_most=at_most), deadline, PlanAnswer)
+
+
+def second_plan(round_: Round, deadline: Deadline, first: PlanAnswer) -> SecondAnswer:
+    return run_steps(solver(round_, deadline).second(first), deadline, SecondAnswer)
