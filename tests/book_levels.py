@@ -42,9 +42,12 @@ def bow_field_text(bows: int, *, reachable_exit: bool = True, extra: str = "") -
     """One page of 6 rows: a Bow on each column of row 0, a Troll five cells below each (row 5), open ground
     between. Each Bow the walk reaches shoots its own Troll, so the walk search meets 2^bows sets of removals
     (a full evaluation each) and its states grow with them: a book whose check takes long on purpose.
-    With `reachable_exit` False the exit sits in a walled cell of two extra columns: the search must
-    exhaust every state to prove that no walk exists."""
+    With `reachable_exit` False the exit sits in a walled cell of two extra columns, and the last Troll is a
+    Giant (a Giant shot brings back whatever it crushed, so no bound on the cells a walk may reach holds:
+    twisty.rules.book.reach): the search must exhaust every state to prove that no walk exists."""
     top, middle, bottom = ["Bw"] * bows, ["."] * bows, ["Tr"] * bows
+    if not reachable_exit:
+        bottom[-1] = "Gi"
     rows = [top, *([middle] * 4), bottom]
     cols = bows
     exit_cell = [1, 4, bows - 1]

@@ -14,7 +14,8 @@ for the other two min_start_hp - 1 (unsolvable by a hair), so two thirds are sol
 proves min_start_hp in time, the life is what the first route found needs (so the level is solvable), and the
 level says so in its description; it is kept, so that the suite is not filtered by what the engines can do.
 
-The same seed always gives the same file; [expect] holds the answers proven at generation time.
+The same seed always gives the same file (written by the one passages writer, twisty.rules.passages_writer);
+[expect] holds the answers proven at generation time.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ import argparse
 import random
 import sys
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 
 from twisty.generator.passages_random import assemble_level, maze
-from twisty.rules.passages import Enemy, PassagesLevel, Stats, Thing
+from twisty.rules.passages import Enemy, Expectations, PassagesLevel, Stats, Thing
 from twisty.rules.passages_format import load_passages
+from twisty.rules.passages_writer import level_text
 from twisty.rules.source import parse_level_bytes
 from twisty.solver import passages_search
 from twisty.solver.passages_verdict import Deadline
@@ -157,48 +160,6 @@ def route_requirement(level: PassagesLevel, budget: float) -> int | None:
     return passages_search._required_start_hp(graph, found.route)
 
 
-def toml_text(level: PassagesLevel, description: str, expect: dict) -> str:
-    legend: dict[str, str] = {}
-    for thing in level.things:
-        if thing.symbol in legend:
-            continue
-        if thing.kind in ("key", "door"):
-            legend[thing.symbol] = f'{{ kind = "{thing.kind}" }}'
-        elif thing.kind == "elixir":
-            legend[thing.symbol] = f'{{ kind = "elixir", hp = {thing.hp} }}'
-        elif thing.kind == "equipment":
-            legend[thing.symbol] = f'{{ kind = "equipment", atk = {thing.atk}, def = {thing.defense} }}'
-        else:
-            e = thing.enemy
-            flags = (", boss = true" if e.boss else "") + (", first_strike = true" if e.first_strike else "")
-            legend[thing.symbol] = (
-                f'{{ kind = "enemy", name = "{e.name}", hp = {e.hp}, atk = {e.atk}, def = {e.defense}{flags} }}'
-            )
-    lines = [
-        'game = "passages"',
-        f'name = "{level.name}"',
-        f'description = "{description}"',
-        'map = """',
-        *level.grid,
-        '"""',
-        "",
-        "[player]",
-        f"hp = {level.player.hp}",
-        f"atk = {level.player.atk}",
-        f"def = {level.player.defense}",
-        f"keys = {level.player.keys}",
-        "",
-        "[legend]",
-    ]
-    lines += [f'"{symbol}" = {entry}' for symbol, entry in sorted(legend.items())]
-    if expect:
-        lines += ["", "[expect]"]
-        lines += [
-            f"{key} = {str(value).lower() if isinstance(value, bool) else value}" for key, value in expect.items()
-        ]
-    return "\n".join(lines) + "\n"
-
-
 def make_level(bucket: int, index: int, budget: float, cpsat_max_blockers: int) -> tuple[str, str]:
     """Level `index` of a bucket. Levels 2 and 5 of every six start one hp short (unsolvable by a hair),
     the others 0 to 2 hp above min_start_hp. A draw that no starting life solves (keys short, or the boss
@@ -231,10 +192,12 @@ def make_level(bucket: int, index: int, budget: float, cpsat_max_blockers: int) 
         if best.proved:
             expect["final_hp"] = best.final_hp
     name = f"b{blockers:03d}-{index:02d}.toml"
-    text = toml_text(level, description, expect)
+    text = level_text(replace(level, description=description, expect=Expectations(**expect)))
     written = load_passages(parse_level_bytes(text.encode(), name))
     assert [_essence(t) for t in written.things] == [_essence(t) for t in level.things], name
-    assert written.grid == level.grid and written.player == level.player, name
+    walls = [[char == "#" for char in row] for row in level.grid]
+    assert [[char == "#" for char in row] for row in written.grid] == walls, name
+    assert (written.start, written.goals, written.player) == (level.start, level.goals, level.player), name
     return name, text
 
 

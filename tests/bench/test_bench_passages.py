@@ -14,7 +14,8 @@ from twisty.rules.passages_format import load_passages
 from twisty.rules.source import read_level
 from twisty.solver.passages_verdict import UNSOLVABLE, BestRoute
 
-PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "passages"
+ROOT = Path(__file__).resolve().parents[2]
+PUZZLES = ROOT / "puzzles" / "passages"
 
 
 def make_suite(folder: Path, names: list[str]) -> Path:
@@ -135,11 +136,54 @@ def test_count_bench_compares_the_counting_engine_with_the_previous_walk(tmp_pat
     assert table.exit_code == 0 and "unique by count" in table.stdout and "whole check" in table.stdout
 
 
-def test_generate_bench_makes_the_same_levels_with_either_counting_code():
-    """`twisty bench generate`: seed 1 and 2 at 8 blockers, each made with both verifiers, the same files."""
-    result = CliRunner().invoke(main, ["bench", "generate", "--blockers", "8", "--seeds", "2", "--json"])
+def test_generate_bench_times_each_generator_and_checks_every_level(tmp_path):
+    """`twisty bench generate`: seeds 1 and 2 at 8 blockers, made by this release's generator and by the
+    "previous release" (here this very tree, given as the baseline), each in a process of its own; every
+    level made passes this release's check (final life 1, unique, least starting life), and the table has
+    the ratio of the two."""
+    baseline = tmp_path / "previous"
+    baseline.mkdir()
+    (baseline / "twisty").symlink_to(ROOT / "twisty")
+    (baseline / "RELEASE").write_text("this tree\n")
+    arguments = ["bench", "generate", "--blockers", "8", "--seeds", "2", "--baseline", str(baseline)]
+    result = CliRunner().invoke(main, [*arguments, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout.strip().splitlines()[-1])
-    assert data["disagreements"] == []
+    assert data["disagreements"] == [] and data["baseline"] == f"{baseline} (this tree)"
     (row,) = data["rows"]
-    assert row["blockers"] == 8 and row["count"]["tried"] == row["walk"]["tried"] == 2
+    assert row["blockers"] == 8 and row["current"]["made"] == row["previous"]["made"] == 2
+    assert all(run["checked"] for runs in data["runs"]["8"].values() for run in runs)
+    assert row["compared"] == 2 and row["worst_ratio"] > 0
+    table = CliRunner().invoke(main, arguments)
+    assert table.exit_code == 0 and "vs previous" in table.stdout and "previous" in table.stdout
+
+
+def test_generate_bench_keeps_the_levels_it_makes_as_the_generator_writes_them(tmp_path):
+    """`--keep DIR` writes each level this release's generator makes, under the name `twisty generate
+    passages` gives it and with the same bytes as that command makes from the same seed and options;
+    `--first-seed` starts the seeds there; a file already in the folder is left as it is."""
+    kept = tmp_path / "kept"
+    arguments = ["bench", "generate", "--blockers", "8", "--seeds", "1", "--first-seed", "3", "--keep", str(kept)]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    (path,) = kept.iterdir()
+    made = CliRunner().invoke(main, ["generate", "passages", "--size", "5x4", "--blockers", "8", "--seed", "3"])
+    assert made.exit_code == 0, made.output
+    assert path.name == "passages-5x4-8-medium-seed3.toml"
+    assert path.read_text(encoding="utf-8") == made.stdout
+    path.write_text("mine\n", encoding="utf-8")
+    again = CliRunner().invoke(main, arguments)
+    assert again.exit_code == 0 and path.read_text(encoding="utf-8") == "mine\n"
+    assert "left as it is" in again.stderr
+
+
+def test_generate_bench_with_a_cpu_limit_stops_a_level_past_it():
+    """`--cpu-limit`: the limit is the process's CPU time, which the kernel enforces (the deadline is the
+    feature under test here): one second of CPU is far below what a 60-blocker level takes (about 5 s
+    and more for seeds 1 and 2), so the seed gives no level and says why."""
+    arguments = ["bench", "generate", "--blockers", "60", "--seeds", "1", "--limit", "1", "--cpu-limit", "--json"]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    (run,) = data["runs"]["60"]["current"]
+    assert data["cpu_limit"] and not run["made"] and run["why"] == "CPU limit of 1 s reached"

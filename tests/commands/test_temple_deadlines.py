@@ -3,7 +3,8 @@ within their --timeout plus SLACK, and say that what they did not finish is unkn
 
 The round is tests/temple_rounds.GREAT_TEMPLE: an 8 x 7 temple with four seats of six cards, mostly wall cards,
 so that one state has thousands of successors (wall2's pairs of builds alone are C(92, 2)). No engine answers
-it within a minute of CPU on this machine, so every run below is cut by its deadline.
+every question within a minute of CPU, so every run below is cut by its deadline; a quiet machine may find
+its 8-turn win within the limit (the plan replayed by the rules), and then only what is left is unknown.
 
 The deadline itself is the feature under test, so the time is asserted, on CPU time (time.process_time of
 this process, every thread counted) as tests/commands/test_deadlines_cli.py does: the machine's wall clock is
@@ -53,16 +54,24 @@ def timed(*args: str) -> tuple[object, float]:
 @pytest.mark.parametrize("engine", ["search", "sat", "auto"])
 def test_check_of_the_great_temple_ends_within_its_timeout(great_round, engine):
     result, cpu = timed("check", great_round, "--engine", engine, "--timeout", str(LIMIT), "--json")
-    assert result.exit_code == 1, result.output[-500:]
     verdict = json.loads(result.output.splitlines()[0])
-    assert verdict["status"] == "unknown" and verdict["solvable"] is None
+    # Either nothing was decided (unknown, exit 1) or the win was found within the limit: the round has no
+    # claims, so the verdict is ok (exit 0) with the questions the limit cut left unknown, never guessed.
+    if verdict["solvable"] is None:
+        assert (verdict["status"], result.exit_code) == ("unknown", 1), result.output[-500:]
+    else:
+        assert verdict["solvable"] is True and verdict["status"] == "ok" and result.exit_code == 0
+        assert verdict["unique"] is None, "uniqueness is not decided within a minute"
     assert cpu <= LIMIT + SLACK, f"check --engine {engine}: {cpu:.2f} s of CPU for a limit of {LIMIT} s"
 
 
 def test_solve_of_the_great_temple_ends_within_its_timeout(great_round):
     result, cpu = timed("solve", great_round, "--timeout", str(LIMIT))
-    assert result.exit_code == 1, result.output[-500:]
-    assert "unknown (time limit)" in result.output
+    # Unknown within the limit (exit 1), or the 8-turn win found in time (a quiet machine may): never a guess.
+    if result.exit_code == 0:
+        assert "won in 8 turns" in result.output, result.output[-500:]
+    else:
+        assert result.exit_code == 1 and "unknown (time limit)" in result.output, result.output[-500:]
     assert cpu <= LIMIT + SLACK, f"solve: {cpu:.2f} s of CPU for a limit of {LIMIT} s"
 
 

@@ -501,8 +501,8 @@ def test_an_expired_deadline_stops_the_compiled_searches_unproven():
     plain = SearchGraph(level)
     witness = search(plain, passages_search.start_hp_upper_bound(plain), Deadline(None), first_win=True, dive=True)
     known = passages_search._required_start_hp(plain, witness.route)
-    stopped_need, expanded = passages_search._least_need(plain, known, Deadline(1e-9))
-    assert stopped_need is None and 0 < expanded <= 64
+    stopped_need, expanded, route, goal = passages_search._least_need(plain, known, Deadline(1e-9))
+    assert stopped_need is None and 0 < expanded <= 64 and route is None and goal is None
     assert passages_search.min_start_hp(level, Deadline(1e-9)).status == "unknown"
 
 

@@ -18,7 +18,9 @@ from twisty.generator.passages_random import random_level
 from twisty.rules.passages import replay
 from twisty.rules.passages_format import load_passages
 from twisty.rules.source import read_level
-from twisty.solver import passages_brute, passages_count_walk, passages_search
+from twisty.solver import passages_brute, passages_count, passages_count_walk, passages_search
+from twisty.solver.passages_count import Known
+from twisty.solver.passages_search_graph import SearchGraph
 from twisty.solver.passages_verdict import SOLVABLE, Deadline, witnesses_kept
 
 needs_core = pytest.mark.skipif(
@@ -193,3 +195,45 @@ def test_a_count_out_of_time_is_never_reported_complete():
     best = passages_search.best_route(level, Deadline(None))
     got = passages_search.count_solutions(level, Deadline(0.0), 10, best.final_hp)
     assert not got.complete, name
+
+
+SIX_POCKETS = """
+game = "passages"
+map = \"\"\"
+###############
+#+#+#+#+#+#+###
+#a#a#a#a#a#a###
+#S..........BG#
+###############
+\"\"\"
+[player]
+hp = 4
+atk = 5
+[legend]
+"+" = { kind = "elixir", hp = 10 }
+a = { kind = "enemy", name = "Guard", hp = 10, atk = 3, def = 0 }
+B = { kind = "enemy", name = "Warden", hp = 30, atk = 9, def = 0 }
+"""
+
+
+@needs_core
+def test_independent_fights_are_one_class_whatever_their_order():
+    """Six pockets, each an elixir of 10 behind a guard that costs 3 (atk 5 against hp 10 and atk 3: one
+    hit taken), and the warden before the goal costs 45 (six strikes, five hits of 9): from 4 hp only a
+    route through all six pockets survives him, ending with 4 + 6 x 7 - 45 = 1, and every such route has one
+    signature, so the level is unique (as the brute force finds too). The walk for another signature goes
+    over the prefixes consistent with it: every set of pockets, in any of its orders, is one class, so
+    2^6 = 64 classes and the one after the warden, where the 6! = 720 orders of the pockets would be 1,957
+    prefixes; the previous walk in Python walks the same 65."""
+    level = level_from_toml(SIX_POCKETS)
+    best = passages_search.best_route(level, Deadline(None))
+    assert best.final_hp == 1
+    assert count_fields(passages_brute.count_solutions(level, Deadline(None), 10, 1)) == (1, 1, False, True)
+    sg = SearchGraph(level, level.player.hp)
+    known = [Known.of(sg, replay(level, best.decisions).signature)]
+    compiled = passages_count.Counter(sg, passages_search._passages_core, Deadline(None))
+    assert compiled.another(known, 1) is None
+    assert compiled.walked == 65 and compiled.deviations == 0
+    python = passages_count_walk.PythonWalk(sg, passages_search._passages_core, Deadline(None))
+    assert python.another(known, 1) is None
+    assert python.consistent == 65

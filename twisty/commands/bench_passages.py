@@ -16,6 +16,7 @@ from twisty.bench import passages_count as count_bench
 from twisty.bench import passages_generate as generate_bench
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, SECONDS
+from twisty.commands.generate_passages import level_file_name
 from twisty.rules.source import LevelError
 
 
@@ -173,7 +174,8 @@ def _bench_count(suite: Path, limit: float, engines: tuple[str, ...], buckets: t
     multiple=True,
     help=f"Blocker counts to generate (repeatable). Default: {', '.join(map(str, generate_bench.GENERATE_BLOCKERS))}.",
 )
-@click.option("--seeds", type=click.IntRange(1, 1000), default=5, show_default=True, help="Seeds 1..N per count.")
+@click.option("--seeds", type=click.IntRange(1, 1000), default=5, show_default=True, help="Seeds per count.")
+@click.option("--first-seed", type=click.IntRange(0), default=1, show_default=True, help="The first seed.")
 @click.option(
     "--limit",
     type=SECONDS,
@@ -181,19 +183,79 @@ def _bench_count(suite: Path, limit: float, engines: tuple[str, ...], buckets: t
     show_default=True,
     help="Seconds per level; past it the seed counts as failed.",
 )
+@click.option(
+    "--baseline",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="A checkout of the previous release (its core built; benchmarks/generator/previous_release.sh makes "
+    "one): its generator makes the same seeds in the same run.",
+)
+@click.option(
+    "--baseline-seeds",
+    type=click.IntRange(1, 1000),
+    default=None,
+    help="Make only the first N seeds of each count with the previous release (default: every seed).",
+)
+@click.option(
+    "--cpu-limit",
+    is_flag=True,
+    help="--limit is CPU seconds per level (the process is stopped past them) instead of wall-clock "
+    "seconds: whether a seed gives a level within the limit then does not depend on the machine's load.",
+)
+@click.option(
+    "--keep",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write each level this release's generator makes into this folder, named as `twisty generate "
+    "passages` names it (a file already there is left as it is).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full results as one JSON object.")
-def bench_generate(blocker_counts: tuple[int, ...], seeds: int, limit: float, as_json: bool) -> None:
-    """Time the passages generator by blocker count: each level made twice in the same run, verified by the
-    counting engine and by the previous counting code, with the ratio of their median times."""
+def bench_generate(
+    blocker_counts: tuple[int, ...],
+    seeds: int,
+    first_seed: int,
+    limit: float,
+    baseline: Path | None,
+    baseline_seeds: int | None,
+    cpu_limit: bool,
+    keep: Path | None,
+    as_json: bool,
+) -> None:
+    """Time the passages generator by blocker count, each level in a process of its own, against the
+    previous release's generator in the same run (--baseline); every level made is checked again."""
     counts = blocker_counts or generate_bench.GENERATE_BLOCKERS
 
-    def report(blockers: int, seed: int, verifier: str, run: generate_bench.GenerateRun) -> None:
+    def report(blockers: int, seed: int, generator: str, run: generate_bench.GenerateRun) -> None:
         made = "made" if run.made else f"no level ({run.why})"
-        click.echo(f"{blockers} blockers, seed {seed}, {verifier}: {made}, {run.seconds:.2f} s", err=True)
+        if keep is not None and generator == "current" and run.text is not None:
+            path = keep / level_file_name(generate_bench.params_for(blockers), seed)
+            if path.exists():
+                made += f" ({path} is there already: left as it is)"
+            else:
+                keep.mkdir(parents=True, exist_ok=True)
+                path.write_text(run.text, encoding="utf-8")
+                made += f", written to {path}"
+        click.echo(
+            f"{blockers} blockers, seed {seed}, {generator}: {made}, {run.seconds:.2f} s ({run.cpu:.2f} s of CPU)",
+            err=True,
+        )
 
-    result = generate_bench.run_generate_bench(tuple(counts), list(range(1, seeds + 1)), limit, step=report)
+    result = generate_bench.run_generate_bench(
+        tuple(counts),
+        list(range(first_seed, first_seed + seeds)),
+        limit,
+        baseline,
+        baseline_seeds,
+        step=report,
+        cpu_limit=cpu_limit,
+    )
+    against = "" if result.baseline is None else f", against {result.baseline}"
     print_results(
-        result, as_json, f"seeds 1..{seeds}, limit {limit:g} s per level", generate_bench.generate_table_lines
+        result,
+        as_json,
+        f"seeds {first_seed}..{first_seed + seeds - 1}, limit {limit:g} s{' of CPU' if cpu_limit else ''} per level"
+        f"{against}",
+        generate_bench.generate_table_lines,
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from twisty.bench.book_walks import run as bench_random
 from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, SECONDS, fail_invalid
 from twisty.commands.writing import check_targets, write_files
 from twisty.errors import LimitReached
@@ -23,7 +24,8 @@ from twisty.solver.book import solve_book
 
 BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "book" / "bench.py"
 SAT_BENCH_SCRIPT = BENCH_SCRIPT.with_name("bench_sat.py")
-BENCH_PARTS = ("evaluate", "walk", "generate", "complete", "sat")
+BENCH_PARTS = ("evaluate", "walk", "generate", "complete", "sat", "random")
+DEFAULT_PARTS = BENCH_PARTS[:-1]  # the random family takes minutes: asked for by name
 
 
 class SpreadType(click.ParamType):
@@ -145,21 +147,38 @@ def explain(book_file: str, page: int, row: int, col: int, timeout: float | None
 @click.option("--repeat", type=click.IntRange(1, 100), default=3, show_default=True)
 @click.option(
     "--parts",
-    default=",".join(BENCH_PARTS),
+    default=",".join(DEFAULT_PARTS),
     show_default=True,
     help="Which benchmarks: evaluate (a large book loaded, evaluated and walked), walk (a 96-cell book of "
     "Bows and Molotovs), generate (10 spreads, PySAT and CP-SAT), complete (30 open cells), sat (the SAT "
-    "engine on the shipped books).",
+    "engine on the shipped books), random (seeded random path-rule books against a plain breadth-first "
+    "search; minutes).",
+)
+@click.option(
+    "--books",
+    type=click.IntRange(1, 10_000),
+    default=200,
+    show_default=True,
+    help="random: how many books of 72 to 120 cells (a tenth as many of the medium size, a twentieth of the large).",
 )
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None, help="Write the figures as JSON.")
 @click.option("--force", is_flag=True, help="Replace the --json file if it exists (never through a symbolic link).")
 def bench_book(
-    pages: int, rows: int, cols: int, seed: int, repeat: int, parts: str, json_path: str | None, force: bool
+    pages: int,
+    rows: int,
+    cols: int,
+    seed: int,
+    repeat: int,
+    parts: str,
+    books: int,
+    json_path: str | None,
+    force: bool,
 ) -> None:
     """Time the Book: evaluating a generated book and finding its walk (benchmarks/book/bench.py, held to
     the input limits like any level), the walk search with path rules, generation and completion by SAT
     with either backend, and the SAT engine (benchmarks/book/bench_sat.py); each against a baseline of the
-    same run."""
+    same run. `--parts random` runs the walk search on seeded random books against a plain breadth-first
+    search (twisty/bench/book_walks.py)."""
     chosen = tuple(part.strip() for part in parts.split(",") if part.strip())
     unknown = sorted(set(chosen) - set(BENCH_PARTS))
     if unknown:
@@ -172,9 +191,11 @@ def bench_book(
     try:
         if "evaluate" in chosen:
             figures["evaluate"] = _script(BENCH_SCRIPT).run(pages=pages, rows=rows, cols=cols, seed=seed, repeat=repeat)
-        rest = tuple(part for part in chosen if part != "evaluate")
+        rest = tuple(part for part in chosen if part not in ("evaluate", "random"))
         if rest:
             figures.update(_script(SAT_BENCH_SCRIPT).run(parts=rest))
+        if "random" in chosen:
+            figures["random"] = bench_random(seed=seed, books=books, repeat=max(repeat, 5), progress=click.echo)
     except LevelError as error:
         fail_invalid(error)
     if json_path:

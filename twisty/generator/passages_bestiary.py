@@ -117,17 +117,20 @@ def trap_ladder(natural: Enemy) -> list[Enemy]:
 def stronger_enemy(
     enemy: Enemy, accept: Callable[[Enemy], bool], hp_span: int = 16, atk_span: int = 8, def_span: int = 2
 ) -> Enemy | None:
-    """The smallest strengthening of `enemy` (hp, atk and def each the same or more) that `accept` takes
-    (ties: fewer hp first). More hp, atk or def never makes a fight cheaper at any player's stats (the
-    rule's strikes and hits only grow with them), so such a change can only take routes away."""
-    best: tuple[tuple[int, int, int, int], Enemy] | None = None
-    for hp in range(enemy.hp, enemy.hp + hp_span + 1):
-        for atk in range(enemy.atk, enemy.atk + atk_span + 1):
-            for defense in range(enemy.defense, enemy.defense + def_span + 1):
-                change = (hp - enemy.hp) + 2 * (atk - enemy.atk) + 3 * (defense - enemy.defense)
-                if change == 0 or (best is not None and (change, hp, atk, defense) >= best[0]):
+    """The smallest strengthening of `enemy` (hp, atk and def each the same or more) that `accept` takes,
+    the change counted as hp + 2 atk + 3 def (ties: fewer hp first, then less atk). More hp, atk or def never
+    makes a fight cheaper at any player's stats (the rule's strikes and hits only grow with them), so such a
+    change can only take routes away. The candidates are asked in that order, so the first taken is the
+    answer."""
+    for change in range(1, hp_span + 2 * atk_span + 3 * def_span + 1):
+        for more_hp in range(min(hp_span, change) + 1):
+            for more_atk in range(min(atk_span, (change - more_hp) // 2) + 1):
+                more_def, rest = divmod(change - more_hp - 2 * more_atk, 3)
+                if rest or more_def > def_span:
                     continue
-                candidate = replace(enemy, hp=hp, atk=atk, defense=defense)
+                candidate = replace(
+                    enemy, hp=enemy.hp + more_hp, atk=enemy.atk + more_atk, defense=enemy.defense + more_def
+                )
                 if accept(candidate):
-                    best = ((change, hp, atk, defense), candidate)
-    return None if best is None else best[1]
+                    return candidate
+    return None

@@ -6,8 +6,9 @@ level. This is the way of cspuz and Simon Tatham's generators instead: the solut
 the solver is asked only for a counterexample, which the next change removes.
 
 1. The intended route is the one passages_draft.walk_route drew (its enemies have stats drawn against the
-   player who meets them there); every other enemy stays sealed (no player can harm it) while the level
-   takes shape, so the only rivals are routes through the intended route's own blockers and the doors.
+   player who meets them there), or the draft's best route when that ends with more life
+   (best_route_first); every other enemy stays sealed (no player can harm it) while the level takes shape,
+   so the only rivals are routes through the intended route's own blockers and the doors.
 2. The starting life is the least with which the intended route wins; when it then ends with more than
    1 life, the boss (its last fight) is made to cost at least that much more, the least such change (a
    boss that costs k more than that still leaves 1 life, from k more starting life).
@@ -24,11 +25,12 @@ the solver is asked only for a counterexample, which the next change removes.
    witness removed stays removed and the intended route keeps its life to the point.
 4. When no witness of a round can be removed so (each skips a costly fight of the intended route, or no
    strengthening within the spans separates the two at a shared fight), the best of them (most life
-   left) becomes the intended route (step 2 again).
+   left) becomes the intended route, with stats drawn for it (refit), and step 2 again.
 5. When no witness is left, the intended route is the one solution and ends with 1 life. Then traps
    (set_traps): every sealed enemy gets the weakest (or, for the share that is not to be a trap, the
-   strongest) rung of its trap ladder with which no witness appears, one counting walk per rung (rungs the
-   last witness shows too weak are skipped), else deadly stats. With one life less nothing wins (a route
+   strongest) rung of its trap ladder with which no witness appears, one question per rung (trap_witness:
+   whether some winning route fights the enemy, when it costs life at every stats; else a counting walk;
+   rungs the last witness shows too weak are skipped), else deadly stats. With one life less nothing wins (a route
    that wins then wins now, and it is not the intended one, which ends with 0). passages_verify proves all
    of it again with the engine before the level is written.
 
@@ -60,9 +62,15 @@ from twisty.rules.passages import Decision, Enemy, PassagesLevel, RouteError, Th
 
 # Rounds of witnesses per draft, and witnesses asked for in one round: counts, never time.
 MAX_ROUNDS = 60
-WITNESSES_PER_ROUND = 4
+WITNESSES_PER_ROUND = 16
 # The life the intended route is first replayed with, far above anything a level needs.
 AMPLE_LIFE = 10**6
+# The search for a better intended route than the drawn one stops after this many looks at the clock (256
+# expansions each: a count, never time) with the best route it has by then (best_route_first).
+BEST_ROUTE_LOOKS = 40
+# How many times a better route than the intended one becomes the intended route, with stats drawn for it,
+# before the rounds (best_route_first).
+REFITS = 3
 # The breed of the guard that replaces a door only a witness opens.
 GUARD_BREED = BESTIARY[-1]
 
@@ -186,10 +194,9 @@ def set_traps(
     """Give every enemy still sealed (the intended route never fights one) real stats: a `share` of them
     the weakest rung of their trap ladder (drawn against the player who first meets them along the route)
     that keeps the intended route the one solution, the others the strongest rung that does; a deadly
-    enemy when no rung does. One question per rung tried: is there another winning signature? (the
-    counting engine's walk with the intended route known). The intended route fights none of them, so it
-    keeps its life to the point; a rung whose witness would still have life left after the fight at the
-    witness's stats is skipped without asking."""
+    enemy when no rung does. One question per rung tried: is there another winning signature?
+    (trap_witness). The intended route fights none of them, so it keeps its life to the point; a rung whose
+    witness would still have life left after the fight at the witness's stats is skipped without asking."""
     level = draft.level(start_hp)
     met, last = first_met(level, decisions)
     best = strongest(level)
@@ -208,7 +215,7 @@ def set_traps(
             if any(not _stops(candidate, *witness) for witness in beaten):
                 continue
             set_enemy(draft, cell, candidate)
-            witnesses = other_wins(oracle, draft.level(start_hp), decisions, 1, deadline)
+            witnesses = trap_witness(oracle, draft.level(start_hp), decisions, cell, best, deadline)
             if not witnesses:
                 chosen = candidate
                 break
@@ -216,6 +223,38 @@ def set_traps(
             if at is not None:
                 beaten.append((at[0], at[1], at[2] + witnesses[0][0]))
         set_enemy(draft, cell, chosen)
+
+
+def trap_witness(
+    oracle: Any,
+    level: PassagesLevel,
+    decisions: tuple[Decision, ...],
+    cell: Cell,
+    best: tuple[int, int, int],
+    deadline: Deadline,
+) -> list[tuple[int, tuple[Decision, ...]]]:
+    """A winning route of another signature than the intended route `decisions`, now that the enemy at
+    `cell` has its candidate stats, with its final life (empty: there is none). The intended route was the
+    one solution before, and the other routes that do not fight this enemy are what they were, so any
+    other solution fights it. When it costs life even at the `best` stats a player can have (so at every
+    stats), every route that fights it has it in its signature, which the intended route has not: the
+    question is then only whether some route through it wins, one search of the engine's
+    (`route_through`) instead of a counting walk. Else (it could be a free fight, which a signature leaves
+    out), the counting engine's walk answers."""
+    obj = level.thing_at[cell]
+    enemy = level.things[obj].enemy
+    assert enemy is not None
+    damage = fight_damage(enemy, best[0], best[1])
+    if damage is None:
+        return []  # no player of the level can harm it: no route fights it
+    if damage > 0 and hasattr(oracle, "route_through"):
+        try:
+            found = oracle.route_through(level, level.player.hp, obj, deadline)
+        except MemoryError:
+            deadline.check()
+            raise
+        return [] if found is None else [found]
+    return other_wins(oracle, level, decisions, 1, deadline)
 
 
 def _stops(enemy: Enemy, atk: int, defense: int, could_pay: int) -> bool:
@@ -321,10 +360,70 @@ def strongest(level: PassagesLevel) -> tuple[int, int, int]:
 
 def asks_enough(level: PassagesLevel, decisions: tuple[Decision, ...], boss: Cell) -> bool:
     """A solution worth solving (as passages_shape.asks_enough): the boss hurts, and so do at least a
-    quarter of the blockers' fights."""
+    fifth of the blockers' fights. (The repair pipeline asks a quarter of the drafts it repairs; route
+    first shapes the draft's best route, which takes no detour: at 120 blockers the best routes of drafts
+    fight 12 to 33 enemies, and a quarter, 30, dropped nearly every draft.)"""
     costly = {cell for cell, (_, _, damage) in fights_of(level, decisions).at.items() if damage > 0}
     enemies = sum(1 for thing in level.things if thing.kind == "enemy")
-    return boss in costly and len(costly) >= max(min(2, enemies), len(level.blockers()) // 4)
+    return boss in costly and len(costly) >= max(min(2, enemies), len(level.blockers()) // 5)
+
+
+def best_route_first(
+    draft: Draft, rng: random.Random, cells: list[Cell], deadline: Deadline, oracle: Any
+) -> list[Cell]:
+    """The intended route to shape the draft around (module docstring, step 1): the drawn route, or a
+    better one. The search engine looks for the best route of the draft as it stands (its other enemies
+    sealed, from the least starting life of the intended route; the best it finds within BEST_ROUTE_LOOKS
+    looks). A route that ends with more life than the intended route is a witness no change can remove
+    without costing the intended route (step 4), so it would replace the intended route in the rounds
+    anyway; but a route is better mostly because it meets the drawn route's enemies later, at stats they
+    were not drawn for, where many cost nothing (at 120 blockers the best route of a draft fought 17 of its
+    38 enemies for life where the drawn route fought 46), and it would then ask too little. So the better
+    route becomes the intended route with stats drawn for it (refit), and the search is asked again, up to
+    REFITS times."""
+    for _ in range(REFITS):
+        start_hp = tighten_route(draft, cells)
+        if start_hp is None:
+            return cells
+        level = draft.level(start_hp)
+        try:
+            found = oracle.good_route(level, start_hp, BEST_ROUTE_LOOKS, deadline)
+        except MemoryError:
+            # (the oracle's way of saying the deadline passed, or the memory ran out: as in other_wins)
+            deadline.check()
+            raise
+        if found is None or found[0] <= 1:
+            return cells
+        better = boss_last([level.things[obj].cell for action, obj in found[1] if action != "goal"], draft.boss)
+        refit(draft, rng, cells, fights_of(level, route_decisions(level, better)))
+        cells = better
+    return cells
+
+
+def boss_last(cells: list[Cell], boss: Cell) -> list[Cell]:
+    """A route's blockers with its boss fight moved to the end. A route may fight on after the boss before it
+    steps onto the goal (docs/passages.md: having a goal in reach does not end the route); what it does
+    after the boss it can do before, at the same stats (nothing lies behind the boss but the goal) and with
+    more life at every step (the boss not yet paid), so the route with the boss last ends with the same life,
+    as the intended route must for tighten_route to shape it."""
+    if boss not in cells:
+        return cells
+    at = cells.index(boss)
+    return cells[:at] + cells[at + 1 :] + [boss]
+
+
+def refit(draft: Draft, rng: random.Random, old: list[Cell], new: Fights) -> None:
+    """Make `new` the route the draft's enemies are drawn for, as passages_draft.walk_route draws them
+    for the route it walks: every enemy it fights gets stats drawn against the player it meets there (its
+    breed's hits and damage at that atk and def), and every enemy the old route fought and it does not is
+    sealed again (set_traps gives it stats at the end)."""
+    breeds = draft.notes["breeds"]
+    for cell in old:
+        if cell not in new.at and draft.things[cell].kind == "enemy":
+            set_enemy(draft, cell, sealed(breeds[cell], boss=cell == draft.boss))
+    for cell in sorted(new.at):
+        atk, defense, _ = new.at[cell]
+        set_enemy(draft, cell, draw_enemy(rng, breeds[cell], atk, defense, boss=cell == draft.boss))
 
 
 def shape_route_first(
@@ -333,6 +432,7 @@ def shape_route_first(
     """Shape the draft around its intended route (`cells`, the blockers walk_route consumed) until that
     route alone wins, ending with 1 life. Returns the starting life and the route's decisions, or None
     when the draft cannot be shaped within MAX_ROUNDS rounds."""
+    cells = best_route_first(draft, rng, cells, deadline, oracle)
     for _ in range(MAX_ROUNDS):
         deadline.check()
         start_hp = tighten_route(draft, cells)
@@ -352,9 +452,11 @@ def shape_route_first(
         removed = [remove_witness(draft, mine, fights_of(level, other)) for _, other in witnesses]
         if not any(removed):
             # No witness can be made to cost more without costing the intended route: the best of them is
-            # at least as good a plan (step 4), and becomes the intended route.
+            # at least as good a plan (step 4), and becomes the intended route, with stats drawn for it.
             _, best = max(witnesses, key=lambda witness: witness[0])
-            cells = [level.things[obj].cell for action, obj in best if action != "goal"]
+            better = boss_last([level.things[obj].cell for action, obj in best if action != "goal"], draft.boss)
+            refit(draft, rng, cells, fights_of(level, route_decisions(level, better)))
+            cells = better
     return None
 
 

@@ -26,7 +26,7 @@ from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluati
 from twisty.rules.book.topology import Cell
 from twisty.rules.level import Level
 from twisty.rules.source import LevelSource, unknown_key_error
-from twisty.solver.book import BookAnalysis, border, reading_differences
+from twisty.solver.book import BookAnalysis, border, reading_differences, resume_corridor
 
 _CELL_CLAIMS = {
     # key -> (which evaluation, the statuses that satisfy it, what it means)
@@ -119,6 +119,9 @@ def report(
     def cells_or_none(cells: list[Cell] | None) -> list[list[int]] | None:
         return None if cells is None else [list(cell) for cell in cells]
 
+    # The readings first, then the corridor with the time they leave (docs/book.md, "Unknown answers").
+    differences = reading_differences(book, verdict, deadline=deadline) if readings else []
+    resume_corridor(verdict, deadline)
     data: dict[str, Any] = {
         "level": source.path,
         "game": "book",
@@ -153,7 +156,7 @@ def report(
             "moves": difference.moves,
             "cap": difference.cap,
         }
-        for difference in (reading_differences(book, verdict, deadline=deadline) if readings else [])
+        for difference in differences
     ]
     data["expect_failures"] = expectation_failures(book, verdict, expect, data)
     data["seconds"] = round(deadline.elapsed() if deadline is not None else verdict.seconds, 3)
@@ -295,7 +298,9 @@ def summary_line(data: dict[str, Any]) -> str:
         stage = "the book was evaluated" if "evaluation" in data["undecided"] else "a walk was found"
         verdict = f"unknown ({cap} reached before {stage})"
     elif not data["solvable"]:
-        verdict = f"unsolvable (proved), corridor of {len(data['corridor'])} cells"
+        known = data["corridor"] is not None
+        corridor = f"corridor of {len(data['corridor'])} cells" if known else f"corridor unknown ({cap} reached)"
+        verdict = f"unsolvable (proved), {corridor}"
     else:
         uniqueness = (
             "uniqueness unknown"

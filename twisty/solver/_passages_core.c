@@ -271,6 +271,11 @@ typedef struct {
     set_t door_mask, goal_blockers, linking, allowed, allowed_doors;
     nodes_t goal_ancestors;
     int64_t total_elixirs;
+    /* A blocker every route the search reports must consume (-1: none; search's `must`): a win is a goal
+       reached with it consumed. It is linking, so that states with it and without it never share a key, and
+       a state dominates another only when it has consumed it too if the other has (the rule's proof then
+       copies the other's route, which consumes it). */
+    int must;
     struct SteinerGraph *steiner;   /* the Steiner bound's graph; NULL when the level does not fit it */
     struct Scratch *scratch;        /* the searching thread's working space for the Steiner ascents */
     SpinLock *tables_lock;  /* held around the shared tables while two threads bound (NULL: one) */
@@ -1631,8 +1636,9 @@ static int64_t bound_of(const Graph *g, const State *s) {
 static inline int move_cost(const Graph *g, const State *s, int b, const int64_t *costs, int survival,
                             int64_t *cost) {
     const Blocker *blocker = &g->blockers[b];
-    /* Dominance application 4: everything around it is reached already (and it pays no money a shop takes). */
-    if (set_empty(set_andnot(blocker->areas, s->areas))
+    /* Dominance application 4: everything around it is reached already (and it pays no money a shop takes);
+       never for the blocker a route must consume. */
+    if (b != g->must && set_empty(set_andnot(blocker->areas, s->areas))
             && set_empty(set_andnot(blocker->allowed_neighbours, s->consumed))
             && !set_has(g->goal_blockers, b) && !blocker->money)
         return 0;
@@ -1882,6 +1888,7 @@ static int read_graph(PyObject *spec, Graph *g) {
             || read_int(spec, 10, &g->total_elixirs) < 0)
         return -1;
     for (int c = 0; c < g->fields; c++) g->field_allowed[c] = set_and(g->field_doors[c], g->allowed);
+    g->must = -1;
     g->cost_callback = PyTuple_GET_ITEM(spec, 11);
     if (!PyCallable_Check(g->cost_callback)) {
         PyErr_SetString(PyExc_TypeError, "the cost callback must be callable");
@@ -1956,6 +1963,7 @@ static int expired(PyObject *deadline) {
 typedef struct {
     int first_win, dive, use_dominance, priced, steiner;
     int64_t at_least;
+    int64_t max_expanded;   /* stop (not complete) after this many expansions; 0: no such cap */
     int64_t chain_from;     /* the chain bound from this many expansions on; -1: never */
     int threads;            /* 2: bound states on a second core too, once the deadline spares one (Helper) */
 } Options;
@@ -2118,24 +2126,39 @@ static int run_search(Search *S, const State *root_in, PyObject *deadline, Optio
    search, and the dominance between states holds whichever root each came from (it compares positions,
    never the way to them). Each root's record has parent -1; roots already stored under their key with at
    least their life are left out. */
+static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out);
+
+/* Queue a root of the search (settled and closed), its record made from `parent` (-1, or below: what the
+   caller numbers its roots by); left out when a state stored under its key has at least its life (known to
+   fail from there, or queued already). Returns -1 on error. */
+static int add_root(Search *S, const State *root_in, int32_t parent, Options o) {
+    const Graph *g = &S->g;
+    State root = *root_in;
+    Key k = key_of(g, &root);
+    int32_t root_key = keys_find(&S->keys, &k, 1);
+    if (root_key < 0) return -1;
+    const Best *stored = &S->keys.entries[root_key].best;
+    if (stored->record >= 0 && stored->hp >= root.hp) return 0;
+    root.key_id = root_key;
+    root.parent = parent;
+    root.cheap = bound_of(g, &root);
+    int32_t root_record = add_record(S, &root);
+    if (root_record < 0 || set_best(S, root_key, (Best){root.hp, root.elixirs, root_record}) < 0) return -1;
+    int64_t b0 = root.cheap;
+    int64_t depth = set_count(root.consumed);
+    return queue_push(&S->queue, o.dive ? -depth : -b0, o.dive ? -b0 : -depth, root_record);
+}
+
 static int run_search_roots(Search *S, const State *roots, int count, PyObject *deadline, Options o, Outcome *out) {
+    for (int r = 0; r < count; r++)
+        if (add_root(S, &roots[r], -1, o) < 0) return -1;
+    return run_queue(S, deadline, o, out);
+}
+
+/* The search itself, from the roots queued (add_root). */
+static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
     Graph *g = &S->g;
     *out = (Outcome){0, 1, 0, 0, -1};
-    for (int r = 0; r < count; r++) {
-        State root = roots[r];
-        Key k = key_of(g, &root);
-        int32_t root_key = keys_find(&S->keys, &k, 1);
-        if (root_key < 0) return -1;
-        const Best *stored = &S->keys.entries[root_key].best;
-        if (stored->record >= 0 && stored->hp >= root.hp) continue;     /* known to fail from here */
-        root.key_id = root_key;
-        root.cheap = bound_of(g, &root);
-        int32_t root_record = add_record(S, &root);
-        if (root_record < 0 || set_best(S, root_key, (Best){root.hp, root.elixirs, root_record}) < 0) return -1;
-        int64_t b0 = root.cheap;
-        int64_t depth = set_count(root.consumed);
-        if (queue_push(&S->queue, o.dive ? -depth : -b0, o.dive ? -b0 : -depth, root_record) < 0) return -1;
-    }
     /* A helper only where the chain bound is asked from the start, without the priced bound, best bound
        first. */
     const int wants_helper = o.threads > 1 && !o.priced && o.chain_from == 0 && g->steiner && !o.dive;
@@ -2160,6 +2183,8 @@ static int run_search_roots(Search *S, const State *roots, int count, PyObject *
         int32_t popped = queue_pop(&S->queue, &first, &second);
         int64_t state_bound = o.dive ? -second : -first;
         if (state_bound < o.at_least || (out->have_best && state_bound <= out->best_hp)) {
+            /* Best bound first, every state left is as hopeless; deepest first, only this one. */
+            if (o.dive) continue;
             if (!S->helper || !S->helper->out) break;
             if (queue_push(&S->queue, first, second, popped) < 0 || take_back(S, o, out, 1) < 0) goto failed;
             continue;
@@ -2219,7 +2244,8 @@ static int run_search_roots(Search *S, const State *roots, int count, PyObject *
                 continue;
             }
         }
-        if (state.goal >= 0 && state.hp >= o.at_least && (!out->have_best || state.hp > out->best_hp)) {
+        if (state.goal >= 0 && state.hp >= o.at_least && (!out->have_best || state.hp > out->best_hp)
+                && (g->must < 0 || set_has(state.consumed, g->must))) {
             out->have_best = 1; out->best_hp = state.hp; out->best_record = popped;
             if (o.first_win) break;
             if (state_bound <= out->best_hp) {
@@ -2229,6 +2255,7 @@ static int run_search_roots(Search *S, const State *roots, int count, PyObject *
             }
         }
         out->expanded++;
+        if (o.max_expanded && out->expanded >= o.max_expanded) { out->complete = 0; break; }
         work++;
         int64_t base_hp = state.hp - state.elixirs;
         int64_t floor = out->have_best ? out->best_hp : o.at_least - 1;
@@ -2251,6 +2278,7 @@ static int run_search_roots(Search *S, const State *roots, int count, PyObject *
                 /* The boss: a win with the life the fight leaves, and the end of the route (never queued,
                    never stored under a key, so it dominates nothing). */
                 if (state.hp - cost < o.at_least || (out->have_best && state.hp - cost <= out->best_hp)) continue;
+                if (g->must >= 0 && g->must != b && !set_has(state.consumed, g->must)) continue;
                 State child;
                 if (consume(g, &state, b, cost, &child, NULL) < 0) goto failed;
                 child.parent = popped;
@@ -2291,7 +2319,8 @@ static int run_search_roots(Search *S, const State *roots, int count, PyObject *
             int32_t child_record = add_record(S, &child);
             if (child_record < 0) goto failed;
             if (set_best(S, child_key, (Best){child.hp, child.elixirs, child_record}) < 0) goto failed;
-            if (child.goal >= 0 && child.hp >= o.at_least && (!out->have_best || child.hp > out->best_hp)) {
+            if (child.goal >= 0 && child.hp >= o.at_least && (!out->have_best || child.hp > out->best_hp)
+                    && (g->must < 0 || set_has(child.consumed, g->must))) {
                 out->have_best = 1; out->best_hp = child.hp; out->best_record = child_record;
                 floor = out->best_hp;
                 if (o.first_win) { S->queue.size = 0; stop = 1; continue; }
@@ -2330,10 +2359,11 @@ static int route_steps(Search *S, const State *root, int32_t best, Trail *trail)
     return status;
 }
 
-/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from, threads=1)
-   -> (best_hp, complete, expanded, steps, goal): from the state `root` as reached (read_state), its closure
-   taken; steps = every blocker consumed from root to the best state found (closures included) and goal =
-   the goal it reaches; best_hp, steps and goal None when no win was found. */
+/* search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from, threads=1,
+   must=-1) -> (best_hp, complete, expanded, steps, goal): from the state `root` as reached (read_state), its
+   closure taken; steps = every blocker consumed from root to the best state found (closures included) and
+   goal = the goal it reaches; best_hp, steps and goal None when no win was found. With `must`, only routes
+   that consume that blocker count (Graph.must). */
 static PyObject *search(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *spec, *root_spec, *deadline;
@@ -2341,8 +2371,10 @@ static PyObject *search(PyObject *module, PyObject *args) {
     long long at_least;
     long long chain_from;
     o.threads = 1;
-    if (!PyArg_ParseTuple(args, "OOOpppLppL|i", &spec, &root_spec, &deadline, &o.first_win, &o.dive,
-                          &o.use_dominance, &at_least, &o.priced, &o.steiner, &chain_from, &o.threads))
+    o.max_expanded = 0;
+    int must = -1;
+    if (!PyArg_ParseTuple(args, "OOOpppLppL|ii", &spec, &root_spec, &deadline, &o.first_win, &o.dive,
+                          &o.use_dominance, &at_least, &o.priced, &o.steiner, &chain_from, &o.threads, &must))
         return NULL;
     o.at_least = at_least;
     o.chain_from = chain_from;
@@ -2352,7 +2384,16 @@ static PyObject *search(PyObject *module, PyObject *args) {
     PyObject *result = NULL;
     State root;
     Outcome out;
-    if (init_search(&S, spec) < 0 || read_state(&S.g, root_spec, &root, 1, &trail) < 0) goto done;
+    if (init_search(&S, spec) < 0) goto done;
+    if (must >= S.g.blockers_count || must < -1 || (must >= 0 && !set_has(S.g.allowed, must))) {
+        PyErr_SetString(PyExc_ValueError, "the blocker a route must consume is not one the search may take");
+        goto done;
+    }
+    if (must >= 0) {
+        S.g.must = must;
+        S.g.linking = set_with(S.g.linking, must);
+    }
+    if (read_state(&S.g, root_spec, &root, 1, &trail) < 0) goto done;
     PyThreadState *unlocked = PyEval_SaveThread();
     int status = run_search(&S, &root, deadline, o, &out);
     helper_stop(&S);
@@ -2512,6 +2553,10 @@ typedef struct {
     Front *fronts;          /* by key id */
     int64_t fronts_capacity;
     int64_t best_need;
+    /* The win of best_need when the search found it: the entry it was made from (-1: the root) and the
+       blocker it took (-1: none, the root itself wins); best_parent -2 while the need is the known one. */
+    int32_t best_parent;
+    int best_step;
 } NeedSearch;
 
 static int front_for(NeedSearch *N, int32_t key_id) {
@@ -2529,7 +2574,12 @@ static int need_offer(NeedSearch *N, const State *state, int32_t key_id, int64_t
     int64_t bound = bound_of(g, state);
     int64_t low = need > 1 - bound ? need : 1 - bound;
     if (low >= N->best_need) return 0;
-    if (state->goal >= 0) { N->best_need = need; return 0; }     /* going on cannot lower its need */
+    if (state->goal >= 0) {     /* going on cannot lower its need */
+        N->best_need = need;
+        N->best_parent = state->parent;
+        N->best_step = state->step;
+        return 0;
+    }
     if (front_for(N, key_id) < 0) return -1;
     Front *front = &N->fronts[key_id];
     int64_t damage = state->elixirs - state->hp;
@@ -2589,10 +2639,39 @@ static int need_dominated(NeedSearch *N, const NeedEntry *entry) {
     return 0;
 }
 
+/* The way of the least-need search's best win: every blocker from the root (its closure included, which
+   `trail` holds already) to the win, each step followed by its closure. Runs without the GIL. */
+static int need_route(NeedSearch *N, const State *root, Trail *trail, int *goal) {
+    Graph *g = &N->S.g;
+    Trail way = {NULL, 0, 0};
+    int status = 0;
+    if (N->best_step >= 0) status = trail_add(&way, N->best_step);
+    for (int32_t at = N->best_parent; at >= 0 && status == 0; at = N->entries[at].state.parent)
+        if (N->entries[at].state.step >= 0) status = trail_add(&way, N->entries[at].state.step);
+    State state = *root;
+    for (int64_t i = way.count - 1; i >= 0 && status == 0; i--) {
+        int b = way.items[i];
+        CostTable *table = costs_at(g, state.atk, state.defense);
+        int64_t cost = g->blockers[b].is_door || !table ? 0 : table->costs[b];
+        status = !table || trail_add(trail, b) < 0 ? -1 : consume(g, &state, b, cost, &state, trail);
+    }
+    free(way.items);
+    *goal = state.goal;
+    if (status == 0 && state.goal < 0) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        PyErr_SetString(PyExc_SystemError, "the least-need search's way to its win does not reach a goal");
+        PyGILState_Release(gil);
+        return -1;
+    }
+    return status;
+}
+
 /* least_need(graph, root, deadline, known, steiner) -> (the least starting hp that wins, or None when time
-   ran out, expanded). The graph's allowed blockers are the walker's; root is the walker's closed start with
-   hp the net life (starting hp 0); known is the need of a winning route already found; steiner: with the
-   Steiner bound. */
+   ran out, expanded, steps, goal). The graph's allowed blockers are the walker's; root is the walker's
+   start with hp the net life (starting hp 0), its closure taken; known is the need of a winning route
+   already found; steiner: with the Steiner bound. When the search found a win of less need than `known`,
+   steps = every blocker it consumes from root (closures included) and goal = the goal it reaches; else
+   both None. */
 static PyObject *least_need(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *spec, *root_spec, *deadline;
@@ -2606,10 +2685,12 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
     PyObject *result = NULL;
     PyThreadState *unlocked = NULL;
     State root;
-    int finished = 1;
+    int finished = 1, goal = -1;
     int64_t expanded = 0;
+    Trail trail = {NULL, 0, 0};
     N.best_need = known;
-    if (init_search(S, spec) < 0 || read_state(g, root_spec, &root, 1, NULL) < 0) goto done;
+    N.best_parent = -2;
+    if (init_search(S, spec) < 0 || read_state(g, root_spec, &root, 1, &trail) < 0) goto done;
     unlocked = PyEval_SaveThread();
     {
         Key k = key_of(g, &root);
@@ -2659,10 +2740,14 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
             if (child_need >= N.best_need || least_final_need + cost - least >= N.best_need) continue;
             if (blocker->ends) {
                 N.best_need = child_need;       /* the boss: a win, with this need (it ends the route) */
+                N.best_parent = index;
+                N.best_step = b;
                 continue;
             }
             State child;
             if (consume(g, state, b, cost, &child, NULL) < 0) goto done;
+            child.parent = index;
+            child.step = (int16_t)b;
             set_t raw = set_with(state->consumed, b);
             Key ck = key_of(g, &child);
             int32_t child_key = keys_find(&S->keys, &ck, 1);
@@ -2672,12 +2757,23 @@ static PyObject *least_need(PyObject *module, PyObject *args) {
             if (need_offer(&N, &child, child_key, child_need) < 0) goto done;
         })
     }
+    if (finished && N.best_parent != -2 && need_route(&N, &root, &trail, &goal) < 0) goto done;
     PyEval_RestoreThread(unlocked);
     unlocked = NULL;
-    if (finished) result = Py_BuildValue("(LL)", (long long)N.best_need, (long long)expanded);
-    else result = Py_BuildValue("(OL)", Py_None, (long long)expanded);
+    if (!finished) {
+        result = Py_BuildValue("(OLOO)", Py_None, (long long)expanded, Py_None, Py_None);
+    } else if (N.best_parent == -2) {
+        result = Py_BuildValue("(LLOO)", (long long)N.best_need, (long long)expanded, Py_None, Py_None);
+    } else {
+        PyObject *steps = PyList_New((Py_ssize_t)trail.count);
+        if (!steps) goto done;
+        for (int64_t i = 0; i < trail.count; i++) PyList_SET_ITEM(steps, (Py_ssize_t)i, PyLong_FromLong(trail.items[i]));
+        if (PyErr_Occurred()) { Py_DECREF(steps); goto done; }
+        result = Py_BuildValue("(LLNi)", (long long)N.best_need, (long long)expanded, steps, goal);
+    }
 done:
     if (unlocked) PyEval_RestoreThread(unlocked);
+    free(trail.items);
     for (int64_t i = 0; i < N.fronts_capacity; i++) free(N.fronts[i].items);
     free(N.fronts);
     free(N.entries);
@@ -2855,6 +2951,689 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------------------ the counting walk */
+
+/* The counting engine's question (twisty/solver/passages_count.py has the argument at length): given the
+   signatures S_1..S_k already found, is there a winning route (at least `at_least` hp at a goal) whose
+   signature is none of them? A route prefix is consistent with S_i when it can still end with exactly S_i:
+   every door it opened is one of S_i's, every enemy it fought for life is one of S_i's fights at S_i's
+   (atk, def), every enemy it fought for nothing is none of S_i's fights. The prefixes consistent with some
+   S_i are walked depth first; each step off them (a deviation) starts routes whose signature is new
+   whatever they do next, so whether one of them wins is a plain decision question, asked of one first-win
+   search from every deviation at once, with the bound, closure and dominance of the best route's search.
+   A consistent prefix at a goal whose signature is none of the S_i (it ends before it has all of some
+   S_i's doors and fights) is a new solution too.
+
+   Independent fights commute: a consistent prefix is fixed, life included, by its consumed set C and any
+   S_i it is consistent with (its costly fights are then S_i's fights among C, at S_i's stats), so the walk
+   stores each class (C, the least such i) once, however many orders of its fights lead there, and expands
+   it once; the orders themselves are never walked. The deviations of the walk go into the search's key
+   table as they are made, so a deviation whose position is queued already with as much life costs a
+   lookup, and every one of them a step-table lookup before its closure.
+
+   Free fights that cannot change a signature are taken at once (neutral fights: a free enemy of no alive
+   S_i's fights, opening no equipment): any route without such a fight f has a twin that fights f first and
+   then goes on the same way, with the same stats at every later fight (f opens no equipment), no less life
+   or keys, and the same signature (f, free, is in none).
+
+   Quiet steps are taken only when used. A consistent step y is quiet when it and the neutral fights after
+   it take no item (no equipment, elixir or key) and it keeps every alive signature alive; its fresh
+   frontier is what it (with those fights) added to the frontier. From the class it reaches, the walk takes
+   only fresh blockers (consistent steps and deviations alike), and checks the goal. Why nothing is lost:
+   take a winning route W of a new signature whose consistent prefix has a quiet step y followed by a step
+   z that does not need y (z was on the frontier before y). Fighting z first, then y, is a route too, and
+   as good: z meets the same stats (y took no equipment), the same alive signatures (y kept them all),
+   hence the same verdict (consistent with the same signatures, or a deviation), and more life and no fewer
+   keys; y, later, meets stats at least as high, so it costs no more, and the life after both is no less.
+   Its signature is new still: if z took equipment and y's fight is now at other stats, no alive signature
+   has y at those stats (each had it at the old ones), so the route deviates at y; else the signature is
+   W's. So y moves on to just before the first step that needs it, past the deviation, or (a route that
+   stays consistent to a goal that does not need it) out of the route: then it has less of every alive
+   signature than W had, so it is still none of them, and the prefix without y is consistent with the same
+   signatures (y kept them all), so with no other either. Each move takes a quiet step later; in the end
+   every quiet step of the prefix is followed by a step that needs it, that is, by a fresh one: the walk
+   meets that route's deviation (or its end at the goal) in a class it walks. On the 120-blocker drafts
+   of the generator, whose intended routes fight dozens of enemies that open nothing after the last
+   equipment, this is what keeps the classes from multiplying by every order of those fights.
+
+   The walk reads a graph whose allowed blockers are every blocker a route may take (a signature may fight
+   in a dead end), the search the graph of the best route's search (dead ends never entered: any win will
+   do there). */
+
+typedef struct {
+    int count, words;       /* signatures, and the 64-bit words of a set of them */
+    int blockers;
+    set_t *doors, *fights;  /* per signature */
+    int64_t *atk, *defense; /* [i * blockers + b]: S_i's stats at its fight of b */
+    uint64_t *door_of;      /* [b * words + w]: the signatures that open door b */
+    uint64_t *fight_of;     /* [b * words + w]: the signatures that fight b for life */
+} KnownSet;
+
+static void known_free(KnownSet *k) {
+    free(k->doors); free(k->fights); free(k->atk); free(k->defense); free(k->door_of); free(k->fight_of);
+    memset(k, 0, sizeof(KnownSet));
+}
+
+/* The signatures as Python gives them: a list of (doors, fights, ((blocker, atk, def), ...)), the masks as
+   set bytes. */
+static int read_known(PyObject *list, int blockers, KnownSet *k) {
+    memset(k, 0, sizeof(KnownSet));
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) > (1 << 24)) {
+        PyErr_SetString(PyExc_ValueError, "the known signatures must be a list");
+        return -1;
+    }
+    k->count = (int)PyList_GET_SIZE(list);
+    k->words = k->count / 64 + 1;
+    k->blockers = blockers;
+    size_t n = (size_t)k->count + 1, per = (size_t)blockers + 1;
+    k->doors = calloc(n, sizeof(set_t));
+    k->fights = calloc(n, sizeof(set_t));
+    k->atk = calloc(n * per, sizeof(int64_t));
+    k->defense = calloc(n * per, sizeof(int64_t));
+    k->door_of = calloc(per * (size_t)k->words, sizeof(uint64_t));
+    k->fight_of = calloc(per * (size_t)k->words, sizeof(uint64_t));
+    if (!k->doors || !k->fights || !k->atk || !k->defense || !k->door_of || !k->fight_of) {
+        known_free(k);
+        no_memory();
+        return -1;
+    }
+    for (int i = 0; i < k->count; i++) {
+        PyObject *item = PyList_GET_ITEM(list, i);
+        if (tuple_of(item, 3, "a known signature") < 0 || read_set(PyTuple_GET_ITEM(item, 0), &k->doors[i]) < 0
+                || read_set(PyTuple_GET_ITEM(item, 1), &k->fights[i]) < 0)
+            goto failed;
+        PyObject *stats = PyTuple_GET_ITEM(item, 2);
+        if (!PyTuple_Check(stats)) { PyErr_SetString(PyExc_ValueError, "a signature's stats must be a tuple"); goto failed; }
+        set_t seen = {{0, 0}};
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(stats); j++) {
+            PyObject *fight = PyTuple_GET_ITEM(stats, j);
+            int b;
+            int64_t atk, defense;
+            if (tuple_of(fight, 3, "a fight of a signature") < 0 || read_small(fight, 0, &b) < 0
+                    || read_int(fight, 1, &atk) < 0 || read_int(fight, 2, &defense) < 0)
+                goto failed;
+            if (b < 0 || b >= blockers) { PyErr_SetString(PyExc_ValueError, "a signature fights no blocker"); goto failed; }
+            k->atk[(size_t)i * per + (size_t)b] = atk;
+            k->defense[(size_t)i * per + (size_t)b] = defense;
+            seen = set_with(seen, b);
+        }
+        if (!set_equal(seen, k->fights[i]) || !set_empty(set_and(k->doors[i], k->fights[i]))) {
+            PyErr_SetString(PyExc_ValueError, "a signature's stats must be those of its fights");
+            goto failed;
+        }
+        uint64_t bit = (uint64_t)1 << (i & 63);
+        FOR_EACH(b, k->doors[i], { if (b < blockers) k->door_of[(size_t)b * (size_t)k->words + (size_t)(i >> 6)] |= bit; })
+        FOR_EACH(b, k->fights[i], { if (b < blockers) k->fight_of[(size_t)b * (size_t)k->words + (size_t)(i >> 6)] |= bit; })
+    }
+    return 0;
+failed:
+    known_free(k);
+    return -1;
+}
+
+/* A walked class: its consumed set, the least signature it is consistent with (-1: an empty slot), and the
+   quiet step it was reached by, which restricts its moves (-1: none; "Quiet steps" above). */
+typedef struct {
+    set_t consumed;
+    int32_t lowest;
+    int32_t quiet;
+} ClassEntry;
+
+typedef struct {
+    ClassEntry *slots;
+    int64_t capacity, count;
+} ClassTable;
+
+static inline uint64_t class_hash(set_t consumed, int32_t lowest, int32_t quiet) {
+    uint64_t h = mix(mix(0, consumed.w[0]), consumed.w[1] ^ ((uint64_t)(uint32_t)lowest << 40));
+    h = mix(h, (uint64_t)(uint32_t)quiet);
+    return h ^ (h >> 29);
+}
+
+/* Whether the class was walked already; with `enter`, it is entered when not. -1 on error. */
+static int class_seen(ClassTable *t, set_t consumed, int32_t lowest, int32_t quiet, int enter) {
+    if (2 * (t->count + 1) > t->capacity) {
+        int64_t old_capacity = t->capacity;
+        ClassEntry *old = t->slots;
+        t->capacity = old_capacity ? 2 * old_capacity : 1 << 12;
+        t->slots = malloc(sizeof(ClassEntry) * (size_t)t->capacity);
+        if (!t->slots) { t->slots = old; t->capacity = old_capacity; no_memory(); return -1; }
+        for (int64_t i = 0; i < t->capacity; i++) t->slots[i].lowest = -1;
+        uint64_t mask = (uint64_t)t->capacity - 1;
+        for (int64_t i = 0; i < old_capacity; i++) {
+            if (old[i].lowest < 0) continue;
+            uint64_t to = class_hash(old[i].consumed, old[i].lowest, old[i].quiet) & mask;
+            while (t->slots[to].lowest >= 0) to = (to + 1) & mask;
+            t->slots[to] = old[i];
+        }
+        free(old);
+    }
+    uint64_t mask = (uint64_t)t->capacity - 1;
+    uint64_t at = class_hash(consumed, lowest, quiet) & mask;
+    while (t->slots[at].lowest >= 0) {
+        const ClassEntry *e = &t->slots[at];
+        if (e->lowest == lowest && e->quiet == quiet && set_equal(e->consumed, consumed)) return 1;
+        at = (at + 1) & mask;
+    }
+    if (!enter) return 0;
+    t->slots[at].consumed = consumed;
+    t->slots[at].lowest = lowest;
+    t->slots[at].quiet = quiet;
+    t->count++;
+    return 0;
+}
+
+/* The way to a walked class: the class it was reached from (-1: the start) and the blocker taken. */
+typedef struct {
+    int32_t parent;
+    int16_t step;
+} WalkNode;
+
+/* A consistent prefix waiting on the walk's stack: its position (not closed), the node it comes from and
+   the blocker it took (a node is made when the prefix is walked), where its set of alive signatures is in
+   the stack of words, and, when that blocker was taken from a class with the same alive signatures, the
+   class's frontier and gains (to tell whether the step was quiet, closure included). */
+typedef struct {
+    State s;
+    int32_t parent;
+    int16_t step;
+    int16_t same_alive;
+    int64_t alive_at;
+    set_t base_frontier;
+    int64_t base_atk, base_defense, base_keys, base_elixirs;
+} WalkItem;
+
+/* A deviation: the walked node it steps off from and the blocker it takes (-1: the start itself, when
+   nothing is known). */
+typedef struct {
+    int32_t node;
+    int16_t step;
+} Deviation;
+
+typedef struct {
+    PyObject_HEAD
+    Search W;               /* the walk's graph (every blocker allowed) and its cost tables */
+    Graph *search_graph;    /* read once; each question's search copies it */
+    Search S;               /* the first-win search of the current question */
+    PyObject *specs;        /* holds the cost callbacks the graphs borrow */
+    int ready;
+    Search D;               /* the budgeted dive of each question, before its best-first search */
+    int priced, steiner;    /* the best-first search's lazy bounds: the priced; the Steiner and chain */
+    int64_t dive_budget;    /* expansions of the dive (0: no dive) */
+    int dived;              /* the current question's dive was tried */
+    /* the last question's counts: classes walked, deviations queued, states the search expanded */
+    int64_t walked, deviations, expanded, pruned;
+} Walker;
+
+typedef struct {
+    WalkNode *nodes;
+    int64_t nodes_count, nodes_capacity;
+    WalkItem *stack;
+    int64_t stack_count, stack_capacity;
+    uint64_t *alive;        /* the stack's sets of alive signatures, `words` each */
+    int64_t alive_count, alive_capacity;
+    Deviation *deviations;
+    int64_t deviations_count, deviations_capacity;
+    ClassTable classes;
+} WalkSpace;
+
+static void walk_space_free(WalkSpace *w) {
+    free(w->nodes); free(w->stack); free(w->alive); free(w->deviations); free(w->classes.slots);
+    memset(w, 0, sizeof(WalkSpace));
+}
+
+static int walk_push(WalkSpace *w, const State *s, int32_t parent, int b, const uint64_t *alive, int words,
+                     const State *base, int same_alive) {
+    if (grow((void **)&w->stack, &w->stack_capacity, w->stack_count + 1, sizeof(WalkItem)) < 0
+            || grow((void **)&w->alive, &w->alive_capacity, w->alive_count + words, sizeof(uint64_t)) < 0)
+        return -1;
+    WalkItem *item = &w->stack[w->stack_count++];
+    item->s = *s;
+    item->parent = parent;
+    item->step = (int16_t)b;
+    item->same_alive = (int16_t)(base && same_alive);
+    if (base) {
+        item->base_frontier = base->frontier;
+        item->base_atk = base->atk;
+        item->base_defense = base->defense;
+        item->base_keys = base->keys;
+        item->base_elixirs = base->elixirs;
+    }
+    item->alive_at = w->alive_count;
+    memcpy(w->alive + w->alive_count, alive, sizeof(uint64_t) * (size_t)words);
+    w->alive_count += words;
+    return 0;
+}
+
+static int32_t walk_node(WalkSpace *w, int32_t parent, int b) {
+    if (w->nodes_count >= INT32_MAX - 1) { no_memory(); return -1; }
+    if (grow((void **)&w->nodes, &w->nodes_capacity, w->nodes_count + 1, sizeof(WalkNode)) < 0) return -1;
+    w->nodes[w->nodes_count] = (WalkNode){parent, (int16_t)b};
+    return (int32_t)w->nodes_count++;
+}
+
+static inline int lowest_alive(const uint64_t *alive, int words) {
+    for (int w = 0; w < words; w++)
+        if (alive[w]) return w * 64 + __builtin_ctzll(alive[w]);
+    return -1;
+}
+
+/* Whether enemy b, taken now, reaches an area with equipment. */
+static inline int opens_equipment(const Graph *g, const State *s, int b) {
+    set_t fresh = set_andnot(g->blockers[b].areas, s->areas);
+    FOR_EACH(a, fresh, { if (g->areas[a].atk || g->areas[a].defense) return 1; })
+    return 0;
+}
+
+/* The move of the walk over frontier blocker b (every rule of docs/passages.md: a door needs a key, a fight
+   must be winnable and leave life), into `out` with its cost; 0 when not allowed. */
+static inline int walk_step(const Graph *g, const State *s, int b, const int64_t *costs, State *out, int64_t *cost) {
+    const Blocker *blocker = &g->blockers[b];
+    if (blocker->is_door) {
+        if (!(s->keys & blocker->key_bits)) return 0;
+        *cost = 0;
+    } else {
+        *cost = costs[b];
+        if (*cost < 0 || *cost >= s->hp) return 0;
+    }
+    *out = *s;
+    out->hp -= *cost;
+    take_blocker(g, out, b);
+    return 1;
+}
+
+/* The blockers from the start to walked node `node`, in order, appended to `trail`. */
+static int walk_way(const WalkSpace *w, int32_t node, Trail *trail) {
+    int64_t first = trail->count;
+    for (int32_t at = node; at >= 0; at = w->nodes[at].parent)
+        if (w->nodes[at].step >= 0 && trail_add(trail, w->nodes[at].step) < 0) return -1;
+    for (int64_t i = first, j = trail->count - 1; i < j; i++, j--) {
+        int swap = trail->items[i];
+        trail->items[i] = trail->items[j];
+        trail->items[j] = swap;
+    }
+    return 0;
+}
+
+static int search_deviations(Walker *self, const WalkSpace *w, const State *root, PyObject *deadline, Options o,
+                             Trail *trail, int *goal);
+
+/* The search runs on the deviations queued so far whenever their number has doubled since it last ran
+   (from this many on), so that a question with an answer near the start of the walk is answered without
+   walking the rest; a search that ends without a win leaves what it stored as failures for the next. */
+#define FIRST_SEARCH_AT 4096
+
+/* The walk of one question (header above). Returns 1 when it found a route of a new signature (a
+   consistent prefix that ends one at a goal, or a win of the search from a deviation: its steps in
+   `trail`, the goal in *goal), 0 when neither exists, 2 when time ran out, -1 on error. Runs without the
+   GIL. */
+static int walk_classes(Walker *self, WalkSpace *w, const State *root, const KnownSet *k, int64_t at_least,
+                        PyObject *deadline, Options o, Trail *trail, int *goal) {
+    Graph *g = &self->W.g;
+    Search *S = &self->S;
+    const int words = k->words;
+    uint64_t *alive = malloc(sizeof(uint64_t) * (size_t)words);
+    uint64_t *still = malloc(sizeof(uint64_t) * (size_t)words);
+    int status = -1;
+    if (!alive || !still) { no_memory(); goto done; }
+    memset(alive, 0, sizeof(uint64_t) * (size_t)words);
+    for (int i = 0; i < k->count; i++) alive[i >> 6] |= (uint64_t)1 << (i & 63);
+    if (walk_push(w, root, -1, -1, alive, words, NULL, 0) < 0) goto done;
+    int64_t ticks = 0, next_search = FIRST_SEARCH_AT;
+    while (w->stack_count) {
+        if (++ticks % CLOCK_EVERY == 0) {
+            int over = expired(deadline);
+            if (over < 0) goto done;
+            if (over) { status = 2; goto done; }
+        }
+        WalkItem item = w->stack[--w->stack_count];
+        memcpy(alive, w->alive + item.alive_at, sizeof(uint64_t) * (size_t)words);
+        w->alive_count = item.alive_at;
+        int lowest = lowest_alive(alive, words);
+        int32_t quiet_from = item.same_alive ? item.step : -1;
+        int seen = class_seen(&w->classes, item.s.consumed, lowest, quiet_from, 1);
+        if (seen) { if (seen < 0) goto done; continue; }
+        int32_t node = walk_node(w, item.parent, item.step);
+        if (node < 0) goto done;
+        State s = item.s;
+        /* Neutral fights, lowest first, again and again. */
+        set_t fights = {{0, 0}};
+        for (int i = lowest; i >= 0 && i < k->count; i++)
+            if (alive[i >> 6] >> (i & 63) & 1) fights = set_or(fights, k->fights[i]);
+        int closed = 0;
+        for (;;) {
+            CostTable *table = costs_at(g, s.atk, s.defense);
+            if (!table) goto done;
+            set_t candidates = set_andnot(set_andnot(set_and(table->free, s.frontier), g->door_mask), fights);
+            int taken = -1;
+            FOR_EACH(b, candidates, { if (taken < 0 && !opens_equipment(g, &s, b)) taken = b; })
+            if (taken < 0) break;
+            take_blocker(g, &s, taken);
+            node = walk_node(w, node, taken);
+            if (node < 0) goto done;
+            closed = 1;
+        }
+        /* Quiet: no item taken on the way from the class it came from, and every alive signature kept. */
+        int is_door = item.step >= 0 && g->blockers[item.step].is_door;
+        int32_t quiet = item.same_alive && s.atk == item.base_atk && s.defense == item.base_defense
+                                && s.elixirs == item.base_elixirs
+                                && s.keys + (is_door ? g->blockers[item.step].key_unit : 0) == item.base_keys
+                            ? item.step : -1;
+        set_t fresh = set_andnot(s.frontier, item.base_frontier);
+        if (closed || quiet != quiet_from) {
+            seen = class_seen(&w->classes, s.consumed, lowest, quiet, 1);
+            if (seen) { if (seen < 0) goto done; continue; }
+        }
+        if (quiet >= 0) {
+            /* (walked without the restriction already: nothing more to walk) */
+            seen = class_seen(&w->classes, s.consumed, lowest, -1, 0);
+            if (seen) { if (seen < 0) goto done; continue; }
+        }
+        /* No route from a class whose bound (header comment, "Bound": admissible from any position) is
+           below at_least wins, whatever it does next: neither its consistent continuations nor its
+           deviations need walking. */
+        if (bound_of(g, &s) < at_least) { self->pruned++; continue; }
+        self->walked++;
+        if (s.goal >= 0 && s.hp >= at_least) {
+            set_t doors = set_and(s.consumed, g->door_mask), fought = set_andnot(s.consumed, g->door_mask);
+            int same = 0;
+            for (int i = lowest; i >= 0 && i < k->count && !same; i++)
+                if (alive[i >> 6] >> (i & 63) & 1)
+                    same = set_equal(doors, k->doors[i]) && set_within(k->fights[i], fought);
+            if (!same) {
+                if (walk_way(w, node, trail) < 0) goto done;
+                *goal = s.goal;
+                status = 1;
+                goto done;
+            }
+        }
+        CostTable *table = costs_at(g, s.atk, s.defense);
+        if (!table) goto done;
+        const int64_t *costs = table->costs;
+        set_t moves = quiet >= 0 ? set_and(s.frontier, fresh) : s.frontier;
+        FOR_EACH(b, moves, {
+            State child;
+            int64_t cost;
+            if (!walk_step(g, &s, b, costs, &child, &cost)) continue;
+            const uint64_t *of = (g->blockers[b].is_door ? k->door_of : k->fight_of) + (size_t)b * (size_t)words;
+            int any = 0;
+            for (int x = 0; x < words; x++) {
+                uint64_t keep;
+                if (g->blockers[b].is_door) keep = alive[x] & of[x];
+                else if (cost == 0) keep = alive[x] & ~of[x];
+                else {
+                    keep = 0;
+                    uint64_t rest = alive[x] & of[x];
+                    while (rest) {
+                        int i = x * 64 + __builtin_ctzll(rest);
+                        rest &= rest - 1;
+                        size_t at = (size_t)i * (size_t)(k->blockers + 1) + (size_t)b;
+                        if (k->atk[at] == s.atk && k->defense[at] == s.defense) keep |= (uint64_t)1 << (i & 63);
+                    }
+                }
+                still[x] = keep;
+                any |= keep != 0;
+            }
+            if (any) {
+                int same = 1;
+                for (int x = 0; x < words && same; x++) same = still[x] == alive[x];
+                if (walk_push(w, &child, node, b, still, words, &s, same) < 0) goto done;
+                continue;
+            }
+            /* A deviation: into the search's key table, unless a state as good is there already. */
+            const Best *known = NULL;
+            StepEntry *slot = steps_slot(&S->steps, child.consumed);
+            if (slot->key_id >= 0) {
+                known = &S->keys.entries[slot->key_id].best;
+                if (known->record >= 0 && known->hp >= child.hp - child.elixirs + known->elixirs) continue;
+            }
+            State root_state = child;
+            root_state.frontier = set_and(root_state.frontier, S->g.allowed);
+            if (close_state(&S->g, &root_state, NULL) < 0) goto done;
+            Key rk = key_of(&S->g, &root_state);
+            int32_t root_key = keys_find(&S->keys, &rk, 1);
+            if (root_key < 0 || steps_store(&S->steps, steps_slot(&S->steps, child.consumed), child.consumed, root_key) < 0)
+                goto done;
+            if (w->deviations_count >= INT32_MAX - 2) { no_memory(); goto done; }
+            if (grow((void **)&w->deviations, &w->deviations_capacity, w->deviations_count + 1, sizeof(Deviation)) < 0)
+                goto done;
+            int64_t before = S->records_count;
+            if (add_root(S, &root_state, -2 - (int32_t)w->deviations_count, o) < 0) goto done;
+            if (S->records_count > before) {
+                w->deviations[w->deviations_count++] = (Deviation){node, (int16_t)b};
+                self->deviations++;
+            }
+        })
+        if (w->deviations_count >= next_search) {
+            next_search = 2 * w->deviations_count;
+            status = search_deviations(self, w, root, deadline, o, trail, goal);
+            if (status != 0) goto done;
+            status = -1;
+        }
+    }
+    status = search_deviations(self, w, root, deadline, o, trail, goal);
+done:
+    free(alive);
+    free(still);
+    return status;
+}
+
+/* A search's tables emptied for a new question; its graph and cost tables are kept. -1 on error. */
+static int reset_tables(Search *S) {
+    free(S->records);
+    S->records = NULL;
+    S->records_count = S->records_capacity = 0;
+    free(S->keys.slots);
+    free(S->keys.entries);
+    memset(&S->keys, 0, sizeof(KeyTable));
+    free(S->steps.slots);
+    memset(&S->steps, 0, sizeof(StepTable));
+    queue_free(&S->queue);
+    free(S->undo);
+    S->undo = NULL;
+    S->undo_count = S->undo_capacity = 0;
+    S->undo_active = 0;
+    return keys_init(&S->keys) < 0 || steps_init(&S->steps) < 0 || queue_init(&S->queue) < 0 ? -1 : 0;
+}
+
+static int Walker_init(Walker *self, PyObject *args, PyObject *kwds) {
+    (void)kwds;
+    PyObject *walk_spec, *search_spec;
+    int priced = 0, steiner = 0;
+    long long dive_budget = 0;
+    if (!PyArg_ParseTuple(args, "OO|ppL", &walk_spec, &search_spec, &priced, &steiner, &dive_budget)) return -1;
+    if (dive_budget < 0) { PyErr_SetString(PyExc_ValueError, "the dive's budget must not be negative"); return -1; }
+    self->dive_budget = dive_budget;
+    self->priced = priced;
+    self->steiner = steiner;
+    if (self->ready) { PyErr_SetString(PyExc_RuntimeError, "a Walker is made once"); return -1; }
+    if (init_search(&self->W, walk_spec) < 0 || init_search(&self->S, search_spec) < 0
+            || init_search(&self->D, search_spec) < 0)
+        return -1;
+    if (self->W.g.blockers_count != self->S.g.blockers_count || self->W.g.areas_count != self->S.g.areas_count) {
+        PyErr_SetString(PyExc_ValueError, "the walk's and the search's graphs must be of one level");
+        return -1;
+    }
+    if (!set_empty(self->W.g.ending) || !set_empty(self->W.g.purchases) || self->W.g.fields != 1) {
+        PyErr_SetString(PyExc_ValueError, "the counting walk holds levels without bosses, shops or key colours");
+        return -1;
+    }
+    self->specs = PyTuple_Pack(2, walk_spec, search_spec);
+    if (!self->specs) return -1;
+    self->ready = 1;
+    return 0;
+}
+
+static void Walker_dealloc(Walker *self) {
+    free_search(&self->W);
+    free_search(&self->S);
+    free_search(&self->D);
+    Py_XDECREF(self->specs);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* The winning route of the search after the walk: the way to the deviation it starts from, the deviation's
+   blocker, the closure of the deviated position and the search's steps from there. Runs without the GIL. */
+static int deviation_route(Walker *self, Search *S, const WalkSpace *w, const State *root, int32_t best,
+                           Trail *trail) {
+    int32_t first = best;
+    while (S->records[first].parent >= 0) first = S->records[first].parent;
+    int64_t index = -2 - (int64_t)S->records[first].parent;
+    if (index < 0 || index >= w->deviations_count) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        PyErr_SetString(PyExc_SystemError, "the counting walk lost the deviation of its route");
+        PyGILState_Release(gil);
+        return -1;
+    }
+    Deviation d = w->deviations[index];
+    if (walk_way(w, d.node, trail) < 0 || (d.step >= 0 && trail_add(trail, d.step) < 0)) return -1;
+    State s = *root;
+    for (int64_t i = 0; i < trail->count; i++) {
+        int b = trail->items[i];
+        CostTable *table = costs_at(&self->W.g, s.atk, s.defense);
+        if (!table) return -1;
+        s.hp -= self->W.g.blockers[b].is_door ? 0 : table->costs[b];
+        take_blocker(&self->W.g, &s, b);
+    }
+    s.frontier = set_and(s.frontier, S->g.allowed);
+    if (close_state(&S->g, &s, trail) < 0) return -1;
+    return route_steps(S, &s, best, trail);
+}
+
+/* The first-win search from the deviations queued (add_root): 1 with the route of its win in `trail` and
+   the goal in *goal, 0 when none wins (what it stored stays, as failures), 2 when time ran out, -1 on
+   error. Runs without the GIL. */
+static int search_deviations(Walker *self, const WalkSpace *w, const State *root, PyObject *deadline, Options o,
+                             Trail *trail, int *goal) {
+    Search *S = &self->S;
+    Outcome out;
+    if (self->dive_budget && !self->dived) {
+        /* First a dive from every deviation queued, deepest first, for at most dive_budget expansions (a
+           count: the answer must not depend on the machine): where some deviation wins, it finds a win in a
+           few expansions where the best-first search, which must first rule out every state whose bound
+           is higher, may take hundreds of thousands. What the dive stores proves nothing (it stopped
+           early), so it has tables of its own. */
+        self->dived = 1;
+        Search *D = &self->D;
+        if (reset_tables(D) < 0) return -1;
+        Options dive = o;
+        dive.dive = 1;
+        dive.priced = dive.steiner = 0;
+        dive.chain_from = -1;
+        dive.max_expanded = self->dive_budget;
+        for (int64_t r = 0; r < S->records_count; r++) {
+            const State *root_state = &S->records[r];
+            if (root_state->parent <= -2 && S->keys.entries[root_state->key_id].best.record == r
+                    && add_root(D, root_state, root_state->parent, dive) < 0)
+                return -1;
+        }
+        int status = run_queue(D, deadline, dive, &out);
+        self->expanded += out.expanded;
+        if (status < 0) return -1;
+        if (out.have_best) {
+            *goal = D->records[out.best_record].goal;
+            return deviation_route(self, D, w, root, out.best_record, trail) < 0 ? -1 : 1;
+        }
+        int over = out.complete ? 0 : expired(deadline);
+        if (over) return over < 0 ? -1 : 2;
+        if (out.complete) return 0;     /* the dive went through every state: none wins */
+    }
+    int status = run_queue(S, deadline, o, &out);
+    self->expanded += out.expanded;
+    if (status < 0) return -1;
+    if (!out.complete) return 2;
+    if (!out.have_best) return 0;
+    *goal = S->records[out.best_record].goal;
+    return deviation_route(self, S, w, root, out.best_record, trail) < 0 ? -1 : 1;
+}
+
+/* another(root, known, at_least, deadline) -> (complete, steps, goal): a winning route (at least `at_least`
+   hp) from `root` (the level's start as reached, read_state, not closed) whose signature is none of
+   `known` (a list of (doors, fights, ((blocker, atk, def), ...)), masks as set bytes): steps = every
+   blocker it consumes from root, goal = the goal it reaches; steps and goal None when there is none
+   (complete) or time ran out (not complete). */
+static PyObject *Walker_another(Walker *self, PyObject *args) {
+    PyObject *root_spec, *known_list, *deadline;
+    long long at_least;
+    if (!self->ready) { PyErr_SetString(PyExc_RuntimeError, "the Walker was not made"); return NULL; }
+    if (!PyArg_ParseTuple(args, "OO!LO", &root_spec, &PyList_Type, &known_list, &at_least, &deadline)) return NULL;
+    KnownSet k;
+    State root;
+    if (read_state(&self->W.g, root_spec, &root, 0, NULL) < 0) return NULL;
+    if (read_known(known_list, self->W.g.blockers_count, &k) < 0) return NULL;
+    if (reset_tables(&self->S) < 0) { known_free(&k); return NULL; }
+    Search *S = &self->S;
+    WalkSpace w;
+    memset(&w, 0, sizeof(w));
+    Trail trail = {NULL, 0, 0};
+    Options o = {.first_win = 1, .dive = 0, .use_dominance = 1, .priced = self->priced, .steiner = self->steiner,
+                 .chain_from = self->steiner ? 0 : -1, .at_least = at_least, .threads = 1};
+    self->walked = self->deviations = self->expanded = self->pruned = 0;
+    self->dived = 0;
+    int goal = -1, status;
+    PyThreadState *unlocked = PyEval_SaveThread();
+    if (k.count == 0) {
+        /* Nothing known: the start itself has deviated. */
+        State start = root;
+        start.frontier = set_and(start.frontier, S->g.allowed);
+        status = grow((void **)&w.deviations, &w.deviations_capacity, 1, sizeof(Deviation));
+        if (status == 0) {
+            w.deviations[w.deviations_count++] = (Deviation){-1, -1};
+            self->deviations = 1;
+            status = close_state(&S->g, &start, NULL) < 0 || add_root(S, &start, -2, o) < 0 ? -1 : 0;
+        }
+    } else {
+        status = walk_classes(self, &w, &root, &k, at_least, deadline, o, &trail, &goal);
+    }
+    if (status == 0 && k.count == 0) status = search_deviations(self, &w, &root, deadline, o, &trail, &goal);
+    PyEval_RestoreThread(unlocked);
+    PyObject *result = NULL;
+    if (status == 0 || status == 2) {
+        result = Py_BuildValue("(OOO)", status == 0 ? Py_True : Py_False, Py_None, Py_None);
+    } else if (status == 1) {
+        PyObject *steps = PyList_New((Py_ssize_t)trail.count);
+        if (steps) {
+            for (int64_t i = 0; i < trail.count; i++)
+                PyList_SET_ITEM(steps, (Py_ssize_t)i, PyLong_FromLong(trail.items[i]));
+            if (PyErr_Occurred()) Py_CLEAR(steps);
+        }
+        if (steps) result = Py_BuildValue("(ONi)", Py_True, steps, goal);
+    }
+    free(trail.items);
+    walk_space_free(&w);
+    known_free(&k);
+    /* The search's tables go back now: a question can fill gigabytes, and the next starts afresh anyway. */
+    if (reset_tables(S) < 0 && result) Py_CLEAR(result);
+    return result;
+}
+
+static PyObject *Walker_counts(Walker *self, PyObject *args) {
+    (void)args;
+    return Py_BuildValue("(LLLL)", (long long)self->walked, (long long)self->deviations, (long long)self->expanded,
+                         (long long)self->pruned);
+}
+
+static PyMethodDef Walker_methods[] = {
+    {"another", (PyCFunction)Walker_another, METH_VARARGS,
+     "another(root, known, at_least, deadline) -> (complete, steps, goal): a winning route of a new signature."},
+    {"counts", (PyCFunction)Walker_counts, METH_NOARGS,
+     "counts() -> (classes walked, deviations queued, states expanded, classes cut by the bound) of the last "
+     "question."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject WalkerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "twisty.solver._passages_core.Walker",
+    .tp_doc = "Walker(walk_graph, search_graph): the counting engine's walks over consistent prefixes of one level.",
+    .tp_basicsize = sizeof(Walker),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Walker_init,
+    .tp_dealloc = (destructor)Walker_dealloc,
+    .tp_methods = Walker_methods,
+};
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(graph, root, deadline, first_win, dive, use_dominance, at_least, priced, steiner, chain_from, threads=1)\n"
@@ -2864,7 +3643,7 @@ static PyMethodDef methods[] = {
      "first_win_any(graph, roots, deadline, at_least) -> (index, complete, expanded, steps, goal)\n\n"
      "One first-win search from every state of `roots` at once (the counting engine's deviations)."},
     {"least_need", least_need, METH_VARARGS,
-     "least_need(graph, root, deadline, known, steiner) -> (least need or None, expanded)\n\n"
+     "least_need(graph, root, deadline, known, steiner) -> (least need or None, expanded, steps, goal)\n\n"
      "The least-need search of min_start_hp (need_offer, least_need in _passages_core.c)."},
     {"bound", bound_py, METH_VARARGS,
      "bound(graph, state, which, floor=NO_WIN, enough=None) -> one of the search's bounds at a state (for tests)"},
@@ -2877,12 +3656,18 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, .m_name = "_passages_
                                     .m_methods = methods};
 
 PyMODINIT_FUNC PyInit__passages_core(void) {
-    if (PyType_Ready(&DeciderType) < 0) return NULL;
+    if (PyType_Ready(&DeciderType) < 0 || PyType_Ready(&WalkerType) < 0) return NULL;
     PyObject *made = PyModule_Create(&module);
     if (!made) return NULL;
     Py_INCREF(&DeciderType);
     if (PyModule_AddObject(made, "Decider", (PyObject *)&DeciderType) < 0) {
         Py_DECREF(&DeciderType);
+        Py_DECREF(made);
+        return NULL;
+    }
+    Py_INCREF(&WalkerType);
+    if (PyModule_AddObject(made, "Walker", (PyObject *)&WalkerType) < 0) {
+        Py_DECREF(&WalkerType);
         Py_DECREF(made);
         return NULL;
     }

@@ -15,25 +15,20 @@ when no walk was found. Nothing truncated is reported as complete.
 from __future__ import annotations
 
 import time
-from collections import deque
 from dataclasses import dataclass, field
 
 from twisty.errors import EngineBug, LimitReached
 from twisty.limits import Deadline
 from twisty.rules.book.contents import RULE_NAMES
 from twisty.rules.book.model import Book
-from twisty.rules.book.path import Move, PathRules, PathState, Walker, replay_walk
-from twisty.rules.book.static import PASSABLE, READINGS, STATUS_NAMES, Evaluation
+from twisty.rules.book.path import POLL_INSIDE_ABOVE, PathRules, PathState, replay_moves
+from twisty.rules.book.static import PASSABLE, READINGS, STATUS_NAMES, Evaluation, evaluate
 from twisty.rules.book.topology import Cell
+from twisty.solver.book_search import WalkSearch
 
-# Walkers (search states) kept at most: each costs a few hundred bytes in four tables, so two million stay
-# within about a gigabyte; the shipped books need a few thousand.
+# Walkers (search states) kept at most: each is one integer in a table (about a hundred bytes with its
+# parent), so two million stay within a few hundred megabytes; the shipped books need a few thousand.
 MAX_WALKERS = 2_000_000
-
-
-def walker_cap(max_walkers: int) -> str:
-    """The name of the walker cap, for messages ("... within the limit of 2,000,000 walkers")."""
-    return f"limit of {max_walkers:,} walkers"
 
 
 class WalkAnswers:
@@ -72,6 +67,8 @@ class BookAnalysis(WalkAnswers):
     walkers: int = 0
     evaluations: int = 0
     seconds: float = 0.0
+    walk_seconds: float = 0.0  # of which deciding the walk (solvability, length, uniqueness)
+    _search: WalkSearch | None = field(default=None, repr=False, compare=False)  # to finish the corridor
 
     @property
     def complete(self) -> bool:
@@ -92,7 +89,15 @@ class BookAnalysis(WalkAnswers):
         names = ["solvable", "moves"] if self.status == "unknown" else []
         if self.unique is None:
             names += ["unique", "shortest_walks"]
-        return names + ["corridor", "simple_corridor", "branches", "dead_ends"]
+        if self.corridor is not None:
+            return names
+        # An unsolvable book's corridor is no simple path, whatever its cells.
+        return (
+            names
+            + ["corridor"]
+            + (["simple_corridor"] if self.simple_corridor is None else [])
+            + ["branches", "dead_ends"]
+        )
 
     def rule_names(self, rules: set[int]) -> list[str]:
         return [RULE_NAMES[rule] for rule in sorted(rules)]
@@ -104,116 +109,121 @@ def solve_book(
     deadline: Deadline | None = None,
     reading: frozenset[str] = frozenset(),
     max_walkers: int | None = None,
+    corridor: bool = True,
+    keep_for_readings: bool = False,
 ) -> BookAnalysis:
     """The walk and the verdict; `reading` evaluates the book under other readings (static.READINGS).
 
     `deadline` is the level's one deadline (None: no limit); `max_walkers` caps the search states
-    (None: MAX_WALKERS). Either cap gives a verdict that names it and leaves undecided answers unknown."""
+    (None: MAX_WALKERS). Either cap gives a verdict that names it and leaves undecided answers unknown.
+    The answers come in order of cost (module docstring): the walk first, then (unless `corridor` is False)
+    the corridor. With `keep_for_readings`, the corridor stops short of the deadline, keeping time for the
+    ambiguity lint's readings; `resume_corridor` gives it what they leave."""
     started = time.perf_counter()
-    walker_limit = MAX_WALKERS if max_walkers is None else max_walkers
-    rules = PathRules(book, reading, deadline)
-    shape = book.shape
     verdict = BookAnalysis(book, "unknown", shortest_walks=None)
     try:
-        verdict.initial = rules.evaluation(PathState())
-        begun = rules.start()
+        verdict.initial = initial_evaluation(book, reading, deadline)
+        # An entrance that kills ends it here, before any search is set up.
+        if verdict.initial.passable(book.shape.index(book.entrance)):
+            rules = PathRules(book, reading, deadline, verdict.initial)
+            search = WalkSearch(rules, deadline, MAX_WALKERS if max_walkers is None else max_walkers)
+            begun = search.begin()
+        else:
+            begun = False
     except LimitReached as reached:
         verdict.cap = reached.cap
         verdict.seconds = time.perf_counter() - started
         return verdict
-    if begun is None:
+    if not begun:
         verdict.status, verdict.shortest_walks = "unsolvable", 0
         verdict.corridor, verdict.branches, verdict.dead_ends = [], [], []
         verdict.rules_fired = set(verdict.initial.fired)
         verdict.seconds = time.perf_counter() - started
         return verdict
-    start, start_rules = begun.walker, begun.rules
-    exit_index = shape.index(book.exit)
-
-    # Each walker met: [moves from the entrance, shortest walks to it (counted up to 2), the walker before
-    # it and the move that first reached it (None for the start)], for the walk, its removals and the count.
-    met: dict[Walker, list] = {start: [0, 1, None, begun]}
-    edges: set[tuple[int, int]] = set()
-    corridor: set[int] = {start.position}
-    path_rules: set[int] = set(start_rules)
-    reached_states = {start.state.removed}
-    exit_walkers: list[Walker] = [start] if start.position == exit_index else []
-    best: int | None = 0 if exit_walkers else None
-    queue = deque([start])
-    cap: str | None = None
-    stopped_at = 0  # every walker closer to the entrance than this was expanded
-    while queue and cap is None:
-        walker = queue.popleft()
-        record = met[walker]
-        here = stopped_at = record[0]
-        if walker.position == exit_index:
-            continue  # the walk ends at the exit
-        if deadline is not None and deadline.expired():
-            cap = f"{deadline.cap} limit"
-            break
-        try:
-            moves = rules.moves(walker)
-        except LimitReached as reached:
-            cap = reached.cap
-            break
-        following_distance = here + 1
-        seen_here: set[Walker] = set()
-        for move in moves:
-            following = move.walker
-            if following in seen_here:
-                continue  # two ways of making the same move are one walk
-            known = met.get(following)
-            if known is None and len(met) >= walker_limit:
-                cap = walker_cap(walker_limit)
-                break
-            seen_here.add(following)
-            previous = walker.position
-            for cell in move.cells:
-                corridor.add(cell)
-                edges.add((previous, cell))
-                previous = cell
-            if move.rules:
-                path_rules.update(move.rules)
-            if known is None:
-                met[following] = [following_distance, record[1], walker, move]
-                reached_states.add(following.state.removed)
-                queue.append(following)
-                if following.position == exit_index:
-                    exit_walkers.append(following)
-                    if best is None:
-                        best = following_distance
-            elif known[0] == following_distance and known[1] < 2:
-                known[1] = min(2, known[1] + record[1])
-
-    verdict.cap = cap
-    verdict.walkers = len(met)
-    verdict.evaluations = len(rules.evaluations)
-    verdict.rules_fired = set(path_rules)
-    for removed, evaluation in rules.evaluations.items():
-        if removed in reached_states:
-            verdict.rules_fired |= evaluation.fired
-    if cap is None:
-        _corridor_shape(verdict, corridor, edges)
-    if best is not None:
-        verdict.status = "solvable"
-        verdict.moves = best
-        finishers = [walker for walker in exit_walkers if met[walker][0] == best]
-        # The count of shortest walks is final once every walker one move short of the exit was expanded.
-        if cap is None or best <= stopped_at:
-            verdict.shortest_walks = min(2, sum(met[walker][1] for walker in finishers))
-        _record_walk(verdict, rules, finishers[0], met)
-    elif cap is None:
+    search.shortest()
+    verdict.walk_seconds = time.perf_counter() - started
+    if search.best is not None:
+        verdict.status, verdict.moves, verdict.shortest_walks = "solvable", search.best, search.shortest_walks
+        _record_walk(verdict, rules, search)
+    elif search.cap is None:
         verdict.status, verdict.shortest_walks = "unsolvable", 0
+    verdict._search = search
+    if corridor and search.cap is None:
+        reserve = _reading_reserve(deadline, verdict.walk_seconds) if keep_for_readings else None
+        search.exhaust(_sooner(deadline, reserve))
+    _take_corridor(verdict, search, corridor)
+    if search.proved_unsolvable and search.cap is None and search.reached_exit():
+        raise EngineBug("the bound on the cells a walk may reach left out the exit, which the search reached")
     verdict.seconds = time.perf_counter() - started
     return verdict
+
+
+def initial_evaluation(book: Book, reading: frozenset[str], deadline: Deadline | None) -> Evaluation:
+    """The book before the walk: the loader's evaluation when it has one for this reading, else a new one."""
+    if not reading and "initial" in book.cache:
+        return book.cache["initial"]
+    if deadline is not None:
+        deadline.check()
+    return evaluate(book, None, reading, deadline if book.shape.cell_count > POLL_INSIDE_ABOVE else None)
+
+
+def _reading_reserve(deadline: Deadline | None, walk_seconds: float) -> float | None:
+    """Seconds the corridor leaves for the ambiguity lint's readings: each reading evaluates the book and asks
+    for the walk again, about what the walk took here, so twice that for each and a fifth of a second to
+    spare, but at least a quarter of what is left and at most half. Generous costs nothing: what the readings
+    leave goes back to the corridor (`resume_corridor`). None: no limit to share."""
+    if deadline is None or deadline.remaining() is None:
+        return None
+    left = deadline.remaining() or 0.0
+    return min(left / 2, max(left / 4, len(READINGS) * 2 * walk_seconds + 0.2))
+
+
+def _sooner(deadline: Deadline | None, reserve: float | None) -> Deadline | None:
+    """The deadline `reserve` seconds before `deadline` (the same memory budget); `deadline` itself when
+    nothing is reserved."""
+    if deadline is None or reserve is None:
+        return deadline
+    # Of the same kind as `deadline` (a bench's deadline may count CPU seconds).
+    return type(deadline)(max(0.0, (deadline.remaining() or 0.0) - reserve), memory_bytes=deadline.memory_bytes)
+
+
+def _take_corridor(verdict: BookAnalysis, search: WalkSearch, asked: bool) -> None:
+    """Copy what the search met into the verdict: the cap, the walkers and evaluations, the rules that fired,
+    and (when the search ran to the end) the corridor and its shape."""
+    verdict.cap = search.cap
+    verdict.walkers = search.walkers()
+    verdict.evaluations = len(search.rules.evaluations)
+    verdict.rules_fired = set(search.path_rules)
+    for removed in search.reached_removals():
+        verdict.rules_fired |= search.rules.evaluation(PathState(removed)).fired
+    if asked and search.cap is None:
+        _corridor_shape(verdict, search.corridor(), search.edges())
+        verdict._search = None  # nothing left to resume: let its tables go
+
+
+def resume_corridor(verdict: BookAnalysis, deadline: Deadline | None) -> None:
+    """Finish the corridor of a verdict whose search stopped at a time limit after the walk was decided (with
+    `keep_for_readings`, or earlier), within `deadline`: the time the other answers left."""
+    search = verdict._search
+    verdict._search = None
+    if search is None or search.cap is None or search.cap.startswith("limit of") or verdict.status == "unknown":
+        return
+    if verdict.shortest_walks is None and verdict.status == "solvable":
+        return  # the walk's own layer was cut short: its count cannot be finished by exhausting
+    search.cap = None
+    started = time.perf_counter()
+    search.exhaust(deadline)
+    _take_corridor(verdict, search, True)
+    verdict.seconds += time.perf_counter() - started
 
 
 NAME = "rules"
 
 
 def analyse(book: Book, *, deadline: Deadline | None = None) -> BookAnalysis:
-    """The engine contract of the Book's engines (twisty.games.book): the verdict on the walk."""
-    return solve_book(book, deadline=deadline)
+    """The engine contract of the Book's engines (twisty.games.book): the verdict on the walk, its corridor
+    leaving time for the readings that `check` compares next (`resume_corridor` finishes it after them)."""
+    return solve_book(book, deadline=deadline, keep_for_readings=True)
 
 
 def _corridor_shape(verdict: BookAnalysis, corridor: set[int], edges: set[tuple[int, int]]) -> None:
@@ -232,27 +242,21 @@ def _corridor_shape(verdict: BookAnalysis, corridor: set[int], edges: set[tuple[
     verdict.dead_ends = sorted(shape.cell(index) for index, links in degree.items() if links <= 1 and index not in ends)
 
 
-def _record_walk(verdict: BookAnalysis, rules: PathRules, finish: Walker, met: dict[Walker, list]) -> None:
-    """Follow the walk back from the exit, replay it by the path rules, and keep it, with the book as this
-    walk leaves it (its own removals, each with the reason this walk gives it)."""
+def _record_walk(verdict: BookAnalysis, rules: PathRules, search: WalkSearch) -> None:
+    """Replay the walk the search found by the path rules, and keep it, with the book as this walk leaves it
+    at the exit (its own removals, each with the reason this walk gives it)."""
     shape = verdict.book.shape
-    taken: list[Move] = []
-    walker: Walker | None = finish
-    while walker is not None:
-        _distance, _count, previous, move = met[walker]
-        taken.append(move)
-        walker = previous
-    taken.reverse()  # the first is the start's own move (onto the entrance)
-    moves = [move.cells for move in taken[1:]]
-    if finish not in replay_walk(rules, moves):
+    steps = search.walk()
+    taken = replay_moves(rules, steps)  # the first is the start's own move (onto the entrance)
+    if taken is None:
         raise EngineBug(
-            f"the book's walk search found a walk of {len(moves)} moves that the path rules do not replay to the exit"
+            f"the book's walk search found a walk of {len(steps)} moves that the path rules do not replay to the exit"
         )
-    cells = [taken[0].walker.position] + [cell for entered in moves for cell in entered]
+    cells = [taken[0].walker.position] + [cell for move in taken[1:] for cell in move.cells]
     verdict.walk = [shape.cell(index) for index in cells]
     verdict.walk_rules = {rule for move in taken for rule in move.rules}
     removals = [removal for move in taken for removal in move.removals]
-    verdict.final = rules.evaluation_along(finish.state, removals)
+    verdict.final = rules.evaluation_along(taken[-1].walker.state, removals)
 
 
 def border(verdict: BookAnalysis) -> list[tuple[Cell, str, list[str]]]:
@@ -285,12 +289,17 @@ def reading_differences(
 ) -> list[ReadingDifference]:
     """Book.md's "Ambiguity": evaluate the book under each other reasonable reading; keep those that differ
     (in any cell before the walk, in solvability or in the shortest walk's length), and those a cap left
-    undecided. Every reading shares the level's one `deadline`: once it has passed, the readings not yet
-    compared are undecided at once."""
+    undecided. Each reading asks only for the walk (not the corridor), within an equal share of what is left
+    of the level's one `deadline`: a reading that cannot finish leaves the next ones their time (and a
+    corridor still unknown gets what they all leave, `resume_corridor`). Once the deadline has passed, the
+    readings not yet compared are undecided at once."""
     differences = []
     shape = book.shape
-    for reading in READINGS:
-        other = solve_book(book, deadline=deadline, reading=frozenset({reading}), max_walkers=max_walkers)
+    for number, reading in enumerate(READINGS):
+        shares = len(READINGS) - number
+        left = deadline.remaining() if deadline is not None else None
+        share = _sooner(deadline, None if left is None else left - left / shares)
+        other = solve_book(book, deadline=share, reading=frozenset({reading}), max_walkers=max_walkers, corridor=False)
         cells = None
         if verdict.initial is not None and other.initial is not None:
             cells = [

@@ -142,7 +142,7 @@ def _analyse(
         tell("least starting hp")
         min_start = engines["min_start"].min_start_hp(level, deadline)
         if min_start.status == "proved" and min_start.value is not None:
-            _confirm_min_start(level, min_start.value, engines["min_start"].NAME, deadline)
+            _confirm_min_start(level, min_start, engines["min_start"].NAME, deadline)
     tally = None
     witnesses: list[Replay] = []
     if "count" in asked and best.status == SOLVABLE and best.proved and not deadline.expired():
@@ -168,9 +168,15 @@ def _analyse(
     )
 
 
-def _confirm_min_start(level: PassagesLevel, value: int, engine: str, deadline: Deadline) -> None:
-    """A claimed minimal starting hp must come with a route that wins from it, replayed by the rules.
-    (That no smaller hp wins is the engine's proof; the differential tests cross-check it.)"""
+def _confirm_min_start(level: PassagesLevel, least: MinStartHp, engine: str, deadline: Deadline) -> None:
+    """A claimed minimal starting hp must come with a route that wins from it, replayed by the rules: the
+    engine's own route when it gives one, else a best route asked of it. (That no smaller hp wins is the
+    engine's proof; the differential tests cross-check it.)"""
+    value = least.value
+    assert value is not None
+    if least.decisions is not None:
+        checked_replay(level.with_start_hp(value), least.decisions, engine)
+        return
     best = engine_module(engine, level.features).best_route(level.with_start_hp(value), deadline)
     if best.status == UNKNOWN:
         return

@@ -15,35 +15,39 @@ recorded with other stats, stays missing or wrong). Everything else about a pref
 - A prefix consistent with no S_i has *deviated*: whatever it goes on with, its signature is new. Whether
   one of its continuations wins is then a plain decision question, where every dominance of the compiled
   search is allowed (it cannot merge two signatures, since any win will do). All the deviations of a walk
-  go to one first-win search of the core at once (first_win_any): one best-first search with the bound,
-  the closure and the dominance of the best route's search, whichever deviation each state came from.
+  go to one first-win search at once: one best-first search with the bound, the closure and the dominance
+  of the best route's search, whichever deviation each state came from.
 - A prefix consistent with some S_i has its recorded fights fixed by its consumed set C and any such i (the
-  fights of S_i among C), so a consistent prefix is stored as (C, the least such i), and its life follows.
-  The walk goes over these depth first, without the closure of the best route's search (a free fight
-  taken early can change the stats, hence the signature, of later fights) but for the fights that cannot
-  change a signature: a free fight that opens no equipment and is in no alive S_i (_neutral_fights; its
-  docstring proves it). At a goal, a consistent prefix whose signature is none of the S_i (it ends before
-  it has all of some S_i's doors and fights) is a new solution too.
+  fights of S_i among C), so a consistent prefix is a class (C, the least such i), and its life follows:
+  prefixes that differ only in the order of independent fights are one class, walked once. The walk goes
+  over the classes depth first, without the closure of the best route's search (a free fight taken early
+  can change the stats, hence the signature, of later fights) but for the fights that cannot change a
+  signature: a free fight that opens no equipment and is in no alive S_i (neutral fights; any route
+  without one has a twin that fights it first with the same signature). At a goal, a consistent prefix
+  whose signature is none of the S_i (it ends before it has all of some S_i's doors and fights) is a new
+  solution too.
 
-So each new signature costs one walk over the consistent prefixes plus one decision search from all their
-deviations. Uniqueness (count up to 1) is the best route's signature, then one walk for any other: the
-second signature found is the witness.
+The walk and the search run in the compiled core (_passages_core.c, Walker: its comment there says the
+same at the level of the code); this module asks them, follows the route the core reports by the rules'
+own functions and keeps the signatures found. So each new signature costs one walk over the consistent
+classes plus one decision search from all their deviations. Uniqueness (count up to 1) is the best
+route's signature, then one walk for any other: the second signature found is the witness. The same walk
+in Python, the counting engine before its walk moved into the core, is passages_count_walk: the tests and
+the counting benchmark hold the two to the same answers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from types import ModuleType
+from typing import Protocol
 
 from twisty.errors import EngineBug
 from twisty.rules.passages import PURCHASES, Decision, Signature, arrive, buy, replay
 from twisty.solver.passages_reference import Position
-from twisty.solver.passages_search_graph import SearchGraph, bits
+from twisty.solver.passages_search_graph import SearchGraph, set_bytes
 from twisty.solver.passages_verdict import Deadline, SolutionCount, witnesses_kept
-
-# How many steps of a walk between two looks at the clock.
-_CLOCK_EVERY = 256
 
 
 def follow_steps(sg: SearchGraph, root: Position, steps: list[int], goal: int, claimed_hp: int) -> tuple[Decision, ...]:
@@ -94,6 +98,14 @@ def _boss_ending(
     return decisions + (("goal", guarded),)
 
 
+# The decision search from the deviations: first a dive of at most DIVE_EXPANSIONS expansions (a count, so
+# that the answer is the same on every machine), then the best-first search, with the priced bound when
+# PRICED and with the Steiner and chain bounds when STEINER.
+DIVE_EXPANSIONS = 10_000
+PRICED = False
+STEINER = False
+
+
 class OutOfTime(Exception):
     """The deadline passed during a walk: the answer is unknown."""
 
@@ -119,116 +131,51 @@ class Known:
             {number[obj]: (atk, defense) for obj, atk, defense in fights},
         )
 
+    @property
+    def packed(self) -> tuple[bytes, bytes, tuple[tuple[int, int, int], ...]]:
+        """As the compiled walk reads it: the masks as set bytes, and (blocker, atk, def) per costly fight."""
+        return (
+            set_bytes(self.doors),
+            set_bytes(self.fights),
+            tuple((b, atk, defense) for b, (atk, defense) in sorted(self.stats.items())),
+        )
+
 
 class Counter:
-    """The walks of one level: new signatures one at a time (module docstring). `core` is the compiled
-    core module."""
+    """The walks of one level in the compiled core (its Walker: module docstring). `core` is the compiled
+    core module; the level must fit it (passages_search.fits) and have no tower feature that
+    passages_search.COUNTED_BY_REFERENCE lists."""
 
     def __init__(self, sg: SearchGraph, core: ModuleType, deadline: Deadline) -> None:
         self.sg = sg
-        self.core = core
         self.deadline = deadline
-        self.steps = 0
-        self.consistent = 0
-
-    def _tick(self) -> None:
-        self.steps += 1
-        if self.steps % _CLOCK_EVERY == 0 and self.deadline.expired():
-            raise OutOfTime
+        # The walk may take every blocker a route can (a signature may fight in a dead end); the decision
+        # search only those worth taking.
+        self.walker = core.Walker(sg.compiled_graph(sg.all_mask), sg.compiled_graph(), PRICED, STEINER, DIVE_EXPANSIONS)
+        self.root = sg.walk.start(sg.level.player)
+        self.root_state = sg.compiled_state(self.root)
+        # Totals over the questions asked: classes walked, deviations queued, states the searches expanded.
+        self.walked = self.deviations = self.expanded = 0
 
     def another(self, known: list[Known], at_least: int) -> tuple[Decision, ...] | None:
         """A route that wins with at least `at_least` hp and whose signature is none of `known`, or None
-        when there is none. Raises OutOfTime.
-
-        A walk over the consistent prefixes (depth first, each (consumed set, least consistent signature)
-        once) looks for a goal that ends a new signature and collects the deviations, the prefixes one
-        blocker further that are consistent with none of `known`; then one first-win search of the core
-        from all the deviations at once decides whether any of them wins, and how."""
-        sg = self.sg
-        walk = sg.walk
-        root = walk.start(sg.level.player)
-        door_mask = sg.door_mask
-        seen: set[tuple[int, int]] = set()
-        deviations: list[tuple[Position, tuple[Decision, ...]]] = []
-        stack: list[tuple[Position, int, tuple[Decision, ...]]] = []
-        if known:
-            stack.append((root, (1 << len(known)) - 1, ()))
-        else:
-            deviations.append((root, ()))
-        while stack:
-            self._tick()
-            at, alive, route = stack.pop()
-            lowest = (alive & -alive).bit_length() - 1
-            if (at.consumed, lowest) in seen:
-                continue
-            seen.add((at.consumed, lowest))
-            closed, route = self._neutral_fights(at, route, alive, known)
-            if closed is not at:
-                if (closed.consumed, lowest) in seen:
-                    continue
-                seen.add((closed.consumed, lowest))
-                at = closed
-            self.consistent += 1
-            if at.goal >= 0 and at.stats.hp >= at_least:
-                doors = at.consumed & door_mask
-                fought = at.consumed & ~door_mask
-                if not any(doors == k.doors and fought & k.fights == k.fights for k in _members(known, alive)):
-                    return route + (("goal", at.goal),)
-            for b in bits(at.frontier):
-                moved = walk.step(at, b)
-                if moved is None:
-                    continue
-                child, cost = moved
-                still = _still_consistent(known, alive, b, door_mask >> b & 1, cost, at)
-                if still:
-                    stack.append((child, still, route + (walk.decision(b),)))
-                else:  # (with less life than at_least too: elixirs may come later)
-                    deviations.append((child, route + (walk.decision(b),)))
-        return self._first_win(deviations, at_least)
-
-    def _neutral_fights(
-        self, at: Position, route: tuple[Decision, ...], alive: int, known: list[Known]
-    ) -> tuple[Position, tuple[Decision, ...]]:
-        """Fight at once every frontier enemy that costs nothing, is a fight of no signature in `alive`, and
-        opens no equipment: again and again, lowest number first. Any route from the prefix without such a
-        fight f has a twin that fights f first and then goes on the same way: the stats at every later
-        fight are the same (f opens no equipment), life and keys no less, and f, free, is in no signature;
-        so the twin has the same signature, and the prefix with f loses no solution and no deviation."""
-        sg = self.sg
-        walk = sg.walk
-        fights = 0
-        for k in _members(known, alive):
-            fights |= k.fights
-        while True:
-            for b in bits(at.frontier & ~sg.door_mask & ~fights):
-                if any(sg.area_atk[a] or sg.area_def[a] for a in walk.blocker_areas[b] if not at.areas >> a & 1):
-                    continue
-                moved = walk.step(at, b)
-                if moved is not None and moved[1] == 0:
-                    at, route = moved[0], route + (walk.decision(b),)
-                    break
-            else:
-                return at, route
-
-    def _first_win(
-        self, deviations: list[tuple[Position, tuple[Decision, ...]]], at_least: int
-    ) -> tuple[Decision, ...] | None:
-        """A winning route from one of the deviated positions (the core's first_win_any), or None."""
-        if not deviations:
-            return None
-        sg = self.sg
-        index, complete, _, steps, goal = self.core.first_win_any(
-            sg.compiled_graph(), [sg.compiled_state(at) for at, _ in deviations], self.deadline, at_least
-        )
-        if index is None:
+        when there is none. Raises OutOfTime (MemoryError when the core runs out of memory)."""
+        # (a question the core answers within its first look at the clock must not outlive the deadline)
+        if self.deadline.expired():
+            raise OutOfTime
+        complete, steps, goal = self.walker.another(self.root_state, [k.packed for k in known], at_least, self.deadline)
+        walked, deviations, expanded, _ = self.walker.counts()
+        self.walked += walked
+        self.deviations += deviations
+        self.expanded += expanded
+        if steps is None:
             if not complete:
                 raise OutOfTime
             return None
-        at, route = deviations[index]
-        return route + follow_steps(sg, at, steps, goal, _final_hp(sg, at, steps))
+        return follow_steps(self.sg, self.root, steps, goal, final_hp_of(self.sg, self.root, steps))
 
 
-def _final_hp(sg: SearchGraph, at: Position, steps: list[int]) -> int:
+def final_hp_of(sg: SearchGraph, at: Position, steps: list[int]) -> int:
     """The life at the end of `steps` from `at`, by the rules (follow_steps checks the route against it)."""
     for b in steps:
         moved = sg.walk.step(at, b)
@@ -238,31 +185,16 @@ def _final_hp(sg: SearchGraph, at: Position, steps: list[int]) -> int:
     return at.stats.hp
 
 
-def _members(known: list[Known], alive: int) -> Iterator[Known]:
-    for i in bits(alive):
-        yield known[i]
+class Walks(Protocol):
+    """What count asks of a level's walks (Counter here, the Python walk of passages_count_walk)."""
 
+    sg: SearchGraph
 
-def _still_consistent(known: list[Known], alive: int, b: int, is_door: int, cost: int, at: Position) -> int:
-    """The members of `alive` that the prefix, one blocker further, can still end with exactly."""
-    out = 0
-    bit = 1 << b
-    for i in bits(alive):
-        k = known[i]
-        if is_door:
-            ok = bool(k.doors & bit)
-        elif cost > 0:
-            ok = k.stats.get(b) == (at.stats.atk, at.stats.defense)
-        else:
-            ok = not k.fights & bit
-        if ok:
-            out |= 1 << i
-    return out
+    def another(self, known: list[Known], at_least: int) -> tuple[Decision, ...] | None: ...
 
 
 def count(
-    sg: SearchGraph,
-    core: ModuleType,
+    counter: Walks,
     deadline: Deadline,
     cap: int,
     final_hp: int,
@@ -275,16 +207,16 @@ def count(
     second is the witness, optimal or not; the optimal count is then 1 either way, as capped at 1).
     `first`, when given, finds a route that reaches final_hp (the search engine's fastest best-route search;
     None when time runs out): it stands for the first walk, which would find one too."""
-    counter = Counter(sg, core, deadline)
+    level = counter.sg.level
     found: list[tuple[int, tuple[Decision, ...]]] = []
     known: list[Known] = []
     complete = True
 
     def add(route: tuple[Decision, ...]) -> None:
-        replayed = replay(sg.level, route)
+        replayed = replay(level, route)
         if any(k.signature == replayed.signature for k in known):
             raise EngineBug("the counting engine found a signature twice")
-        known.append(Known.of(sg, replayed.signature))
+        known.append(Known.of(counter.sg, replayed.signature))
         found.append((replayed.final_hp, route))
 
     optimal = 0
@@ -321,4 +253,4 @@ def count(
     )
 
 
-__all__ = ["Counter", "Known", "OutOfTime", "count", "follow_steps"]
+__all__ = ["Counter", "Known", "OutOfTime", "Walks", "count", "final_hp_of", "follow_steps"]

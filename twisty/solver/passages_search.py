@@ -10,10 +10,10 @@ comments prove each rule sound. This module feeds it and binds it:
 - the graph it reads is made by passages_search_graph.SearchGraph (the rules stay in Python: the region
   graph, each area's gains, every fight's damage through a callback);
 - best_route races two configurations of the core on two cores from RACE_BLOCKERS blockers on (_race);
-- min_start_hp finds a first winning route at a starting hp that survives every fight, then the core's
-  least-need search proves the least starting hp;
-- count_solutions walks signatures in Python (below), asking the core's Decider which states can still
-  lead to a counted route;
+- min_start_hp starts from the best route proved last for the same level (it bounds the least starting hp
+  both ways), then races the core's least-need search against decision searches at single starting hps;
+- count_solutions is the counting engine (passages_count): the core's walk over the prefixes consistent
+  with the signatures found, and its first-win searches from their deviations;
 - every route the core reports is a list of blockers, followed here by the rules' own functions
   (passages_reference.RegionWalk) into decisions, which must end on a goal with the hp the core claimed.
 
@@ -21,20 +21,13 @@ Where the core is not built (no C compiler at install time: COMPILED_AVAILABLE i
 not fit it (more than 128 blockers or areas, 256 dominator-tree nodes, or numbers that could leave its
 64-bit integers: SearchGraph.fits_compiled), every question goes to the reference engine
 (passages_reference), which gives the same answers, slower.
-
-Counting solutions cannot merge states by life (signatures record the stats at each costly fight), so it
-walks states (consumed set, costly fights so far) depth-first, without the closure (a free fight taken
-early can change the stats, hence the signature, of later fights): for optimal signatures only states from
-which a route with final_hp still goes on, for the rest only states from which some route wins. Whether
-one does is a decision search of the core's Decider from the state's closure, which dominates the state
-and is one of its continuations; the searches of one walk share the states they found failing and the
-states they found winning.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -69,9 +62,6 @@ __all__ = [
 NAME = "search"
 # Whether the compiled core is built; without it every question goes to the reference engine.
 COMPILED_AVAILABLE = _passages_core is not None
-
-# How many steps of the counting walk between two looks at the clock.
-_CLOCK_EVERY = 256
 
 # From this many blockers on, best_route races the compiled search with the priced bound and the one with
 # the Steiner and chain bounds.
@@ -110,6 +100,7 @@ def search(
     steiner: bool = False,
     chain_from: int | None = None,
     threads: int = 1,
+    must: int | None = None,
 ) -> SearchResult:
     """The compiled best-first branch and bound from the level's start (the core's run_search): the best
     route with at least `at_least` hp; with `first_win`, the first winning route found (solvability).
@@ -122,6 +113,8 @@ def search(
     `threads`: 2 lets the search with the chain bound from the start (and without the priced bound) bound
     states on a second core too, once the deadline's spare_core() says it may (always when the deadline
     has none): the same answers, with the expansions in a slightly different order.
+    `must`: a blocker every route found must consume (a route through it; the search then may take every
+    blocker a route can, dead ends included, since that blocker may be in one).
     The level must fit the core (fits)."""
     if not fits(sg, start_hp):
         raise ValueError("the compiled search cannot hold this level (see fits)")
@@ -130,7 +123,7 @@ def search(
     chain_from = None if dive else chain_from
     root = sg.walk.start(replace(sg.level.player, hp=start_hp))
     best_hp, complete, expanded, steps, goal = _passages_core.search(
-        sg.compiled_graph(),
+        sg.compiled_graph(None if must is None else sg.all_mask),
         sg.compiled_state(root),
         deadline,
         first_win,
@@ -141,6 +134,7 @@ def search(
         steiner,
         -1 if chain_from is None else chain_from,
         threads,
+        -1 if must is None else must,
     )
     if best_hp is None:
         return SearchResult(None, None, complete, expanded)
@@ -228,16 +222,7 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> SearchResult:
                 spare.set()  # its core is free from now on
 
     sg.compiled_graph()  # made once, before two threads could both make it
-    other = threading.Thread(target=run, args=(False,), name="passages search with the Steiner bound", daemon=True)
-    other.start()
-    try:
-        run(True)
-        other.join()
-    except BaseException:
-        # Ctrl-C while waiting for the other search: stop it (it looks at `stop` every 256 expansions).
-        stop.set()
-        other.join()
-        raise
+    _side_by_side(lambda: run(True), lambda: run(False), "passages search with the Steiner bound", stop)
     for failure in failures:
         if not isinstance(failure, Exception):
             raise failure  # KeyboardInterrupt and the like, whatever the other found
@@ -248,6 +233,27 @@ def _race(sg: SearchGraph, start_hp: int, deadline: Deadline) -> SearchResult:
         raise failures[0]
     return max(results.values(), key=lambda result: -1 if result.best_hp is None else result.best_hp)
 
+
+def _side_by_side(here: Callable[[], None], there: Callable[[], None], name: str, stop: threading.Event) -> None:
+    """Run `there` in a thread of its own (named `name`) and `here` in this one, until both end. An
+    interrupt (Ctrl-C) while waiting sets `stop`, which the other search looks at every few hundred
+    expansions, so that it ends too before the interrupt goes on."""
+    other = threading.Thread(target=there, name=name, daemon=True)
+    try:
+        # Started inside the try: an interrupt that lands while the thread starts must stop it too.
+        other.start()
+        here()
+        other.join()
+    except BaseException:
+        stop.set()
+        if other.ident is not None:  # it started (a thread never started cannot be joined)
+            other.join()
+        raise
+
+
+# The generator's searches for a route through a blocker first dive for this many looks at the clock (256
+# expansions each: a count, never time).
+DIVE_LOOKS = 40
 
 # From RACE_BLOCKERS blockers on, best_route first gives the single search with the priced bound this many
 # looks at the clock (256 expansions each: a count, not a time) and races only when that does not prove the
@@ -362,9 +368,15 @@ def _required_start_hp(sg: SearchGraph, route: tuple[Decision, ...]) -> int:
 
 
 def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
-    """The smallest starting hp that wins: a route found with a starting hp so large that every fight is
-    survivable gives a first answer, and the core's least-need search proves the least. A level the core
-    cannot hold at that starting hp goes to the reference engine."""
+    """The smallest starting hp that wins, with a route that wins from it.
+
+    The best route proved last for this very level object (the portfolio asks it first) bounds it both
+    ways: a route that wins from hp m <= H (the level's hp) wins from H with m less, so the best final hp F
+    at H gives m >= H - F + 1 (and an unsolvable H gives m >= H + 1); the best route itself wins from its
+    own need. Where the two meet, that is the answer; else (or without a best route: a first route found
+    with a starting hp so large that every fight is survivable) two ways race on two cores
+    (_least_start_race): the core's least-need search, and decision searches at single starting hps
+    between the bounds. A level the core cannot hold at that starting hp goes to the reference engine."""
     if level.features & NOT_COMPILED:
         return passages_reference.min_start_hp(level, deadline)
     sg = SearchGraph(level)
@@ -372,19 +384,123 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
     if not fits(sg, upper):
         return passages_reference.min_start_hp(level, deadline)
     try:
-        witness = search(sg, upper, deadline, first_win=True, dive=True)
-        if witness.route is None:
-            return MinStartHp("none" if witness.complete else UNKNOWN)
-        least, _ = _least_need(sg, _required_start_hp(sg, witness.route), deadline)
+        low, high, route = _start_hp_bounds(level, sg)
+        # Which bound is likelier the answer: a level found unsolvable misses by a little more often than
+        # not (suite levels miss by one), a level with a best route needs about what that route needs.
+        low_first = high is None
+        if high is None or route is None:
+            witness = search(sg, upper, deadline, first_win=True, dive=True)
+            if witness.route is None:
+                return MinStartHp("none" if witness.complete else UNKNOWN)
+            high, route = _required_start_hp(sg, witness.route), witness.route
+        if low < high:
+            found = _least_start_race(sg, low, high, route, low_first, deadline)
+            if found is None:
+                return MinStartHp(UNKNOWN)
+            high, route = found
     except MemoryError:
         return _out_of_memory(deadline, MinStartHp(UNKNOWN))
-    return MinStartHp(UNKNOWN) if least is None else MinStartHp("proved", least)
+    return MinStartHp("proved", high, route)
 
 
-def _least_need(sg: SearchGraph, known: int, deadline: Deadline, steiner: bool = True) -> tuple[int | None, int]:
+def _start_hp_bounds(level: PassagesLevel, sg: SearchGraph) -> tuple[int, int | None, tuple[Decision, ...] | None]:
+    """What the best route proved last for this level object says of the least starting hp m (min_start_hp's
+    docstring): a lower bound, and an upper bound with a route that wins from it (None without one)."""
+    if not _LAST_PROVED or _LAST_PROVED[0][0] is not level:
+        return 1, None, None
+    hp, proved = level.player.hp, _LAST_PROVED[0][1]
+    if proved.best_hp is None or proved.route is None:
+        return hp + 1, None, None
+    return max(1, hp - proved.best_hp + 1), _required_start_hp(sg, proved.route), proved.route
+
+
+def _least_start_race(
+    sg: SearchGraph, low: int, high: int, route: tuple[Decision, ...], low_first: bool, deadline: Deadline
+) -> tuple[int, tuple[Decision, ...]] | None:
+    """The least starting hp, known to be at least `low` and at most `high` (`route` wins from it), with a
+    route that wins from it; None when time runs out. Two ways race, one per core, and the first answer
+    stops the other: the core's least-need search (one best-first search over the need of every route:
+    fast where few routes need little, b120-01 and b120-05 of the suite in a fraction of a second), and
+    decision searches at single starting hps (_probe_start_hps: fast where the bounds are close, as a tight
+    level's best route makes them; on suite level b060-01, whose best route needs 102 where the least-need
+    search takes 12 s to prove that nothing needs less, one refutation at 101 takes under a second)."""
+    stop = threading.Event()
+    answers: list[tuple[int, tuple[Decision, ...]]] = []
+    failures: list[BaseException] = []
+
+    def run(way: Callable[[_RaceDeadline], tuple[int, tuple[Decision, ...]] | None]) -> None:
+        try:
+            found = way(_RaceDeadline(deadline, stop))
+        except BaseException as error:  # handed to the caller below, as if the search ran here
+            failures.append(error)
+            stop.set()
+        else:
+            if found is not None:
+                answers.append(found)
+                stop.set()
+
+    def by_need(own: _RaceDeadline) -> tuple[int, tuple[Decision, ...]] | None:
+        least, _, steps, goal = _least_need(sg, high, own)
+        if least is None:
+            return None
+        if steps is None or goal is None:
+            return high, route
+        root = sg.walk.start(replace(sg.level.player, hp=least))
+        return least, follow_steps(sg, root, steps, goal, passages_count.final_hp_of(sg, root, steps))
+
+    _side_by_side(
+        lambda: run(lambda own: _probe_start_hps(sg.level, low, high, route, low_first, own)),
+        lambda: run(by_need),
+        "passages least-need search",
+        stop,
+    )
+    for failure in failures:
+        if not isinstance(failure, Exception):
+            raise failure
+    if answers:
+        return answers[0]
+    if failures:
+        raise failures[0]
+    return None
+
+
+def _probe_start_hps(
+    level: PassagesLevel,
+    low: int,
+    high: int,
+    route: tuple[Decision, ...],
+    low_first: bool,
+    deadline: _RaceDeadline,
+) -> tuple[int, tuple[Decision, ...]] | None:
+    """The least starting hp between `low` and `high` by decision searches at single starting hps (first
+    win, with the Steiner and chain bounds): one just below `high` (a refutation there proves `high`) and
+    one at `low` (a win there proves `low`), in that order or the other (`low_first`), then halves. A win
+    at hp h lowers `high` to the need of the route found (at most h); a refutation raises `low` to h + 1.
+    None when time runs out."""
+    edges = [low, high - 1] if low_first else [high - 1, low]
+    probes = 0
+    while low < high:
+        hp = edges[probes] if probes < 2 else (low + high) // 2
+        hp = min(max(hp, low), high - 1)
+        probes += 1
+        sg = SearchGraph(level, hp)
+        found = search(sg, hp, deadline, first_win=True, priced=False, steiner=True, chain_from=0)
+        if not found.complete:
+            return None
+        if found.route is None:
+            low = hp + 1
+        else:
+            high, route = _required_start_hp(sg, found.route), found.route
+    return high, route
+
+
+def _least_need(
+    sg: SearchGraph, known: int, deadline: Deadline | _RaceDeadline, steiner: bool = True
+) -> tuple[int | None, int, list[int] | None, int | None]:
     """The least starting hp with which some route wins, given a route that wins with `known` (None when
-    time runs out), and the number of states expanded: the core's least_need, with the Steiner bound on
-    the final net life unless `steiner` is False."""
+    time runs out), the number of states expanded, and, when some route needs less than `known`, the
+    core's steps of one that needs the least from the start with no life, and its goal (else None, None):
+    the core's least_need, with the Steiner bound on the final net life unless `steiner` is False."""
     root = sg.walk.start(replace(sg.level.player, hp=0))
     return _passages_core.least_need(sg.compiled_graph(), sg.compiled_state(root), deadline, known, steiner)
 
@@ -422,7 +538,11 @@ def count_solutions(level: PassagesLevel, deadline: Deadline, cap: int, final_hp
             found = _race(sg, hp, deadline) if sg.blocker_count >= RACE_BLOCKERS else search(sg, hp, deadline)
         return found.route if found.complete and found.best_hp == final_hp else None
 
-    return passages_count.count(sg, _passages_core, deadline, cap, final_hp, first)
+    try:
+        counter = passages_count.Counter(sg, _passages_core, deadline)
+    except MemoryError:
+        return _out_of_memory(deadline, SolutionCount(0, 0, False, False))
+    return passages_count.count(counter, deadline, cap, final_hp, first)
 
 
 # ----------------------------------------------------------------------------------- for the generator
@@ -451,6 +571,39 @@ class GeneratorOracle:
         found = search(SearchGraph(level, start_hp), start_hp, deadline)
         if not found.complete:
             raise MemoryError("the best route was not proved in time")
+        return None if found.best_hp is None or found.route is None else (found.best_hp, found.route)
+
+    def good_route(
+        self, level: PassagesLevel, start_hp: int, looks: int, deadline: Deadline
+    ) -> tuple[int, tuple[Decision, ...]] | None:
+        """The best route from `start_hp` that the single-threaded search finds within `looks` looks at the
+        clock (256 expansions each: a count, so the same route on every run), with its final hp; the best
+        route when the search ends sooner; None when it finds none by then."""
+        found = search(SearchGraph(level, start_hp), start_hp, _Counted(deadline, looks))
+        if deadline.expired():
+            raise MemoryError("the route was not found in time")
+        return None if found.best_hp is None or found.route is None else (found.best_hp, found.route)
+
+    def route_through(
+        self, level: PassagesLevel, start_hp: int, obj: int, deadline: Deadline, dive: bool = True
+    ) -> tuple[int, tuple[Decision, ...]] | None:
+        """A winning route from `start_hp` that takes object `obj` (a blocker), with its final hp; None when
+        there is none. First (unless not `dive`) a dive of DIVE_LOOKS looks at the clock (a count: the same
+        route on every run), which finds such a route in a few expansions where there is one; then, if it
+        did not, the best-first search, which proves there is none."""
+        sg = SearchGraph(level, start_hp)
+        b = sg.graph.blocker_of_object.get(obj)
+        if b is None or not sg.all_mask >> b & 1:
+            return None  # out of reach, or a fight no route survives
+        found = SearchResult(None, None, False, 0)
+        if dive:
+            found = search(sg, start_hp, _Counted(deadline, DIVE_LOOKS), first_win=True, dive=True, must=b)
+            if deadline.expired():
+                raise MemoryError("the route was not found in time")
+        if found.route is None and not found.complete:
+            found = search(sg, start_hp, deadline, first_win=True, priced=False, must=b)
+            if not found.complete:
+                raise MemoryError("the route was not found in time")
         return None if found.best_hp is None or found.route is None else (found.best_hp, found.route)
 
     def __init__(self) -> None:
@@ -484,7 +637,9 @@ class GeneratorOracle:
             return []
         final_hp, route = best
         sg = SearchGraph(level.with_start_hp(start_hp), start_hp)
-        counted = passages_count.count(sg, _passages_core, deadline, cap, final_hp, lambda: route)
+        counted = passages_count.count(
+            passages_count.Counter(sg, _passages_core, deadline), deadline, cap, final_hp, lambda: route
+        )
         if not counted.complete:
             raise MemoryError("the count was not finished in time")
         return [(replay(sg.level, decisions).final_hp, decisions) for decisions in counted.witnesses]

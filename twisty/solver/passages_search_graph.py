@@ -325,7 +325,7 @@ class SearchGraph:
         free steps stay within them. The core asks each blocker's cost at new stats of `costs`."""
         allowed = self.useful_mask if allowed is None else allowed
         if allowed not in self._compiled:
-            sets, nodes = _set_bytes, _node_bytes
+            sets, nodes = set_bytes, _node_bytes
             areas = tuple(
                 (
                     self.area_atk[a],
@@ -401,14 +401,14 @@ class SearchGraph:
             plain += [g for b in bits(at.consumed) for g in self.blocker_goals[b]]
             goal = goal if goal in plain else min(plain, default=-1)
         return (
-            _set_bytes(at.consumed),
-            _set_bytes(at.areas),
+            set_bytes(at.consumed),
+            set_bytes(at.areas),
             stats.atk,
             self.packed_defense(stats),
             self.packed_keys(stats),
             stats.hp,
             elixirs,
-            _set_bytes(frontier),
+            set_bytes(frontier),
             goal,
         )
 
@@ -698,7 +698,7 @@ class SearchGraph:
         return sum(1 << b for b in range(self.blocker_count) if blocker_alive[b])
 
 
-def _set_bytes(mask: int) -> bytes:
+def set_bytes(mask: int) -> bytes:
     return mask.to_bytes(SET_BITS // 8, "little")
 
 

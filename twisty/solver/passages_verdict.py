@@ -12,7 +12,7 @@ of decisions (see twisty.rules.passages.Decision) and are replayed by the plain 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from twisty.limits import Deadline
 from twisty.rules.passages import Decision
@@ -48,10 +48,13 @@ class BestRoute:
 @dataclass(frozen=True)
 class MinStartHp:
     """status: "proved" (value is the smallest starting hp that solves the level), "none" (no starting
-    hp suffices) or "unknown"."""
+    hp suffices) or "unknown". `decisions`, when the engine gives one, is a route that wins from `value`
+    (replayed by the portfolio before the answer is used); it is a witness, not part of the answer, so two
+    engines that agree on the answer compare equal whatever routes they give."""
 
     status: str
     value: int | None = None
+    decisions: tuple[Decision, ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -6,16 +6,20 @@ A walker is (cell, mask kind or None, path state). `PathRules.moves` lists every
 with the cells the walk passes through, the path rules the move used and what it removed (with why).
 
 A path state keeps only what can still change the walk (`PathRules.canonical`): the set of removed cells
-(not why they were removed: two walks that removed the same cells see the same book), the Bows and
-Molotovs already set off that could still hit something (one whose every possible target is gone acts
-like one never reached), and a held Sword only while a Dragon it could slay remains. Without this, every
-subset of harmless Bows and Molotovs reached was a state of its own: a 96-cell book with a dozen of them
-had hundreds of thousands of walkers for two dozen distinct books (docs/book.md, "The walk search").
+(not why they were removed: two walks that removed the same cells see the same book); the Bows and
+Molotovs already set off that could still hit something (one whose every target it may still hit is gone
+acts like one never reached: `live_targets`); the Swords taken that could still slay something if taken
+again; a held Sword only while a Dragon it could slay remains; the Boss's weapons. Without this, every
+subset of harmless Bows, Molotovs or Swords reached was a state of its own: a 96-cell book with a dozen
+Bows and Molotovs had hundreds of thousands of walkers for two dozen distinct books (docs/book.md, "The
+walk search").
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from functools import cached_property
 from typing import NamedTuple
 
 from twisty.limits import Deadline
@@ -25,6 +29,8 @@ from twisty.rules.book.static import DEADLY, IMMUNE, PASSABLE, Evaluation, evalu
 from twisty.rules.book.topology import DIRECTIONS
 
 NO_SWORD, SWORD_LOST = -1, -2
+# Books of more cells than this have their deadline looked at inside each evaluation, not only before it.
+POLL_INSIDE_ABOVE = 10_000
 BOW_REACH = 5
 MOLOTOV_REACH = 2
 
@@ -55,17 +61,25 @@ class Move(NamedTuple):
 
 
 class PathRules:
-    """The moves of the walk under one reading. `deadline` (the level's) is handed to every evaluation, which
-    raises LimitReached past it."""
+    """The moves of the walk under one reading. `deadline` (the level's) is looked at by every evaluation,
+    which raises LimitReached past it; `initial`, when given, is the book before the walk under this reading."""
 
-    def __init__(self, book: Book, reading: frozenset[str] = frozenset(), deadline: Deadline | None = None) -> None:
+    def __init__(
+        self,
+        book: Book,
+        reading: frozenset[str] = frozenset(),
+        deadline: Deadline | None = None,
+        initial: Evaluation | None = None,
+    ) -> None:
         self.book = book
         self.reading = reading
         self.deadline = deadline
         self.shape = book.shape
         self.steps = book.shape.step_table()
         self.evaluations: dict[frozenset[int], Evaluation] = {}
-        if "initial" in book.cache and not reading:
+        if initial is not None:
+            self.evaluations[frozenset()] = initial  # the book before the walk, already evaluated
+        elif "initial" in book.cache and not reading:
             self.evaluations[frozenset()] = book.cache["initial"]
         # Why each removed cell was first removed: the cached evaluations name it (the walk that is reported
         # is evaluated again with its own reasons, `evaluation_along`).
@@ -76,63 +90,195 @@ class PathRules:
         self._set_off_cache: dict[
             tuple[int, PathState], tuple[PathState | None, tuple[int, ...], tuple[Removal, ...]]
         ] = {}
-        # Cells where arriving may do more than stand (Tunnels, acting items), and cells a move may start
-        # otherwise than by a step (a Bridge's jump, the Mask's disguise).
-        self._eventful = frozenset(
-            index
-            for index, what in enumerate(book.contents)
-            if what in self.acting_items or (what == "Tunnel" and index in book.tunnels)
-        )
-        self._launching = frozenset(index for index, what in enumerate(book.contents) if what in ("Bridge", "Mask"))
-        self.bosses = [index for index, what in enumerate(book.contents) if what == "Boss"]
-        self._possible_targets = self._targets_that_could_ever_be_hit()
-        dragons_by_page: dict[int, list[int]] = {}
-        for index, what in enumerate(book.contents):
-            if what in ("Dragon", "Mimic"):  # a Mimic may copy a Dragon
-                dragons_by_page.setdefault(self.page_of(index), []).append(index)
-        self._sword_reach = {
-            page: [index for near in (page - 1, page, page + 1) for index in dragons_by_page.get(near, [])]
-            for page in book.shape.pages
-        }
+        # A book this small is evaluated in a few milliseconds: the deadline is looked at before each
+        # evaluation; a larger one's evaluation looks at it after every rule (static.evaluate).
+        self.deadline_inside = deadline if book.shape.cell_count > POLL_INSIDE_ABOVE else None
+        # Worked out when the walk first needs them (a book whose walk meets no weapon never does).
+        self._possible: dict[int, tuple[int, ...]] = {}  # see possible_targets
+        self._live: dict[int, tuple[int, ...]] = {}  # see live_targets
+        self._revivable: Callable[[int], bool] | None = None  # see _revival
+        # Whether `canonical` forgets a weapon by its live targets (True) or only once every possible target is
+        # removed (False): finding the live targets looks at the whole book, which a search of a few hundred
+        # walkers would not pay back, so the search turns it on once it has grown (`refine`).
+        self.refined = False
+        self._reach: dict[int, list[int]] | None = None  # see _sword_reach
+        self._swords_that_matter: dict[frozenset[int], dict[int, bool]] = {}  # per set of removals
 
-    def _targets_that_could_ever_be_hit(self) -> dict[int, tuple[int, ...]]:
-        """For each Bow and Molotov, the cells it could hit in some state of the walk: for a Bow, the cells
-        five steps away along the rays that hold a creature (a Mimic included) no rule makes immune; for a
-        Molotov, the cells one or two steps away that hold a Zombie or a Mimic. What a cell is changes only
-        by the Mimic's copy (fixed by the printed book), by conversion (prey stay creatures) and by removal,
-        so a cell outside these lists is never hit, and once the walk has removed them all the weapon is spent.
-        """
-        possible: dict[int, tuple[int, ...]] = {}
-        contents = self.book.contents
-        for index, what in enumerate(contents):
-            if what == "Bow":
-                found = []
-                for direction in DIRECTIONS:
-                    ray = self.shape.ray(self.shape.cell(index), direction, length=BOW_REACH)
-                    if len(ray) == BOW_REACH:
-                        target = self.shape.index(ray[-1])
-                        if contents[target] in CREATURES and contents[target] not in IMMUNE:
-                            found.append(target)
-                possible[index] = tuple(found)
-            elif what == "Molotov":
-                possible[index] = tuple(
-                    self.shape.index(cell)
-                    for direction in DIRECTIONS
-                    for cell in self.shape.ray(self.shape.cell(index), direction, length=MOLOTOV_REACH)
-                    if contents[self.shape.index(cell)] in ("Zombie", "Mimic")
+    def eventful(self, index: int) -> bool:
+        """Whether arriving on the cell may do more than stand there: a Tunnel (with a partner) or an acting
+        item."""
+        what = self.book.contents[index]
+        return what in self.acting_items or (what == "Tunnel" and index in self.book.tunnels)
+
+    @cached_property
+    def bosses(self) -> list[int]:
+        return [index for index, what in enumerate(self.book.contents) if what == "Boss"]
+
+    @property
+    def _sword_reach(self) -> dict[int, list[int]]:
+        """For each page, the cells a Sword taken there could slay: Dragons (and Mimics, which may copy one)
+        on that page and the pages before and after."""
+        if self._reach is None:
+            dragons_by_page: dict[int, list[int]] = {}
+            for index, what in enumerate(self.book.contents):
+                if what in ("Dragon", "Mimic"):
+                    dragons_by_page.setdefault(self.page_of(index), []).append(index)
+            self._reach = {
+                page: [index for near in (page - 1, page, page + 1) for index in dragons_by_page.get(near, [])]
+                for page in self.shape.pages
+            }
+        return self._reach
+
+    def possible_targets(self, weapon: int) -> tuple[int, ...]:
+        """The cells a Bow or Molotov could hit in some state of the walk: for a Bow, the cells five steps
+        away along the rays that hold a creature (a Mimic included) no rule makes immune; for a Molotov, the
+        cells one or two steps away that hold a Zombie or a Mimic. What a cell is changes only by the Mimic's
+        copy (fixed by the printed book), by conversion (prey stay creatures) and by removal, so a cell
+        outside these lists is never hit, and once the walk has removed them all the weapon is spent."""
+        found = self._possible.get(weapon)
+        if found is None:
+            contents = self.book.contents
+            if contents[weapon] == "Bow":
+                rays = [self.ray(weapon, direction, BOW_REACH) for direction in DIRECTIONS]
+                found = tuple(
+                    ray[-1]
+                    for ray in rays
+                    if len(ray) == BOW_REACH and contents[ray[-1]] in CREATURES and contents[ray[-1]] not in IMMUNE
                 )
-        return possible
+            else:
+                found = tuple(
+                    cell
+                    for direction in DIRECTIONS
+                    for cell in self.ray(weapon, direction, MOLOTOV_REACH)
+                    if contents[cell] in ("Zombie", "Mimic")
+                )
+            self._possible[weapon] = found
+        return found
+
+    def live_targets(self, weapon: int) -> tuple[int, ...]:
+        """The possible targets a Bow or Molotov may still hit after it was first set off.
+
+        A Bow removes every possible target that is a deadly creature when it is set off, and a Molotov every
+        Zombie: what it left was a creature that was not deadly (or not a Zombie: crushed between Giants). Such
+        a cell can only become a deadly creature again by a removal that takes away what kept it harmless
+        (`_revival`); where no removal the walk can make does, a weapon once set off is spent, whatever it left.
+        """
+        if not self.refined:
+            return self.possible_targets(weapon)
+        found = self._live.get(weapon)
+        if found is None:
+            if self._revivable is None:
+                self._revivable = self._revival()
+            revivable = self._revivable
+            found = self._live[weapon] = tuple(target for target in self.possible_targets(weapon) if revivable(target))
+        return found
+
+    def ray(self, start: int, direction: int, length: int) -> list[int]:
+        """`BookShape.ray` by cell indices: the cells 1..length steps away, fewer where the book ends or the
+        ray comes back to its start."""
+        found: list[int] = []
+        here, heading = start, direction
+        while len(found) < length:
+            moved = self.steps[here][heading]
+            if moved is None or moved[0] == start:
+                break
+            here, heading = moved
+            found.append(here)
+        return found
+
+    def refine(self) -> None:
+        """From now on, forget a weapon set off as soon as no live target of it is left (`live_targets`).
+        States made before stay as they were: each is still one state of the walk, and equivalent states
+        made before and after are searched as two, which changes no answer, only the work."""
+        self.refined = True
+
+    def _kinds(self, index: int, identity: list[str]) -> set[str]:
+        """What a cell may be during the walk: its printed content and what it is before the walk (a Mimic's
+        copy; a converted prey is a Vampire). A Mimic whose copy the first evaluation does not show (it was
+        crushed between Giants) may be anything."""
+        contents = self.book.contents[index]
+        if contents == "Mimic" and identity[index] == "":
+            return set(CREATURES)
+        return {contents, identity[index]} - {""}
+
+    def _revival(self) -> Callable[[int], bool]:
+        """Whether a cell left harmless by a weapon could become a deadly creature later: only by the removal
+        of a Giant (what it crushed comes back), a Titan (its band of Walls is lifted), a Medusa or a Mirror
+        (petrified creatures are deadly again, or the Medusa herself), a Mage (his page's Wraiths), an Orc or
+        a Dwarf (the melee turns), a Wolf (a pack's attack turns), or of any deadly creature beside an Oracle
+        (whose protection lapses; the Oracle counts statuses that any removal may change, so any Oracle makes
+        every cell revivable). The removals the walk can make: the possible targets of Bows, the Zombies a
+        Molotov can reach and their eight neighbours, Dragons when the book has a Sword, and the Boss."""
+        contents = self.book.contents
+        present = set(contents)
+        if not present & {"Giant", "Titan", "Medusa", "Mirror", "Mage", "Orc", "Dwarf", "Wolf", "Oracle", "Mimic"}:
+            return lambda index: False  # nothing in the book can bring a creature back
+        identity = self.evaluation(PathState()).identity
+        king = self.shape.king_table()
+        removable: set[int] = set()
+        for weapon, what in enumerate(contents):
+            if what == "Bow":
+                removable.update(self.possible_targets(weapon))
+            elif what == "Molotov":
+                for zombie in self.possible_targets(weapon):
+                    if "Zombie" in self._kinds(zombie, identity):
+                        removable.add(zombie)
+                        removable.update(cell for cell in king[zombie] if contents[cell] in CREATURES | ITEMS)
+        if "Sword" in contents:
+            removable.update(index for index, what in enumerate(contents) if what in ("Dragon", "Mimic"))
+        removable.update(self.bosses)
+        if not removable:
+            return lambda index: False
+        kinds: dict[int, set[str]] = {}
+
+        def kind(index: int) -> set[str]:
+            found = kinds.get(index)
+            if found is None:
+                found = kinds[index] = self._kinds(index, identity)
+            return found
+
+        removed_kinds: set[str] = set().union(*(kind(index) for index in removable))
+        oracle = "Oracle" in present or (
+            "Mimic" in present
+            and any(what == "Mimic" and "Oracle" in kind(index) for index, what in enumerate(contents))
+        )
+        if removed_kinds & {"Giant", "Titan", "Medusa", "Mirror"} or oracle:
+            return lambda index: True
+        mage_pages = {self.page_of(index) for index in removable if "Mage" in kind(index)}
+        melee = bool(removed_kinds & {"Orc", "Dwarf"})
+        wolves = "Wolf" in removed_kinds
+        orthogonal = self.shape.orthogonal_table()
+
+        def revivable(index: int) -> bool:
+            found = kind(index)
+            return (
+                ("Wraith" in found and self.page_of(index) in mage_pages)
+                or (melee and bool(found & {"Orc", "Dwarf"}))
+                or (wolves and ("Wolf" in found or any("Wolf" in kind(near) for near in orthogonal[index])))
+            )
+
+        return revivable
 
     def canonical(self, state: PathState) -> PathState:
         """The state with what can no longer change the walk forgotten (see the module's docstring): a Bow or
-        Molotov set off whose every possible target is removed (reaching it again would do nothing, as if it
-        had never been reached), and a held Sword with no Dragon left on its three pages."""
-        used = frozenset(
-            index
-            for index in state.used
-            if index not in self._possible_targets
-            or any(target not in state.removed for target in self._possible_targets[index])
-        )
+        Molotov set off that can hit nothing more (every target it may still hit is removed: reaching it again
+        would do nothing, as if it had never been reached), a Sword taken that could slay nothing if taken
+        again (`_sword_matters`), and a held Sword with no Dragon left on its three pages."""
+        if not state.used and state.sword == NO_SWORD:
+            return state  # nothing to forget (the common case, kept cheap)
+        contents, removed = self.book.contents, state.removed
+        mattering = self._swords_that_matter.setdefault(removed, {})
+        kept = []
+        for index in state.used:
+            if contents[index] == "Sword":
+                matters = mattering.get(index)
+                if matters is None:
+                    matters = mattering[index] = self._sword_matters(index, removed)
+            else:
+                matters = any(target not in removed for target in self.live_targets(index))
+            if matters:
+                kept.append(index)
+        used = frozenset(kept) if len(kept) < len(state.used) else state.used
         sword = state.sword
         if sword >= 0 and all(index in state.removed for index in self._sword_reach.get(sword, ())):
             sword = NO_SWORD
@@ -142,11 +288,39 @@ class PathRules:
             return state
         return PathState(state.removed, used, sword, state.items)
 
+    def _dragons_left(self, page: int, removed: frozenset[int]) -> bool:
+        return any(index not in removed for index in self._sword_reach.get(page, ()))
+
+    def _sword_matters(self, sword: int, removed: frozenset[int]) -> bool:
+        """Whether it matters that the Sword at `sword` was taken. Taking it again would hold it (its pages
+        counting from then on, in place of a Sword held); that changes nothing when no Dragon is left within
+        its reach and no Sword within a page of it has one within its own: a Sword held there would be dropped
+        already (no Dragon left for it), and one held farther away is lost on arriving there anyway.
+        Dragons once slain stay slain, so a Sword forgotten stays forgotten."""
+        page = self.page_of(sword)
+        if self._dragons_left(page, removed):
+            return True
+        return any(
+            self._dragons_left(self.page_of(other), removed)
+            for near in (page - 1, page, page + 1)
+            for other in self._swords_by_page.get(near, ())
+        )
+
+    @cached_property
+    def _swords_by_page(self) -> dict[int, list[int]]:
+        found: dict[int, list[int]] = {}
+        for index, what in enumerate(self.book.contents):
+            if what == "Sword":
+                found.setdefault(self.page_of(index), []).append(index)
+        return found
+
     def evaluation(self, state: PathState) -> Evaluation:
         found = self.evaluations.get(state.removed)
         if found is None:
+            if self.deadline is not None:
+                self.deadline.check()
             removed = {index: self.why_removed[index] for index in state.removed}
-            found = evaluate(self.book, removed, self.reading, self.deadline)
+            found = evaluate(self.book, removed, self.reading, self.deadline_inside)
             self.evaluations[state.removed] = found
         return found
 
@@ -267,7 +441,7 @@ class PathRules:
         """
         return [
             target
-            for target in self._possible_targets[bow]
+            for target in self.possible_targets(bow)
             if evaluation.identity[target] in CREATURES and evaluation.status[target] == DEADLY
         ]
 
@@ -279,7 +453,7 @@ class PathRules:
         """
         burnt: dict[int, str] = {}
         king = self.shape.king_table()
-        for zombie in self._possible_targets[molotov]:
+        for zombie in self.possible_targets(molotov):
             if evaluation.identity[zombie] != "Zombie":
                 continue
             why = f"burnt with the Zombie at {where(self.book, zombie)} by the Molotov at {where(self.book, molotov)}"
@@ -291,19 +465,22 @@ class PathRules:
 
     # --- moving ------------------------------------------------------------------------------------
 
-    def moves(self, walker: Walker) -> list[Move]:
+    def moves(self, walker: Walker, into: int | None = None) -> list[Move]:
+        """Every legal move from `walker`, in direction order; with `into`, only those whose first cell
+        entered is that one (a replay's)."""
         evaluation = self.evaluation(walker.state)
         here, state = walker.position, walker.state
         moves: list[Move] = []
-        if walker.mask is None and state.sword < 0 and here not in self._launching:
+        bridge = self.book.contents[here] == "Bridge"
+        if walker.mask is None and state.sword < 0 and not bridge and self.book.contents[here] != "Mask":
             # The common case, kept fast: no disguise, no Sword, nothing to jump from: only passable cells
             # can be entered, and only Tunnels and acting cells do anything on arrival.
             status = evaluation.status
             for moved in self.steps[here]:
-                if moved is not None and status[moved[0]] == PASSABLE:
+                if moved is not None and status[moved[0]] == PASSABLE and (into is None or moved[0] == into):
                     target = moved[0]
-                    if target in self._eventful:
-                        self._enter(target, state, (), moves)
+                    if self.eventful(target):
+                        self.enter(target, state, (), moves)
                     else:
                         moves.append(Move(Walker(target, None, state), (target,), ()))
             return moves
@@ -312,6 +489,10 @@ class PathRules:
             if moved is None:
                 continue
             target, heading = moved
+            if into is not None and target != into:
+                beyond = self.steps[target][heading] if bridge else None
+                if beyond is None or beyond[0] != into:
+                    continue  # neither this step nor a jump over it enters `into`
             if (
                 walker.mask is not None
                 and evaluation.identity[target] == walker.mask
@@ -320,7 +501,7 @@ class PathRules:
                 # Still disguised among identical creatures, deadly or not ("from creature to creature").
                 moves.append(Move(Walker(target, walker.mask, walker.state), (target,), (24,)))
             elif evaluation.status[target] == PASSABLE:
-                self._enter(target, walker.state, (), moves)
+                self.enter(target, walker.state, (), moves)
             elif walker.mask is None:
                 self._deadly_neighbour(walker, evaluation, target, heading, moves)
         return moves
@@ -340,13 +521,13 @@ class PathRules:
         if self.book.contents[here] == "Bridge" and evaluation.status[target] == DEADLY:
             beyond = self.steps[target][heading]
             if beyond is not None and evaluation.status[beyond[0]] == PASSABLE:
-                self._enter(beyond[0], state, (15,), moves)
+                self.enter(beyond[0], state, (15,), moves)
             elif beyond is not None:
                 # A landing on a Dragon is a step onto it (docs/book.md): the Sword may slay it there.
-                self._slay_dragon(beyond[0], state, evaluation, (15,), moves)
-        self._slay_dragon(target, state, evaluation, (), moves)
+                self.slay_dragon(beyond[0], state, evaluation, (15,), moves)
+        self.slay_dragon(target, state, evaluation, (), moves)
 
-    def _slay_dragon(
+    def slay_dragon(
         self, target: int, state: PathState, evaluation: Evaluation, rules: tuple[int, ...], moves: list[Move]
     ) -> None:
         """Rule 23, the Sword: "While you remain on the Sword's page or either adjacent page, it eliminates
@@ -358,9 +539,9 @@ class PathRules:
         removal = (target, 23, "Dragon slain by the Sword")
         slain = self._removing(state, [removal], state.used, state.sword, state.items)
         if self.evaluation(slain).passable(target):
-            self._enter(target, slain, rules + (23,), moves, (removal,))
+            self.enter(target, slain, rules + (23,), moves, (removal,))
 
-    def _enter(
+    def enter(
         self,
         target: int,
         state: PathState,
@@ -378,6 +559,29 @@ class PathRules:
         move = self.arrive(target, state, cells, rules, removals)
         if move is not None:
             moves.append(move)
+
+
+def replay_moves(rules: PathRules, moves: list[tuple[tuple[int, ...], ...]]) -> list[Move] | None:
+    """Replay a walk by the path rules alone, given for each move the cells it may enter (one or more ways:
+    a Tunnel's far end may be reached through the Tunnel or by a step), and give the moves of the first way
+    of making it that ends on the exit, no move past the exit (the first is the start's own move onto the
+    entrance); None when there is none (`replay_walk` gives every walker a walk can end with)."""
+    begun = rules.start()
+    if begun is None:
+        return None
+    exit_index = rules.shape.index(rules.book.exit)
+    ways: dict[Walker, list[Move]] = {begun.walker: [begun]}
+    for entered in moves:
+        following: dict[Walker, list[Move]] = {}
+        for walker, taken in ways.items():
+            if walker.position == exit_index:
+                continue
+            for move in rules.moves(walker, into=entered[0][0] if len(entered) == 1 else None):
+                if move.cells in entered and move.walker not in following:
+                    following[move.walker] = taken + [move]
+        ways = following
+    finished = sorted((walker for walker in ways if walker.position == exit_index), key=repr)
+    return ways[finished[0]] if finished else None
 
 
 def replay_walk(rules: PathRules, moves: list[tuple[int, ...]]) -> list[Walker]:
