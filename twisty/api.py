@@ -6,17 +6,20 @@ on a cluster), `twisty.check` and the page call, with the same defaults: every q
 solutions counted only as far as the level's claims need, engine "auto", and one deadline that covers
 reading, loading and every question.
 
-A level file names its game (`game = "passages"`); the registry (twisty.games) names the game's checker, a
-module with two functions:
+A level file names its game (`game = "..."`); the registry (twisty.games) names the game's checker, a
+module with two functions (the engine contract, docs/contributing.md):
 
     check(level: Level, options: CheckOptions) -> verdict    (a twisty.checking.GameVerdict)
     solve_text(verdict) -> str                                (what `twisty solve` prints)
 
-A checker raises `LevelError` for invalid input and `UsageError` when the engine asked for refuses the level
-(too large for it); what a limit stops is an unknown answer inside the verdict, never an exception. A level
-whose loading the deadline stopped has no model (`level.stopped_by` names the cap): a checker that sets
-CHECKS_UNLOADED = True answers it itself, any other gets an UnloadedVerdict (every answer unknown). Checkers
-are imported only when a level of their game is met, so one game's heavy imports do not slow another's.
+The verdict derives from twisty.checking.VerdictBase, its record (`to_json()`) carries RECORD_KEYS and the
+game's headline keys, and its [expect] claims are compared by twisty.claims.Claims. A checker raises
+`LevelError` for invalid input and `UsageError` when the engine asked for refuses the level (too large for
+it, or a feature it does not answer); here that is an invalid record for that level alone. What a limit
+stops is an unknown answer inside the verdict, never an exception. A level whose loading the deadline
+stopped has no model (`level.stopped_by` names the cap): a checker that sets CHECKS_UNLOADED = True answers
+it itself, any other gets an UnloadedVerdict (every answer unknown). Checkers are imported only when a
+level of their game is met, so one game's heavy imports do not slow another's.
 
 Every public function raises only the TwistyError kinds that docs/api.md names: a bad argument (a misspelt
 parameter, a timeout that is not a positive finite number, a count that is not a whole number) is a

@@ -47,8 +47,8 @@ class GameVerdict(Protocol):
     """What every game's verdict carries (PassagesVerdict, BookVerdict, TempleVerdict, and a new game's):
     the outcome, the status that `twisty check` prints and exits by, the [expect] claims that fail, the
     record of `twisty check --json`, and the lines `twisty check` prints. The record holds at least the keys
-    level, game, name, valid, errors, solvable, questions, expected_solvable, expect_failures and the
-    game's headline keys (its registry entry's `headline`)."""
+    RECORD_KEYS and the game's headline keys (its registry entry's `headline`); record_gaps says what one
+    lacks. VerdictBase gives `solvable`, `status` and the repr from the rest."""
 
     @property
     def outcome(self) -> Outcome: ...
@@ -67,6 +67,69 @@ class GameVerdict(Protocol):
     def summary(self) -> str: ...
 
     def details(self) -> list[str]: ...
+
+
+# The keys every verdict's record (`to_json()`, what `twisty check --json` prints) carries, beside its game's
+# headline keys (the registry's `headline`): what the status, the summary word, the page's badge and the
+# parity of the surfaces are read from.
+RECORD_KEYS = (
+    "level",
+    "game",
+    "name",
+    "valid",
+    "errors",
+    "solvable",
+    "questions",
+    "expected_solvable",
+    "expect_failures",
+)
+
+
+def record_gaps(data: dict[str, Any]) -> list[str]:
+    """What a verdict's record lacks of the contract (RECORD_KEYS and the game's headline keys), or holds
+    of the wrong kind; empty when it keeps the contract."""
+    game = GAMES.get(data.get("game") or "")
+    gaps = [f"no {key}" for key in (*RECORD_KEYS, *(game.headline if game else ())) if key not in data]
+    if game is None:
+        gaps.append(f"game {data.get('game')!r} is not in the registry")
+    kinds = {
+        "level": str,
+        "name": str,
+        "valid": bool,
+        "errors": list,
+        "questions": list,
+        "expect_failures": list,
+    }
+    gaps += [
+        f"{key} is not a {kind.__name__}"
+        for key, kind in kinds.items()
+        if key in data and not isinstance(data[key], kind)
+    ]
+    for key in ("solvable", "expected_solvable"):
+        if data.get(key) not in (True, False, None):
+            gaps.append(f"{key} is not true, false or null")
+    if game is not None and isinstance(data.get("questions"), list):
+        gaps += [
+            f"question {name!r} is not {game.name}'s" for name in data["questions"] if name not in game.question_names
+        ]
+    return gaps
+
+
+class VerdictBase:
+    """What a verdict derives from its outcome and its record, the same for every game: a mixin for the game's
+    frozen dataclass (`@dataclass(frozen=True, repr=False)`), which gives `outcome`, `to_json()`,
+    `summary()`, `details()` and `expect_failures` (twisty.checking.GameVerdict)."""
+
+    def __repr__(self: GameVerdict) -> str:  # game, name, status and headline answers, not the whole level
+        return verdict_repr(self)
+
+    @property
+    def solvable(self: GameVerdict) -> bool | None:
+        return self.outcome.solvable
+
+    @property
+    def status(self: GameVerdict) -> str:
+        return level_status(self.to_json())
 
 
 def headline_of(data: dict[str, Any]) -> dict[str, Any]:
@@ -88,7 +151,7 @@ def verdict_repr(verdict: GameVerdict) -> str:
 
 
 @dataclass(frozen=True, repr=False)
-class UnloadedVerdict:
+class UnloadedVerdict(VerdictBase):
     """The verdict on a level whose loading the deadline stopped (its loader polls it, as the passages loader
     does while it infers stats from a printed table): no model, so every answer is unknown, naming the cap.
     A GameVerdict of any game, for checkers that do not answer such a level themselves."""
@@ -101,15 +164,7 @@ class UnloadedVerdict:
     seconds: float
 
     outcome = Outcome.UNKNOWN
-    solvable = None
     expect_failures: tuple[str, ...] = ()
-
-    def __repr__(self) -> str:
-        return verdict_repr(self)
-
-    @property
-    def status(self) -> str:
-        return level_status(self.to_json())
 
     def to_json(self) -> dict[str, Any]:
         game = GAMES.get(self.game)
@@ -133,8 +188,7 @@ class UnloadedVerdict:
         return data
 
     def summary(self) -> str:
-        word = status_word(self.to_json())
-        return f"{word:<11}{self.path}: unknown: the level could not be loaded within the {self.cap}"
+        return f"{summary_start(self.to_json())}unknown: the level could not be loaded within the {self.cap}"
 
     def details(self) -> list[str]:
         return []
@@ -272,6 +326,12 @@ def status_word(data: dict[str, Any]) -> str:
     """The status as the first word of a summary line: ok in lower case, anything else shouted."""
     status = level_status(data)
     return status if status == OK else status.upper()
+
+
+def summary_start(data: dict[str, Any]) -> str:
+    """How every summary line of `twisty check` starts: the status word, padded so that the paths line up,
+    and the level's path; the game's answers follow (the page shows them alone as the headline)."""
+    return f"{status_word(data):<11}{data.get('level')}: "
 
 
 @dataclass

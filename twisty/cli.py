@@ -1,4 +1,5 @@
-"""The `twisty` command line: the command groups, and every command that is not a game's, registered here.
+"""The `twisty` command line: the command groups, every command that is not a game's registered here, and
+each game's own commands (explain, odds, ...) from the registry.
 
 Commands live in twisty.commands (one module per command or group); they parse, call the library and
 print. `twisty generate GAME` and `twisty bench NAME` are the registry's (twisty.games): this file names no
@@ -24,15 +25,31 @@ signal.signal(signal.SIGINT, _interrupted_while_starting)
 import click  # noqa: E402  (imported after the handler above, on purpose)
 
 from twisty import __version__  # noqa: E402
-from twisty.commands import book, check, complete, export, importing, odds, render, serve  # noqa: E402
+from twisty.commands import check, render, serve  # noqa: E402
 from twisty.commands.common import EXIT_CODES_HELP, TwistyGroup  # noqa: E402
-from twisty.commands.registry import RegistryGroup, bench_entries, generate_entries  # noqa: E402
+from twisty.commands.registry import (  # noqa: E402
+    RegistryGroup,
+    bench_entries,
+    game_command_entries,
+    generate_entries,
+)
+
+
+class MainGroup(TwistyGroup, RegistryGroup):
+    """The `twisty` group: its errors mapped to exit codes (TwistyGroup), and beside the commands registered
+    below, each game's own commands from the registry (RegistryGroup)."""
+
 
 # From here on Ctrl-C raises KeyboardInterrupt, which TwistyGroup turns into the same line and exit 130.
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-@click.group(cls=TwistyGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
+@click.group(
+    cls=MainGroup,
+    entries=game_command_entries,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=EXIT_CODES_HELP,
+)
 @click.version_option(__version__, prog_name="twisty")
 def main() -> None:
     """Verify, solve and generate dungeon puzzle levels with constraint solvers.
@@ -54,13 +71,8 @@ def bench() -> None:
 
 main.add_command(check.check)
 main.add_command(check.solve)
-main.add_command(book.explain)
-main.add_command(complete.complete)
-main.add_command(odds.odds)
 main.add_command(render.render)
 main.add_command(serve.serve)
-main.add_command(importing.import_group)
-main.add_command(export.export_group)
 
 if __name__ == "__main__":
     main()

@@ -1,5 +1,5 @@
 """`--json` on every command that prints results: the structure of the command tree, and the records of the
-two commands that gained it (generate passages, explain) checked against what they print for people."""
+commands that gained it (generate passages and temple, explain) checked against what they print for people."""
 
 from __future__ import annotations
 
@@ -13,9 +13,8 @@ from twisty.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL = str(ROOT / "puzzles" / "book" / "tutorial.toml")
-# Commands that print no results of their own to read by a script: the page's server, and those whose
-# --json is another engineer's to add (render: the page).
-WITHOUT_RESULTS = {"serve", "render"}
+# Commands that print no results of their own to read by a script: the page's server.
+WITHOUT_RESULTS = {"serve"}
 
 
 def leaf_commands(group: click.Group, prefix: str = "") -> dict[str, click.Command]:
@@ -87,3 +86,20 @@ def test_explain_json_when_the_book_cannot_be_evaluated_in_time():
     assert result.exit_code == 1
     record = json.loads(result.stdout)
     assert record["status"] == "unknown" and record["cap"] == "time limit"
+
+
+def test_generate_temple_json_names_the_file_and_the_rounds_facts(tmp_path):
+    args = ("generate", "temple", "--turns", "2", "--seed", "3", "-n", "2", "--json")
+    result = run(*args, "-o", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.output.splitlines()]
+    assert [record["seed"] for record in records] == [3, 4]
+    for record in records:
+        checked = json.loads(run("check", record["file"], "--json").output)
+        assert checked["status"] == "ok"
+        facts = ("turns", "unique", "bounce_safe_turns", "pooled_turns")
+        assert {key: record[key] for key in facts} == {key: checked[key] for key in facts} | {"turns": 2}
+    printed = json.loads(run("generate", "temple", "--turns", "2", "--seed", "3", "--json").output)
+    assert (
+        printed["file"] is None and printed["level"] == run("generate", "temple", "--turns", "2", "--seed", "3").output
+    )

@@ -1,20 +1,18 @@
 """`twisty generate` and `twisty bench` dispatch through the registry (twisty.games): every game's commands are
 the ones its entry names, cli.py names no game, and a game added to the registry alone gets `twisty generate
-GAME` and `twisty.generate(GAME)`."""
+GAME` and `twisty.generate(GAME)` (tests/commands/test_toy_game.py: every command on such a game)."""
 
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 
-import twisty
 from twisty.cli import main
-from twisty.games import GAMES, Engine, Game, Param, Question, resolve
+from twisty.games import GAMES, resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,7 +24,7 @@ def run(*args: str):
 def test_every_command_the_registry_names_is_a_click_command_of_the_commands_layer():
     for game in GAMES.values():
         named = [(game.name, game.generate_command)] if game.generate_command else []
-        for name, path in [*named, *game.bench_commands]:
+        for name, path in [*named, *game.bench_commands, *game.commands]:
             assert path.startswith("twisty.commands."), path
             command = resolve(path)
             assert isinstance(command, click.Command) and command.name == name, path
@@ -42,44 +40,48 @@ def test_the_groups_list_the_registrys_commands():
     listed = run("bench", "--help").output
     assert all(f"  {name} " in listed for name in benches)
     assert run("generate", "chess").exit_code == 2
+    own = sorted(name for game in GAMES.values() for name, _ in game.commands)
+    assert own == ["complete", "explain", "export", "import", "odds"]
+    listed = run("--help").output
+    assert all(f"  {name} " in listed for name in own)
 
 
-def test_cli_names_no_game():
-    source = (ROOT / "twisty" / "cli.py").read_text(encoding="utf-8")
-    strings = [node.value for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Constant)]
-    imported = [
-        alias.name for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom) for alias in node.names
-    ]
-    for game in GAMES:
-        assert not any(game in str(text).split() for text in strings if isinstance(text, str) and "\n" not in text)
-    game_modules = {"generate_passages", "generate_book", "bench_passages", "temple"}
-    assert not game_modules & set(imported)
-
-
-TOY = Game(
-    name="toy",
-    title="Toy Palindromes",
-    rulebook="none",
-    questions=(Question("value", "the smallest palindrome of n digits"),),
-    engines=(Engine("plain", "tests.commands.toy_game", frozenset({"value"}), "arithmetic"),),
-    auto=("plain",),
-    generator="tests.commands.toy_game:generate_from",
-    generator_params=(Param("digits", "int", "digits of the palindrome"),),
+@pytest.mark.parametrize(
+    "module",
+    [
+        "cli.py",
+        "commands/render.py",
+        "commands/registry.py",
+        "checking.py",
+        "serve/views.py",
+        "serve/edits.py",
+        "serve/verdicts.py",
+    ],
 )
+def test_the_shared_modules_name_no_game(module: str):
+    """Their one-line strings (messages, option names, dotted paths) name no game, and they import no
+    game's own module: what differs by game comes from the registry."""
+    tree = ast.parse((ROOT / "twisty" / module).read_text(encoding="utf-8"))
+    strings = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    imported = {
+        name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for name in [node.module or "", *(alias.name for alias in node.names)]
+    }
+    for game in GAMES:
+        assert not [text for text in strings if "\n" not in text and game in text.replace(".", " ").split()]
+        assert not [name for name in imported if game in name.replace("_", ".").split(".")], module
 
 
-@pytest.fixture
-def toy_registered(monkeypatch):
-    monkeypatch.setitem(GAMES, "toy", TOY)
+@pytest.mark.parametrize(
+    "path", ["puzzles/passages/01-first-blood.toml", "puzzles/book/tutorial.toml", "puzzles/temple/01-first-game.toml"]
+)
+def test_what_render_draws_is_named_by_the_registry_and_held_by_the_verdict(path: str):
+    """`twisty render --ANSWER` draws the verdict's attribute of that name (route, walk, plan)."""
+    import twisty
 
-
-def test_a_game_added_to_the_registry_alone_can_be_generated(toy_registered):
-    result = run("generate", "toy", "--digits", "4")
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.output) == {"digits": 4, "value": 1001}
-    assert "--digits" in run("generate", "toy", "--help").output
-    assert twisty.generate("toy", digits=1).value == 1
-    with pytest.raises(twisty.UsageError, match='takes no parameter "digit" \\(did you mean "digits"\\?\\)'):
-        twisty.generate("toy", digit=2)
-    bad = run("generate", "toy", "--digits", "12")
-    assert bad.exit_code == 2 and "digits is 1 to 9, not 12" in bad.output
+    verdict = twisty.check(ROOT / path)
+    game = GAMES[verdict.to_json()["game"]]
+    assert game.answer is not None and getattr(verdict, game.answer)
+    assert f"--{game.answer}" in run("render", "--help").output

@@ -162,7 +162,7 @@ def test_render_command_writes_png_and_svg(tmp_path: Path) -> None:
     "args, message",
     [
         (["--walk"], "use --route"),
-        (["--spread", "1"], "not a book"),
+        (["--spread", "1"], "--spread draws the spread of Read These Before You Die levels; this level is Twisty"),
     ],
 )
 def test_render_refuses_what_does_not_fit(tmp_path: Path, args: list[str], message: str) -> None:

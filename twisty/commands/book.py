@@ -1,4 +1,5 @@
-"""`twisty explain BOOK PAGE ROW COL` and `twisty bench book`. Parse, call the library, print."""
+"""`twisty explain BOOK PAGE ROW COL`, `twisty bench book` and the --spread option of `twisty render`. Parse,
+call the library, print."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from twisty.commands.common import EXIT_FAILED, EXIT_INVALID, SECONDS, fail_inva
 from twisty.commands.writing import check_targets, write_files
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
+from twisty.render.pictures import ALL_SPREADS
 from twisty.rules.book.loader import MAX_COLS, MAX_PAGES, MAX_ROWS, load_book
 from twisty.rules.book.static import STATUS_NAMES
 from twisty.rules.source import LevelError, read_level
@@ -24,6 +26,31 @@ BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "book" / "be
 SAT_BENCH_SCRIPT = BENCH_SCRIPT.with_name("bench_sat.py")
 BENCH_PARTS = ("evaluate", "walk", "generate", "complete", "sat", "random")
 DEFAULT_PARTS = BENCH_PARTS[:-1]  # the random family takes minutes: asked for by name
+
+
+class SpreadType(click.ParamType):
+    """`twisty render --spread` (the book's registry entry names it): a spread's number (0 or more), or "all"."""
+
+    name = "N|all"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().lower()
+        if text == "all":
+            return ALL_SPREADS
+        if text.isdigit():
+            return int(text)
+        self.fail(f'{value!r} is not a spread number (0 or more) or "all"', param, ctx)
+
+
+spread_option = click.Option(
+    ["--spread"],
+    type=SpreadType(),
+    default=None,
+    help="Read These Before You Die: the spread to draw (spread k shows pages 2k and 2k+1; default: the "
+    'entrance\'s), or "all" for every spread, one under the other.',
+)
 
 
 @click.command()

@@ -26,6 +26,7 @@ from twisty.batch import Lost, Tasks, map_tasks
 from twisty.checking import FAILED, INVALID, MAX_SOLUTIONS, OK, UNKNOWN, UNSOLVABLE, CheckOptions
 from twisty.commands.cluster import BatchProgress, cluster_options, where
 from twisty.commands.common import EXIT_CODES_HELP, EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, timeout_option
+from twisty.commands.registry import RegistryHelpOption
 from twisty.errors import TwistyError, UsageError
 
 
@@ -40,10 +41,13 @@ def _engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
     command = click.option(
         "--questions",
+        cls=RegistryHelpOption,
         default=None,
         metavar="LIST",
-        help=f"Comma-separated questions to answer (default: all). {questions_help()}. "
-        "Counting solutions needs the best route, so it answers that too.",
+        help_of=lambda: (
+            f"Comma-separated questions to answer (default: all). {questions_help()}. "
+            "Counting solutions needs the best route, so it answers that too."
+        ),
     )(command)
     command = timeout_option(
         "Seconds per level, covering everything: reading, every question, every "
@@ -52,10 +56,13 @@ def _engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
     command = click.option(
         "--engine",
+        cls=RegistryHelpOption,
         default="auto",
         show_default=True,
-        help=f"Solver engine ({engines_help()}). auto picks the fastest available; a game "
-        "without the engine named stays on auto.",
+        help_of=lambda: (
+            f"Solver engine ({engines_help()}). auto picks the fastest available; a game "
+            "without the engine named stays on auto."
+        ),
     )(command)
     return command
 

@@ -50,6 +50,41 @@ class RegistryGroup(click.Group):
         return command
 
 
+class RegistryHelpOption(click.Option):
+    """An option whose help is made when it is shown (`help_of()`), from the registry as it is then: the
+    questions and engines of every game, a game added to the registry included."""
+
+    def __init__(self, *args: Any, help_of: Callable[[], str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.help_of = help_of
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = self.help_of()
+        return super().get_help_record(ctx)
+
+
+class RegistryOptionsCommand(click.Command):
+    """A command with options that the registry names (`registry_options()` makes them, each time the
+    command line is read, so that a game added to the registry adds its options): they come after the
+    command's own options, before --help, and reach the callback as keyword arguments."""
+
+    def __init__(self, *args: Any, registry_options: Callable[[], list[click.Parameter]], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.registry_options = registry_options
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        help_option = self.get_help_option(ctx)
+        own = [param for param in super().get_params(ctx) if param is not help_option]
+        taken = {opt for param in own for opt in param.opts}
+        extra = [param for param in self.registry_options() if not taken & set(param.opts)]
+        return [*own, *extra, *([help_option] if help_option is not None else [])]
+
+
+def game_command_entries() -> dict[str, str | Callable[[], click.Command]]:
+    """`twisty NAME` for each command of one game alone (`explain`, `odds`)."""
+    return {name: path for game in GAMES.values() for name, path in game.commands}
+
+
 def generate_entries() -> dict[str, str | Callable[[], click.Command]]:
     """`twisty generate GAME` for every game with a generator: its own command, or one made for it."""
     entries: dict[str, str | Callable[[], click.Command]] = {}

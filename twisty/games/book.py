@@ -30,6 +30,9 @@ GAME = Game(
     loader="twisty.rules.book.loader:load_book",
     checker="twisty.report.book",
     renderer="twisty.render.pictures_book",
+    answer="walk",
+    answer_help="the shortest walk",
+    render_options=("twisty.commands.book:spread_option",),
     page="twisty.serve.page_book",
     generator="twisty.generator.book:generate_from",
     solving=frozenset({"walk"}),
@@ -47,4 +50,5 @@ GAME = Game(
     docs="docs/book.md",
     generate_command="twisty.commands.generate_book:generate_book_command",
     bench_commands=(("book", "twisty.commands.book:bench_book"),),
+    commands=(("explain", "twisty.commands.book:explain"), ("complete", "twisty.commands.complete:complete")),
 )

@@ -128,6 +128,14 @@ class Game:
     renderer: str | None = None
     # The sandbox page's editor of the game's levels (twisty.serve: palette, grid, edit); None: edited as text.
     page: str | None = None
+    # `twisty render` (twisty.commands.render builds its options from these): the word for what the game's
+    # pictures draw as a level's answer (the flag --ANSWER; --answer draws any game's), that flag's help, and
+    # the options of the command for this game's pictures alone, as dotted paths of click options in the
+    # commands layer (each option's name is a field of twisty.render.pictures.PictureOptions or a key of
+    # its `params`).
+    answer: str | None = None
+    answer_help: str = ""
+    render_options: tuple[str, ...] = ()
     bench: str | None = None
     bench_baseline: str | None = None  # the engine the bench measures the others against
     docs: str = ""
@@ -139,10 +147,14 @@ class Game:
     # The parameters `generator` takes (twisty.generate(game, **params) and `twisty generate`).
     generator_params: tuple[Param, ...] = ()
     # The command line (click commands named by dotted path, resolved when asked for): `twisty generate
-    # GAME` runs `generate_command` (None: a command made from `generator` and `generator_params`), and
-    # `twisty bench NAME` each (NAME, command) of `bench_commands`. cli.py names no game.
+    # GAME` runs `generate_command` (None: a command made from `generator` and `generator_params`),
+    # `twisty bench NAME` each (NAME, command) of `bench_commands`, and `twisty NAME` each of `commands`.
+    # cli.py names no game.
     generate_command: str | None = None
     bench_commands: tuple[tuple[str, str], ...] = ()
+    # Commands of this game alone at the top of the command line (`twisty explain`, `twisty odds`): each
+    # (NAME, dotted path of its click command).
+    commands: tuple[tuple[str, str], ...] = ()
 
     @property
     def question_names(self) -> tuple[str, ...]:
@@ -191,6 +203,12 @@ class Game:
             answering = [other.name for other in self.engines if other.refusal(features) is None]
             raise UsageError(f"{refusal} (engines that do: auto, {', '.join(answering)})")
         return engine
+
+    def checking_engine(self, name: str, features: frozenset[str] = frozenset()) -> Engine:
+        """The engine a check of one of this game's levels uses when `--engine name` was given: that engine,
+        or auto's when `name` is another game's engine (`twisty check` reads levels of every game at once,
+        and each game takes the engine that is its own)."""
+        return self.chosen_engine(name if name in self.engine_names() else "auto", features)
 
     def parse_questions(self, names: str | None) -> frozenset[str] | None:
         """A comma-separated list of question names (None or "all": every question)."""

@@ -68,6 +68,8 @@ GAME = Game(
     loader="twisty.rules.passages_format:load_passages",
     checker="twisty.report.passages",
     renderer="twisty.render.pictures_passages",
+    answer="route",
+    answer_help="the best route as a numbered path, with the hp at each step",
     page="twisty.serve.page_passages",
     generator="twisty.generator.passages:generate_from",
     bench="twisty.bench.passages",
@@ -87,5 +89,10 @@ GAME = Game(
     bench_commands=(
         ("passages", "twisty.commands.bench_passages:bench_passages"),
         ("generate", "twisty.commands.bench_passages:bench_generate"),
+    ),
+    # Real Magic Tower towers in and out (docs/mota.md).
+    commands=(
+        ("import", "twisty.commands.importing:import_group"),
+        ("export", "twisty.commands.export:export_group"),
     ),
 )

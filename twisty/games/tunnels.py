@@ -38,4 +38,5 @@ GAME = Game(
     docs="docs/tunnels.md",
     generate_command="twisty.commands.odds:generate_tunnels",
     bench_commands=(("tunnels", "twisty.commands.odds:bench_tunnels"),),
+    commands=(("odds", "twisty.commands.odds:odds"),),
 )

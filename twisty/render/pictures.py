@@ -3,13 +3,14 @@
 A game's renderer (named by its registry entry, `renderer = "twisty.render.pictures_<game>"`) is a module
 with:
 
-    ANSWER: str                                     # what --route / --walk / --plan draws for this game
     questions(options: PictureOptions) -> tuple[str, ...] | None
         # the questions to ask the checker for the picture; None: the level alone is drawn, no verdict
     draw(level: Level, verdict: Any | None, options: PictureOptions) -> Picture
 
 The renderers take what the public API hands back (twisty.load's Level, twisty.check's verdict) and draw
-it; they never solve anything themselves. `save_picture` writes SVG or PNG; in SVG every artist given a
+it; they never solve anything themselves. What `twisty render --answer` (or the game's own flag) draws is
+named by the game's registry entry (`answer`), and so are the command's options for one game's pictures
+(`render_options`, such as a book's --spread). `save_picture` writes SVG or PNG; in SVG every artist given a
 tooltip gets a `<title>` child, which browsers show on hover (matplotlib has no tooltips of its own).
 
 Colours: the Okabe-Ito palette, chosen to stay distinct for the common kinds of colour blindness, and
@@ -27,7 +28,7 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,6 +73,8 @@ class PictureOptions:
     answer: bool = False
     spread: int | None = None
     deadline: Deadline | None = None
+    # The values of a game's own `twisty render` options that are not fields above (registry: render_options).
+    params: Mapping[str, Any] = field(default_factory=dict)
 
 
 # PictureOptions.spread for a whole book.

@@ -35,7 +35,6 @@ from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, STATUS_NAMES, 
 from twisty.rules.book.topology import Cell, spread_of
 from twisty.rules.level import Level
 
-ANSWER = "walk"
 CELL_INCHES = 0.42
 GUTTER = 0.7  # the gap between the two pages, in cells
 SPREADS_ABREAST = 3  # a whole book is drawn in rows of this many spreads

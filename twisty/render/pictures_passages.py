@@ -40,7 +40,6 @@ from twisty.render.pictures import (
 from twisty.rules.level import Level
 from twisty.rules.passages import GOAL, OUTSIDE, START, WALL, Cell, PassagesLevel, Replay, Step
 
-ANSWER = "route"
 # A cell is drawn this large (inches) on small maps; a large map is drawn at most LARGEST_SIDE inches on
 # its longer side, but no cell smaller than SMALLEST_CELL.
 CELL_INCHES = 0.5

@@ -30,7 +30,6 @@ from twisty.rules.level import Level
 from twisty.rules.temple.model import SIDES, Round, TempleState
 from twisty.rules.temple.semantics import describe_action
 
-ANSWER = "plan"
 PANEL_INCHES = 2.6
 PANELS_PER_ROW = 4
 FIXED_WALL, VARIABLE_WALL, DIE, FALL = BLACK, ORANGE, BLUE, PURPLE

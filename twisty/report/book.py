@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from twisty.checking import CheckOptions, Outcome, level_status, status_word, verdict_repr
+from twisty.checking import CheckOptions, Outcome, VerdictBase, summary_start
+from twisty.claims import Claims
 from twisty.errors import did_you_mean
 from twisty.games.book import GAME
 from twisty.limits import Deadline
@@ -243,22 +244,19 @@ def ambiguity_lines(data: dict[str, Any]) -> list[str]:
 def expectation_failures(
     book: Book, verdict: BookAnalysis, expect: BookExpectations, data: dict[str, Any]
 ) -> list[str]:
-    """Each claim that does not hold, or that a cap left undecided (it fails, naming the cap)."""
-    failures = []
-    undecided = f"could not be decided within the {verdict.cap}"
+    """Each claim that does not hold, or that a cap left undecided (it fails, naming the cap; twisty.claims)."""
+    claims = Claims(asked=data.get("questions", ()), within=str(verdict.cap))
     for key, claimed in expect.flags.items():
-        actual = data[key]
-        if actual is None:
-            failures.append(f"{key}: claimed {str(claimed).lower()}, but it {undecided}")
-        elif actual != claimed:
-            failures.append(f"{key}: claimed {str(claimed).lower()}, but it is {str(actual).lower()}")
+        claims.compare(key, claimed, data[key], decided=data[key] is not None)
     if expect.moves is not None and data["moves"] != expect.moves:
         if verdict.status == "unknown":
-            failures.append(f"moves: claimed {expect.moves}, but the shortest walk {undecided}")
+            claims.undecided("moves", expect.moves, "the shortest walk")
         elif data["moves"] is None:
-            failures.append(f"moves: claimed {expect.moves}, but there is no walk to the exit")
+            claims.fail("moves", expect.moves, "there is no walk to the exit")
         else:
-            failures.append(f"moves: claimed {expect.moves}, but the shortest walk takes {data['moves']}")
+            claims.fail("moves", expect.moves, f"the shortest walk takes {data['moves']}")
+    failures = claims.failures
+    undecided = f"could not be decided within the {verdict.cap}"
     for key, cells in expect.cells.items():
         which, statuses, meaning = _CELL_CLAIMS[key]
         evaluation: Evaluation | None = verdict.initial if which == "initial" else verdict.final
@@ -321,14 +319,11 @@ def summary_line(data: dict[str, Any]) -> str:
             )
             corridor = f"corridor of {len(data['corridor'])} cells ({shape})"
         verdict = f"solvable in {data['moves']} moves ({uniqueness}), {corridor}"
-    return (
-        f"{status_word(data):<11}{data['level']}: {verdict}; {len(data['rules_fired_numbers'])} rules fired  "
-        f"[{data['seconds']:.2f}s]"
-    )
+    return f"{summary_start(data)}{verdict}; {len(data['rules_fired_numbers'])} rules fired  [{data['seconds']:.2f}s]"
 
 
 @dataclass(frozen=True, repr=False)
-class BookVerdict:
+class BookVerdict(VerdictBase):
     """What twisty says of one book: whether a walk crosses it and the shortest one (replayed by the path
     rules), the corridor and its shape, uniqueness, the rules that decided cells, the other readings under
     which the answer changes, and the [expect] claims that fail. What a cap stopped is None, and `cap`
@@ -339,16 +334,9 @@ class BookVerdict:
     analysis: BookAnalysis | None
     data: Mapping[str, Any] = field(repr=False)
 
-    def __repr__(self) -> str:  # game, name, status and headline answers, not the whole level
-        return verdict_repr(self)
-
     @property
     def outcome(self) -> Outcome:
         return Outcome.of(self.data["solvable"])
-
-    @property
-    def solvable(self) -> bool | None:
-        return self.outcome.solvable
 
     @property
     def walk(self) -> list[Cell]:
@@ -374,10 +362,6 @@ class BookVerdict:
     def expect_failures(self) -> tuple[str, ...]:
         return tuple(self.data["expect_failures"])
 
-    @property
-    def status(self) -> str:
-        return level_status(self.to_json())
-
     def to_json(self) -> dict[str, Any]:
         return copy.deepcopy(dict(self.data))
 
@@ -399,7 +383,7 @@ def check(level: Level, options: CheckOptions) -> BookVerdict:
     and every answer is unknown."""
     source, deadline = level.source, options.deadline
     asked = {"walk", "readings"} if options.questions is None else set(options.questions) & {"walk", "readings"}
-    engine = GAME.chosen_engine(options.engine if options.engine in GAME.engine_names() else "auto")
+    engine = GAME.checking_engine(options.engine)
     if level.stopped_by is not None:
         data = unevaluated_report(source, read_expectations(source, None), level.stopped_by, deadline)
         data["engine"] = engine.name

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from twisty.checking import CheckOptions, Outcome, level_status, status_word, verdict_repr
+from twisty.checking import CheckOptions, Outcome, VerdictBase, summary_start
+from twisty.claims import Claims
 from twisty.render.passages import legend_lines, route_map, walkthrough
 from twisty.rules.level import Level
 from twisty.rules.passages import Expectations, PassagesLevel, Replay
@@ -16,7 +17,7 @@ from twisty.solver.passages import PassagesAnalysis, analyse
 
 
 @dataclass(frozen=True, repr=False)
-class PassagesVerdict:
+class PassagesVerdict(VerdictBase):
     """What twisty says of one passages level: the answers to the questions asked, each proved or
     unknown, the best route (replayed by the rules) and a second solution when there is one, and the
     [expect] claims that fail. `to_json()` is the object `check --json` prints (keys in docs/passages.md)."""
@@ -42,17 +43,6 @@ class PassagesVerdict:
     limit: str  # what an undecided answer ran into: "time" or "memory"
     questions: frozenset[str]
     expect_failures: tuple[str, ...]
-
-    def __repr__(self) -> str:  # game, name, status and headline answers, not the whole level
-        return verdict_repr(self)
-
-    @property
-    def solvable(self) -> bool | None:
-        return self.outcome.solvable
-
-    @property
-    def status(self) -> str:
-        return level_status(self.to_json())
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -157,53 +147,31 @@ CLAIM_QUESTIONS = {
 
 
 def expectation_failures(expect: Expectations, data: dict[str, Any]) -> list[str]:
-    """One line per [expect] claim that does not hold; an undecided answer fails its claim too."""
-    failures: list[str] = []
+    """One line per [expect] claim that does not hold; an undecided answer fails its claim too (twisty.claims).
+    Counting answers whether the level is solvable too, so a route claim is checked when counting was asked."""
     asked = set(data["questions"]) | ({"route"} if "count" in data["questions"] else set())
-    expect = Expectations(
-        **{key: value if CLAIM_QUESTIONS[key] in asked else None for key, value in vars(expect).items()}
-    )
-
-    def compare(key: str, claimed, actual, undecided: bool) -> None:
-        if claimed is None:
-            return
-        if undecided:
-            failures.append(
-                f"{key}: claimed {_toml(claimed)}, but it could not be decided within the {data['limit']} limit"
-            )
-        elif actual != claimed:
-            failures.append(f"{key}: claimed {_toml(claimed)}, but it is {_toml(actual)}")
-
-    compare("solvable", expect.solvable, data["solvable"], data["solvable"] is None)
-    if expect.final_hp is not None and data["solvable"] and data["proved"] and data["final_hp"] > expect.final_hp:
-        failures.append(
-            f"final_hp: claimed {expect.final_hp}, but a better solution than the designer's "
-            f"reaches the goal with {data['final_hp']} hp (see its route)"
-        )
+    claims = Claims(asked=asked, within=f"{data['limit']} limit", questions=CLAIM_QUESTIONS)
+    claims.compare("solvable", expect.solvable, data["solvable"], decided=data["solvable"] is not None)
+    final_hp = claims.made("final_hp", expect.final_hp)
+    if final_hp is not None and data["solvable"] and data["proved"] and data["final_hp"] > final_hp:
+        better = f"a better solution than the designer's reaches the goal with {data['final_hp']} hp (see its route)"
+        claims.fail("final_hp", final_hp, better)
     else:
-        compare("final_hp", expect.final_hp, data["final_hp"], not data["proved"])
-    min_start_undecided = data["min_start_hp_status"] == "unknown"
-    if expect.min_start_hp is not None and data["min_start_hp_status"] == "none":
-        failures.append(f"min_start_hp: claimed {expect.min_start_hp}, but no starting hp solves the level")
+        claims.compare("final_hp", expect.final_hp, data["final_hp"], decided=data["proved"])
+    if claims.made("min_start_hp", expect.min_start_hp) is not None and data["min_start_hp_status"] == "none":
+        claims.fail("min_start_hp", expect.min_start_hp, "no starting hp solves the level")
     else:
-        compare("min_start_hp", expect.min_start_hp, data["min_start_hp"], min_start_undecided)
-    counts_undecided = data["solutions"] is None
-    compare("unique", expect.unique, data["unique"], data["unique"] is None)
-    if expect.solutions is not None and data["solutions_capped"]:
-        failures.append(
-            f"solutions: claimed {expect.solutions}, but there are more than {data['solutions']} "
-            "(raise --max-solutions)"
-        )
+        decided = data["min_start_hp_status"] != "unknown"
+        claims.compare("min_start_hp", expect.min_start_hp, data["min_start_hp"], decided=decided)
+    counted = data["solutions"] is not None
+    claims.compare("unique", expect.unique, data["unique"], decided=data["unique"] is not None)
+    if claims.made("solutions", expect.solutions) is not None and data["solutions_capped"]:
+        more = f"there are more than {data['solutions']} (raise --max-solutions)"
+        claims.fail("solutions", expect.solutions, more)
     else:
-        compare("solutions", expect.solutions, data["solutions"], counts_undecided)
-    compare("optimal_solutions", expect.optimal_solutions, data["optimal_solutions"], counts_undecided)
-    return failures
-
-
-def _toml(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "none" if value is None else str(value)
+        claims.compare("solutions", expect.solutions, data["solutions"], decided=counted)
+    claims.compare("optimal_solutions", expect.optimal_solutions, data["optimal_solutions"], decided=counted)
+    return claims.failures
 
 
 def summary_line(data: dict[str, Any]) -> str:
@@ -238,7 +206,7 @@ def summary_line(data: dict[str, Any]) -> str:
         found = data["solutions_at_least"]
         parts.append(f"solution count unknown ({data['limit']} limit" + (f", {found} found so far)" if found else ")"))
     engines = "/".join(sorted(set(data["engine"].values())))
-    return f"{status_word(data):<11}{data['level']}: {', '.join(parts)}  [{engines}, {data['seconds']:.2f}s]"
+    return f"{summary_start(data)}{', '.join(parts)}  [{engines}, {data['seconds']:.2f}s]"
 
 
 def solutions_to_count(level: PassagesLevel, asked: int | None) -> int:

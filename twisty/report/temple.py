@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from twisty.checking import CheckOptions, Outcome, level_status, status_word, verdict_repr
+from twisty.checking import CheckOptions, Outcome, VerdictBase, level_status, summary_start
+from twisty.claims import Claims
 from twisty.render.temple import drawing
 from twisty.rules.level import Level
 from twisty.rules.temple.model import SIDES, Expectations, Round
@@ -16,7 +17,7 @@ from twisty.solver.temple_portfolio import TempleAnalysis, analyse
 
 
 @dataclass(frozen=True, repr=False)
-class TempleVerdict:
+class TempleVerdict(VerdictBase):
     """What twisty says of one round: each answer proved or unknown (None), the plans replayed by the rules,
     and the [expect] claims that fail. `to_json()` is what `check --json` prints (keys in docs/temple.md)."""
 
@@ -37,17 +38,6 @@ class TempleVerdict:
     limit: str  # what an undecided answer ran into: "time" or "memory"
     questions: frozenset[str]
     expect_failures: tuple[str, ...]
-
-    def __repr__(self) -> str:  # game, name, status and headline answers, not the whole level
-        return verdict_repr(self)
-
-    @property
-    def solvable(self) -> bool | None:
-        return self.outcome.solvable
-
-    @property
-    def status(self) -> str:
-        return level_status(self.to_json())
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -134,48 +124,31 @@ CLAIM_QUESTIONS = {
 
 
 def expectation_failures(expect: Expectations, data: dict[str, Any]) -> list[str]:
-    """One line per [expect] claim that does not hold; an undecided answer fails its claim too."""
-    failures: list[str] = []
-    asked = set(data["questions"])
-    limit = data["limit"]
-
-    def compare(key: str, claimed: Any, actual: Any, decided: bool, none_means: str = "") -> None:
-        if claimed is None or CLAIM_QUESTIONS[key] not in asked:
-            return
-        if not decided:
-            failures.append(f"{key}: claimed {_toml(claimed)}, but it could not be decided within the {limit} limit")
-        elif actual is None and none_means:
-            failures.append(f"{key}: claimed {_toml(claimed)}, but {none_means}")
-        elif actual != claimed:
-            failures.append(f"{key}: claimed {_toml(claimed)}, but it is {_toml(actual)}")
-
+    """One line per [expect] claim that does not hold; an undecided answer fails its claim too (twisty.claims)."""
+    claims = Claims(asked=data["questions"], within=f"{data['limit']} limit", questions=CLAIM_QUESTIONS)
     solvable, bounce, pooled = data["solvable"], data["bounce_safe"], data["pooled_solvable"]
-    compare("solvable", expect.solvable, solvable, solvable is not None)
-    compare("turns", expect.turns, data["turns"], solvable is not None, "the round cannot be won")
-    compare("unique", expect.unique, data["unique"], data["unique"] is not None)
-    compare("bounce_safe", expect.bounce_safe, bounce, bounce is not None)
-    compare(
+    claims.compare("solvable", expect.solvable, solvable, decided=solvable is not None)
+    claims.compare(
+        "turns", expect.turns, data["turns"], decided=solvable is not None, none_means="the round cannot be won"
+    )
+    claims.compare("unique", expect.unique, data["unique"], decided=data["unique"] is not None)
+    claims.compare("bounce_safe", expect.bounce_safe, bounce, decided=bounce is not None)
+    claims.compare(
         "bounce_safe_turns",
         expect.bounce_safe_turns,
         data["bounce_safe_turns"],
-        bounce is not None,
-        "no plan is bounce-safe",
+        decided=bounce is not None,
+        none_means="no plan is bounce-safe",
     )
-    compare("pooled_solvable", expect.pooled_solvable, pooled, pooled is not None)
-    compare(
+    claims.compare("pooled_solvable", expect.pooled_solvable, pooled, decided=pooled is not None)
+    claims.compare(
         "pooled_turns",
         expect.pooled_turns,
         data["pooled_turns"],
-        pooled is not None,
-        "the round cannot be won even with all cards pooled",
+        decided=pooled is not None,
+        none_means="the round cannot be won even with all cards pooled",
     )
-    return failures
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "none" if value is None else str(value)
+    return claims.failures
 
 
 def summary_line(data: dict[str, Any]) -> str:
@@ -208,10 +181,7 @@ def summary_line(data: dict[str, Any]) -> str:
             if data["pooled_solvable"] is False
             else f"pooled unknown ({limit} limit)"
         )
-    return (
-        f"{status_word(data):<11}{data['level']}: {', '.join(parts) or 'nothing asked'}  "
-        f"[{data['engine']}, {data['seconds']:.2f}s]"
-    )
+    return f"{summary_start(data)}{', '.join(parts) or 'nothing asked'}  [{data['engine']}, {data['seconds']:.2f}s]"
 
 
 def check(level: Level, options: CheckOptions) -> TempleVerdict:

@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import Any
 
 from twisty.api import check_record
-from twisty.checking import CheckOutcome, level_status, status_word
+from twisty.checking import CheckOutcome, level_status, summary_start
 from twisty.errors import LevelError, LimitReached, TwistyError
 from twisty.games import GAMES, resolve
 from twisty.limits import Deadline
@@ -43,7 +43,7 @@ def verdict_data(record: CheckOutcome) -> dict[str, Any]:
     claims that fail, and the whole record of `twisty check --json`."""
     data = record.data
     summary = record.summary
-    prefix = f"{status_word(data):<11}{data.get('level')}: "
+    prefix = summary_start(data)
     headline = summary[len(prefix) :] if summary.startswith(prefix) else summary[11:]
     return {
         "status": level_status(data),
