@@ -37,13 +37,13 @@ def test_no_page_is_a_dated_diary(page: Path):
     assert dated == []
 
 
-# Book and temple: their pages are being rewritten on other branches; their internals move to pages of their
-# own once those are merged (until then book.md and temple.md hold both, internals in sections of their own).
 @pytest.mark.parametrize(
     "first, reference, internals",
     [
         ("first-level-passages.md", "passages.md", "passages-internals.md"),
         ("first-fight-tunnels.md", "tunnels.md", "tunnels-internals.md"),
+        ("first-level-book.md", "book.md", "book-internals.md"),
+        ("first-level-temple.md", "temple.md", "temple-internals.md"),
     ],
 )
 def test_each_game_has_a_walk_through_a_reference_and_its_internals(first: str, reference: str, internals: str):

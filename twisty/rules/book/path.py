@@ -11,8 +11,8 @@ Molotovs already set off that could still hit something (one whose every target 
 acts like one never reached: `live_targets`); the Swords taken that could still slay something if taken
 again; a held Sword only while a Dragon it could slay remains; the Boss's weapons. Without this, every
 subset of harmless Bows, Molotovs or Swords reached was a state of its own: a 96-cell book with a dozen
-Bows and Molotovs had hundreds of thousands of walkers for two dozen distinct books (docs/book.md, "The
-walk search").
+Bows and Molotovs had hundreds of thousands of walkers for two dozen distinct books
+(docs/book-internals.md, "The walk search").
 """
 
 from __future__ import annotations
