@@ -66,6 +66,20 @@ def test_every_engine_agrees_with_the_plain_search(seed):
     compared(default_round(seed), plain_answers(seed))
 
 
+# Rounds of the bench's family (full size: up to 6 seats, swaps) won in one turn, which the engines answer
+# without their tables (a first win looked for card by card, the swaps after the player's own cards): each
+# has a second one-turn plan, in 115 only through the swap; 197 has no swap (docs/bench-temple.md).
+ONE_TURN_ROUNDS = (59, 115, 174, 197)
+
+
+@pytest.mark.parametrize("seed", ONE_TURN_ROUNDS)
+def test_one_turn_rounds_of_the_bench_agree_with_the_plain_search(seed):
+    drawn = family_round(seed)
+    plain = answer_all(drawn.round, StateCap(SLOW_PLAIN_STATES))
+    assert plain.turns == 1 and plain.pooled_turns == 1
+    compared(drawn, plain)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(ROUNDS, ROUNDS + SLOW_ROUNDS))
 def test_every_engine_agrees_with_the_plain_search_long_run(seed):

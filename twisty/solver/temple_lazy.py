@@ -36,7 +36,7 @@ from typing import Any
 
 from twisty.rules.temple.model import CARDS, Round
 from twisty.rules.temple.replayer import PlanTurn, Swap
-from twisty.solver.temple_moves import MOVE, TURN2, TURN_ANY, TURNING, WALL1, WALL2, Work
+from twisty.solver.temple_moves import MOVE, TURN2, TURN_ANY, TURNING, WALL1, WALL2, Work, rays
 
 Credits = tuple[int, ...]
 
@@ -78,16 +78,7 @@ class LazyMoves:
         self.detailed = detailed
         self.id_bits = self.ID_BITS if detailed else 0
         self.next_identity = 1
-        self.rays = []
-        for down in range(4):
-            per_room = []
-            for room in range(temple.room_count):
-                ray, here = [], room
-                while temple.next_room[down][here] >= 0:
-                    ray.append((1 << temple.slot_below[down][here], temple.next_room[down][here]))
-                    here = temple.next_room[down][here]
-                per_room.append(tuple(ray))
-            self.rays.append(per_room)
+        self.rays = rays(temple)
         self.credit_ids: dict[Credits, int] = {(): 0}
         self.credit_list: list[Credits] = [()]
         self.memo: dict[int, tuple[list[int], list[int]]] = {}

@@ -17,10 +17,13 @@ fixed amount of work, not after a number of states: one state of a big temple ha
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
+
 from twisty.limits import Deadline
-from twisty.rules.temple.model import CARDS, Round
+from twisty.rules.temple.model import CARDS, Round, Temple
 from twisty.rules.temple.replayer import Swap
-from twisty.rules.temple.semantics import explore
+from twisty.rules.temple.semantics import Outcome, Position, card_outcomes, explore, max_turns
 
 TURN1, TURN2, TURN_ANY, WALL1, WALL2, MOVE = range(6)
 TURNING = (TURN1, TURN2, TURN_ANY)
@@ -55,6 +58,23 @@ class Work:
         return True
 
 
+@functools.lru_cache(maxsize=64)
+def rays(temple: Temple) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
+    """rays(temple)[down][room]: the (slot bit, room) pairs the die crosses falling from `room` with `down`
+    down; made once per temple (every question of a round, and every round of a temple, read them)."""
+    found = []
+    for down in range(4):
+        per_room = []
+        for room in range(temple.room_count):
+            ray, here = [], room
+            while temple.next_room[down][here] >= 0:
+                ray.append((1 << temple.slot_below[down][here], temple.next_room[down][here]))
+                here = temple.next_room[down][here]
+            per_room.append(tuple(ray))
+        found.append(tuple(per_room))
+    return tuple(found)
+
+
 def position(down: int, die: int, walls: int) -> int:
     return walls << WALL_SHIFT | down << DOWN_SHIFT | die
 
@@ -79,18 +99,9 @@ class Moves:
         going = round_.challenges.gets_going
         self.going = None if going is None else (1 if going == "right" else 3)
         self.variable = [1 << slot for slot in temple.variable_slots()]
-        # rays[down][room]: the (slot bit, room) pairs the die crosses falling from `room` with `down` down.
-        self.rays = []
-        for down in range(4):
-            per_room = []
-            for room in range(temple.room_count):
-                ray, here = [], room
-                while temple.next_room[down][here] >= 0:
-                    ray.append((1 << temple.slot_below[down][here], temple.next_room[down][here]))
-                    here = temple.next_room[down][here]
-                per_room.append(tuple(ray))
-            self.rays.append(per_room)
+        self.rays = rays(temple)
         self.memo: dict[int, tuple[list[int], list[int]]] = {}
+        self.ways_memo: dict[int, dict[int, list[Outcome]]] = {}
 
     def of(self, where: int, kind: int) -> tuple[list[int], list[int]]:
         """(every outcome, the bounce-safe outcomes) of card `kind` from position `where`."""
@@ -102,6 +113,19 @@ class Moves:
             bounce = self.bounce
             found = (list(best), [after for after, longest in best.items() if longest <= bounce])
             self.memo[key] = found
+        return found
+
+    def ways(self, where: int, kind: int) -> dict[int, list[Outcome]]:
+        """The rules' own outcomes of card `kind` from `where` (card_outcomes, with their actions), by the
+        position they leave; made once per position and card, for the plans' turns."""
+        key = where << 3 | kind
+        found = self.ways_memo.get(key)
+        if found is None:
+            down, die, walls = unpack(where)
+            found = self.ways_memo[key] = {}
+            for outcome in card_outcomes(self.round, Position(down, die, walls), CARDS[kind]):
+                end = outcome.position
+                found.setdefault(position(end.down, end.die, end.walls), []).append(outcome)
         return found
 
     def fall(self, blocked: int, down: int, die: int) -> tuple[int, int]:
@@ -214,8 +238,14 @@ class Hands:
         self.ids: dict[tuple, int] = {}
         self.hands: list[tuple] = []
         self.turning: list[bool] = []
+        self.turns: list[int] = []  # per id, the turns played
         self.start = self.id_of(start)
         self.cache: dict[int, list[tuple[int, int, int, Swap | None]]] = {}
+
+    @functools.cached_property
+    def most_turns(self) -> int:
+        """The most turns the round can last ("at most as many turns as cards" pooled)."""
+        return self.total if self.pooled else max_turns(self.round)
 
     def id_of(self, hands: tuple) -> int:
         found = self.ids.get(hands)
@@ -223,13 +253,13 @@ class Hands:
             found = self.ids[hands] = len(self.hands)
             self.hands.append(hands)
             self.turning.append(self._turning_left(hands))
+            left = sum(hands) if self.pooled else sum(sum(hand) for hand in hands)
+            self.turns.append(self.total - left)
         return found
 
     def turn_of(self, hid: int) -> int:
         """The turns played (0-based number of the next turn)."""
-        hands = self.hands[hid]
-        left = sum(hands) if self.pooled else sum(sum(hand) for hand in hands)
-        return self.total - left
+        return self.turns[hid]
 
     def _turning_left(self, hands: tuple) -> bool:
         """Whether a turn1, turn2 or turnAny is left (`turning[id]` holds it for every id)."""
@@ -243,6 +273,20 @@ class Hands:
         if found is None:
             found = self.cache[key] = self._plays(hid, used)
         return found
+
+    def own_kinds(self, hid: int) -> list[int]:
+        """The kinds the player whose turn it is (or the pool) holds: the plays without a swap."""
+        hands = self.hands[hid]
+        hand = hands if self.pooled else hands[self.round.player_of_turn(self.turn_of(hid))]
+        return [kind for kind in KINDS if hand[kind]]
+
+    def own_play(self, hid: int, kind: int) -> int:
+        """The id after the player (or the pool) plays a card of `kind` they hold, without a swap."""
+        hands = self.hands[hid]
+        if self.pooled:
+            return self.id_of(_less(hands, kind, None))
+        player = self.round.player_of_turn(self.turn_of(hid))
+        return self.id_of(hands[:player] + (_less(hands[player], kind, None),) + hands[player + 1 :])
 
     def _plays(self, hid: int, used: int) -> list[tuple[int, int, int, Swap | None]]:
         hands = self.hands[hid]
@@ -258,17 +302,34 @@ class Hands:
                 after = hands[:player] + (_less(hand, kind, None),) + hands[player + 1 :]
                 found.append((kind, self.id_of(after), used, None))
             elif self.swapping and not used:
-                # Take the card from another player who holds one, giving one of one's own.
-                for other, theirs in enumerate(hands):
-                    if other == player or not theirs[kind]:
-                        continue
-                    for gave in KINDS:
-                        if hand[gave]:
-                            changed = list(hands)
-                            changed[player] = _less(hand, gave, None)
-                            changed[other] = _less(theirs, kind, gave)
-                            found.append((kind, self.id_of(tuple(changed)), 1, Swap(other, CARDS[gave], CARDS[kind])))
+                found.extend(self._swaps_for(hands, player, kind))
         return found
+
+    def swap_plays(self, hid: int, used: int) -> Iterator[tuple[int, int, int, Swap]]:
+        """The plays of plays() that swap, made one at a time (for a look that may stop at the first)."""
+        if self.pooled or not self.swapping or used:
+            return
+        hands = self.hands[hid]
+        player = self.round.player_of_turn(self.turn_of(hid))
+        if not any(hands[player]):
+            return
+        for kind in KINDS:
+            if not hands[player][kind]:
+                yield from self._swaps_for(hands, player, kind)
+
+    def _swaps_for(self, hands: tuple, player: int, kind: int) -> Iterator[tuple[int, int, int, Swap]]:
+        """Take a card of `kind` (which the player lacks) from another player who holds one, giving one of
+        one's own."""
+        hand = hands[player]
+        for other, theirs in enumerate(hands):
+            if other == player or not theirs[kind]:
+                continue
+            for gave in KINDS:
+                if hand[gave]:
+                    changed = list(hands)
+                    changed[player] = _less(hand, gave, None)
+                    changed[other] = _less(theirs, kind, gave)
+                    yield kind, self.id_of(tuple(changed)), 1, Swap(other, CARDS[gave], CARDS[kind])
 
 
 def _less(counts: tuple[int, ...], out: int, into: int | None) -> tuple[int, ...]:

@@ -71,12 +71,18 @@ class RoundSolver:
     ) -> Generator[None, None, Answer]:
         """The first answer that is not unknown; each slice to the engine furthest behind its share of the time
         (over the round, so that an engine behind on one question catches up on the next)."""
-        running = [(name, steps_of(engine)) for name, engine in self.engines]
+        # An engine's steps are made when it first gets a slice: most rounds end in the search's head start.
+        running: list[tuple[str, Any, Generator[None, None, Answer] | None]] = [
+            (name, engine, None) for name, engine in self.engines
+        ]
         unknown: Answer | None = None
         try:
             while running:
                 index = min(range(len(running)), key=lambda at: self._counted(running[at][0]))
-                name, steps = running[index]
+                name, engine, steps = running[index]
+                if steps is None:
+                    steps = steps_of(engine)
+                    running[index] = (name, engine, steps)
                 started = time.process_time()
                 try:
                     next(steps)
@@ -91,8 +97,9 @@ class RoundSolver:
                     self.spent[name] += time.process_time() - started
                 yield
         finally:
-            for _, steps in running:
-                steps.close()
+            for _, _, made in running:
+                if made is not None:
+                    made.close()
         assert unknown is not None
         return unknown
 

@@ -27,13 +27,13 @@ deadline is looked at by work done, and the portfolio can run it in slices besid
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterator
 
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.temple.model import CARDS, Round, TempleState
 from twisty.rules.temple.replayer import PlanError, PlanTurn, Swap, replay
-from twisty.rules.temple.semantics import Position, card_outcomes, max_turns
 from twisty.solver.temple_answers import (
     FOUND,
     NONE,
@@ -70,6 +70,7 @@ class Space:
         bounce_safe: bool = False,
         moves: Moves | LazyMoves | None = None,
         hands: Hands | None = None,
+        explored_after: ExploreTable | None = None,
     ) -> None:
         self.round = round_
         self.work = work
@@ -77,7 +78,7 @@ class Space:
         self.safe = 1 if bounce_safe else 0
         self.moves = moves if moves is not None else Moves(round_, work)
         self.hands = hands if hands is not None else Hands(round_, pooled)
-        self.explored_after = ExploreTable(round_)
+        self.explored_after = explored_after if explored_after is not None else ExploreTable(round_)
         self.targets = len(round_.targets)
         self.full = round_.all_explored
         self.hands_shift = 1 + self.targets
@@ -87,7 +88,6 @@ class Space:
         self.door_side = door.side
         self.door_bits = sum(1 << index for index, room in enumerate(round_.targets) if room == door.room)
         self.turns_itself = round_.challenges.gets_going is not None
-        self.most = round_.card_total() if pooled else max_turns(round_)
         # Per explored mask with targets missing: one turn each, and one more unless the door room is one.
         self.missing_turns = [
             (self.full & ~explored).bit_count() + (0 if self.full & ~explored & self.door_bits else 1)
@@ -99,6 +99,11 @@ class Space:
             else position(round_.down, round_.die, round_.walls)
         )
         self.start = self.pack(self.hands.start, start, 0, 0)
+
+    @property
+    def most(self) -> int:
+        """The most turns of a plan."""
+        return self.hands.most_turns
 
     def pack(self, hid: int, where: int, explored: int, used: int) -> int:
         return (where << self.position_shift) | (hid << self.hands_shift) | (explored << 1) | used
@@ -203,15 +208,42 @@ class Space:
         self.work.add(considered + 1)
         return found
 
-    def plays_between(self, state: int, following: int) -> list[tuple[int, Swap | None]]:
-        """The plays (card kind, swap) that lead from `state`'s hands to `following`'s."""
+    def first_won(self, state: int, other_than: int | None = None) -> int | None:
+        """A won state one turn after `state` (positions of the rules), the first met card by card, the
+        player's own cards before the swaps (None when there is none): the plain breadth-first search's stop
+        at its first winning move. `other_than`: a temple state (`position << targets | explored`) the won
+        state must not have. The temple after a turn depends on the card, not on whose it was, so each kind
+        is looked at once."""
+        assert isinstance(self.moves, Moves)
+        hid, where, explored, used = self.parts(state)
+        after_explored = self.explored_after.row(explored)
+        full, door, safe, targets = self.full, self.door, self.safe, self.targets
+        own = ((kind, None) for kind in self.hands.own_kinds(hid))
+        swaps = ((kind, (next_hid, next_used)) for kind, next_hid, next_used, _ in self.hands.swap_plays(hid, used))
+        tried = 0
+        for kind, swapped in itertools.chain(own, swaps):
+            if tried >> kind & 1:
+                continue
+            tried |= 1 << kind
+            for after in self.moves.of(where, kind)[safe]:
+                now = after_explored[after & 63]
+                if now == full and after & 0xFF == door and (after << targets | now) != other_than:
+                    next_hid, next_used = swapped or (self.hands.own_play(hid, kind), used)
+                    return self.pack(next_hid, after, now, next_used)
+        return None
+
+    def plays_between(self, state: int, following: int) -> Iterator[tuple[int, Swap | None]]:
+        """The plays (card kind, swap) that lead from `state`'s hands to `following`'s: the ones without a
+        swap first (the list of swaps is made only when none of those does)."""
         hid, _, _, used = self.parts(state)
         next_hid, _, _, next_used = self.parts(following)
-        return [
-            (kind, swap)
-            for kind, play_hid, play_used, swap in self.hands.plays(hid, used)
-            if (play_hid, play_used) == (next_hid, next_used)
-        ]
+        if next_used == used:
+            for kind in self.hands.own_kinds(hid):
+                if self.hands.own_play(hid, kind) == next_hid:
+                    yield kind, None
+        for kind, play_hid, play_used, swap in self.hands.swap_plays(hid, used):
+            if (play_hid, play_used) == (next_hid, next_used):
+                yield kind, swap
 
     def player(self, state: int) -> int | None:
         return None if self.pooled else self.round.player_of_turn(self.hands.turn_of(self.parts(state)[0]))
@@ -222,13 +254,14 @@ class Space:
         fall (bounce-safe when this space is)."""
         _, where, _, _ = self.parts(state)
         _, after, _, _ = self.parts(following)
-        down, die, walls = unpack(where)
+        assert isinstance(self.moves, Moves)
+        # "you may forgo the action": with no gets-going turn the temple stays as it was and no die falls,
+        # the shortest fall there is, whatever the card
+        forgone = after == where and self.round.challenges.gets_going is None
         for kind, swap in self.plays_between(state, following):
-            ways = [
-                outcome
-                for outcome in card_outcomes(self.round, Position(down, die, walls), CARDS[kind])
-                if position(outcome.position.down, outcome.position.die, outcome.position.walls) == after
-            ]
+            if forgone:
+                return PlanTurn(self.player(state), CARDS[kind], (), swap)
+            ways = self.moves.ways(where, kind).get(after)
             if ways:
                 way = min(ways, key=lambda outcome: outcome.longest_fall)
                 return PlanTurn(self.player(state), CARDS[kind], way.action, swap)
@@ -319,6 +352,11 @@ def second_steps(space: Space, first: PlanAnswer) -> SecondSteps:
     targets, shift = space.targets, space.position_shift
     explored_mask = (1 << targets) - 1
     target = [(position(state.down, state.die, state.walls) << targets | state.explored) for state in first.states]
+    if turns == 1:  # another one-turn plan: a won state after the first turn, through another temple state
+        other = space.first_won(space.start, target[0])
+        if other is None:
+            return SecondAnswer(NONE)
+        return SecondAnswer(FOUND, space.plan_of([space.start, other]), (space.temple_state(other),))
     work = space.work
     won = space.won
     parents: dict[int, int] = {space.start << 1: -1}
@@ -353,32 +391,106 @@ def second_steps(space: Space, first: PlanAnswer) -> SecondSteps:
 
 class RoundSolver:
     """The search engine on one round: the moves (walls decided late, and the rules' own for uniqueness)
-    and the hands' tables kept across the questions."""
+    and the hands' tables kept across the questions.
+
+    A round won in one turn is answered before the walls-decided-late tables are built: every question first
+    looks one turn ahead over the rules' own moves (the ones the uniqueness search takes, so shared with it),
+    when the start's bound lets a win come that soon. A one-turn plan found there is a shortest plan (no plan
+    is shorter), and its turn is the rules' own, so it needs no walls placed after the fact; the plain
+    breadth-first search stops at its first winning move, and so does this."""
 
     def __init__(self, round_: Round, deadline: Deadline) -> None:
         self.round = round_
         self.work = Work(deadline)
-        self.lazy = LazyMoves(round_, self.work)
+        self.rules = Moves(round_, self.work)
         self.seats = Hands(round_, False)
+        self._lazy: LazyMoves | None = None
+        self._pool: Hands | None = None
+        self.explored_after = ExploreTable(round_)
+        self.one_turn: PlanAnswer | None = None  # a one-turn plan in seat order, once found
+
+    @property
+    def lazy(self) -> LazyMoves:
+        """The moves with walls decided late, made when a question needs more than one turn."""
+        if self._lazy is None:
+            self._lazy = LazyMoves(self.round, self.work)
+        return self._lazy
+
+    @property
+    def pool(self) -> Hands:
+        if self._pool is None:
+            self._pool = Hands(self.round, True)
+        return self._pool
 
     def fewest(self, *, bounce_safe: bool = False, at_least: int = 1, at_most: int | None = None) -> PlanSteps:
         """The shortest winning plan in seat order (the search finds shortest plans itself: `at_least` is not
         needed), walls decided when they matter (twisty.solver.temple_lazy)."""
-        space = Space(self.round, self.work, bounce_safe=bounce_safe, moves=self.lazy, hands=self.seats)
-        return shortest_steps(space, at_most)
+        return self._one_turn_first(
+            self._space(self.rules, self.seats, bounce_safe=bounce_safe),
+            lambda: self._space(self.lazy, self.seats, bounce_safe=bounce_safe),
+            at_most,
+            keep=not bounce_safe,
+        )
 
     def pooled(self, *, at_most: int | None = None) -> PlanSteps:
         """The shortest plan with all cards in one pool: "at most as many turns as cards" (and at most `at_most`
-        when a plan in seat order is known: it is a pooled plan too)."""
-        return shortest_steps(Space(self.round, self.work, pooled=True, moves=self.lazy), at_most)
+        when a plan in seat order is known: it is a pooled plan too). A one-turn plan in seat order found
+        already is one: its card is in the pool, played from the same temple (no seat, no swap)."""
+        if self.one_turn is not None and self.one_turn.plan is not None:
+            (turn,) = self.one_turn.plan
+            return _at_once(PlanAnswer(SOLVABLE, (PlanTurn(None, turn.card, turn.action),), self.one_turn.states))
+        return self._one_turn_first(
+            self._space(self.rules, self.pool, pooled=True),
+            lambda: self._space(self.lazy, self.pool, pooled=True),
+            at_most,
+        )
 
     def second(self, first: PlanAnswer) -> SecondSteps:
         """Another plan through other temple states, over the rules' own walls (every wall built is a
         different temple state)."""
-        return second_steps(Space(self.round, self.work, hands=self.seats), first)
+        return second_steps(self._space(self.rules, self.seats), first)
+
+    def _space(
+        self, moves: Moves | LazyMoves, hands: Hands, *, pooled: bool = False, bounce_safe: bool = False
+    ) -> Space:
+        return Space(
+            self.round,
+            self.work,
+            pooled=pooled,
+            bounce_safe=bounce_safe,
+            moves=moves,
+            hands=hands,
+            explored_after=self.explored_after,
+        )
+
+    def _one_turn_first(
+        self, rules_space: Space, full_space: Callable[[], Space], at_most: int | None, *, keep: bool = False
+    ) -> PlanSteps:
+        """A one-turn plan over the rules' own moves when the start's bound allows one, else (or when there is
+        none) the whole search over `full_space()`. `keep`: a one-turn plan found is kept in `one_turn`."""
+        start = rules_space.start
+        if self.round.challenges.no_entry != self.round.die and rules_space.bounds()(start) <= 1:
+            won = rules_space.first_won(start)
+            if won is not None:  # the rules' own turn, so its state is the space's (the portfolio replays it)
+                answer = PlanAnswer(SOLVABLE, rules_space.plan_of([start, won]), (rules_space.temple_state(won),))
+                if keep:
+                    self.one_turn = answer
+                return answer
+            if at_most == 1:
+                return PlanAnswer(UNSOLVABLE)
+        return (yield from shortest_steps(full_space(), at_most))
 
     def close(self) -> None:
-        self.lazy.memo.clear()
+        self.rules.memo.clear()
+        self.rules.ways_memo.clear()
+        if self._lazy is not None:
+            self._lazy.memo.clear()
+
+
+def _at_once(answer: PlanAnswer) -> PlanSteps:
+    """Steps that answer without work."""
+    return answer
+    yield  # pragma: no cover (makes this a generator)
 
 
 def solver(round_: Round, deadline: Deadline) -> RoundSolver:
