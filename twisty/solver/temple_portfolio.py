@@ -37,7 +37,7 @@ GAME = GAMES["temple"]
 def engine_module(name: str) -> ModuleType:
     """The module of the temple engine called `name` in the registry ("auto": the one auto picks; a name
     of another game's engine stays on auto)."""
-    return GAME.chosen_engine(name if name in GAME.engine_names() else "auto").load()
+    return GAME.checking_engine(name).load()
 
 
 @dataclass(frozen=True)
