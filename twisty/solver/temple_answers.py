@@ -28,7 +28,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
@@ -92,3 +92,16 @@ def run_steps(steps: Generator[None, None, Answer], deadline: Deadline, kind: ty
         steps.close()
         if collecting:
             gc.enable()
+
+
+class Closable(Protocol):
+    def close(self) -> None: ...
+
+
+def ask_once(engine: Closable, steps: Generator[None, None, Answer], deadline: Deadline, kind: type[Answer]) -> Answer:
+    """One question's steps run to their answer (run_steps) on an engine made for that question alone, which
+    is closed after it (its SAT sessions, or the race's two engines, hold resources)."""
+    try:
+        return run_steps(steps, deadline, kind)
+    finally:
+        engine.close()

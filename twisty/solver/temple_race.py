@@ -34,7 +34,7 @@ from twisty.solver.temple_answers import (
     PlanSteps,
     SecondAnswer,
     SecondSteps,
-    run_steps,
+    ask_once,
 )
 
 NAME = "race"
@@ -121,23 +121,14 @@ def solver(round_: Round, deadline: Deadline) -> RoundSolver:
 
 def fewest_turns(round_: Round, deadline: Deadline, *, bounce_safe: bool = False, at_least: int = 1) -> PlanAnswer:
     engine = RoundSolver(round_, deadline)
-    try:
-        return run_steps(engine.fewest(bounce_safe=bounce_safe, at_least=at_least), deadline, PlanAnswer)
-    finally:
-        engine.close()
+    return ask_once(engine, engine.fewest(bounce_safe=bounce_safe, at_least=at_least), deadline, PlanAnswer)
 
 
 def pooled_turns(round_: Round, deadline: Deadline, *, at_most: int | None = None) -> PlanAnswer:
     engine = RoundSolver(round_, deadline)
-    try:
-        return run_steps(engine.pooled(at_most=at_most), deadline, PlanAnswer)
-    finally:
-        engine.close()
+    return ask_once(engine, engine.pooled(at_most=at_most), deadline, PlanAnswer)
 
 
 def second_plan(round_: Round, deadline: Deadline, first: PlanAnswer) -> SecondAnswer:
     engine = RoundSolver(round_, deadline)
-    try:
-        return run_steps(engine.second(first), deadline, SecondAnswer)
-    finally:
-        engine.close()
+    return ask_once(engine, engine.second(first), deadline, SecondAnswer)
