@@ -90,16 +90,18 @@ def test_cpsat_agrees_with_the_search_engine_on_small_suite_levels(name):
 
 @needs_core
 @pytest.mark.slow
-def test_cpsat_agrees_with_the_search_engine_on_every_suite_level_both_finish():
+def test_cpsat_agrees_with_the_search_engine_on_every_suite_level_both_finish(slow_sample):
     """The levels of 10 to 40 blockers without a deadline (CP-SAT proves each within seconds of CPU,
     docs/bench-cpsat.md), so both engines must prove them; the larger ones with the bench's 30 s per level
-    and engine, compared wherever both prove their answer."""
+    and engine, compared wherever both prove their answer. A sampled run (CI) takes its share of the levels."""
+    levels = slow_sample(sorted(SUITE.glob("*.toml")))
     both = []
-    for path in sorted(SUITE.glob("*.toml")):
+    for path in levels:
         seconds = None if int(path.stem[1:4]) <= 40 else 30
         if assert_same_best(load_passages(read_level(path)), path.stem, seconds):
             both.append(path.stem)
-    assert {f"b{size:03d}-{i:02d}" for size in (10, 20, 40) for i in range(6)} <= set(both)
+    must_prove = {f"b{size:03d}-{i:02d}" for size in (10, 20, 40) for i in range(6)}
+    assert must_prove & {path.stem for path in levels} <= set(both)
 
 
 def load_suite_builder():
