@@ -39,6 +39,19 @@ def test_rats_count_over_the_whole_spread_and_not_beyond():
     assert deadly(book) == {(page, 0, col) for page in (2, 3) for col in range(5)}
 
 
+def test_a_lone_rat_is_explained_in_the_rulebook_s_words():
+    # Page 1 is alone on its spread: one Rat there, "1 Rat" (not "1 Rats") on "the spread of page 1" (not
+    # "spread 0", a number no reader sees); pages 2 and 3 together hold ten.
+    book = make_book({1: "Ra . . . .", 2: "Ra Ra Ra Ra Ra", 3: "Ra Ra Ra Ra ."}, rows=1, cols=5)
+    evaluation = evaluate(book)
+    assert evaluation.chain(book.shape.index((1, 0, 0))) == [
+        "rule 3 (The Rat): 1 Rat on the spread of page 1: fewer than ten, safe"
+    ]
+    assert evaluation.chain(book.shape.index((3, 0, 0))) == [
+        "rule 3 (The Rat): 9 Rats on the spread of pages 2-3: fewer than ten, safe"
+    ]
+
+
 # Rule 4 -------------------------------------------------------------------------------------------
 
 

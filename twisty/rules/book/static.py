@@ -398,9 +398,24 @@ def rule_rat(ctx: _Context) -> list[Decision]:
     decisions = []
     for spread, rats in by_spread.items():
         verdict = DEADLY if len(rats) >= 10 else PASSABLE
+        why = f"{rat_count(len(rats))} on {spread_name(ctx.shape.spread_pages(spread))}"
+        why += ": ten or more, every Rat there turns deadly" if verdict == DEADLY else ": fewer than ten, safe"
         for index in rats:
-            decisions.append(Decision(index, verdict, f"{len(rats)} Rats on spread {spread}"))
+            decisions.append(Decision(index, verdict, why))
     return decisions
+
+
+def rat_count(count: int) -> str:
+    """ "1 Rat", "9 Rats" (the rulebook's "Nine Rats on the spread")."""
+    return f"{count} Rat" if count == 1 else f"{count} Rats"
+
+
+def spread_name(pages: list[int]) -> str:
+    """A spread as a reader finds it, by its pages: "the spread of pages 2-3", or "the spread of page 1" (page 1
+    is alone on the first spread, and a level may hold one page of a spread only)."""
+    if len(pages) == 1:
+        return f"the spread of page {pages[0]}"
+    return f"the spread of pages {pages[0]}-{pages[-1]}"
 
 
 # --- phase 5: intrinsic and area effects --------------------------------------------------------------
