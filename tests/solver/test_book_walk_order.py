@@ -115,16 +115,40 @@ def test_the_last_layer_is_expanded_only_where_a_move_may_end_on_the_exit(monkey
     assert (plain.moves, plain.shortest_walks, plain.corridor) == (2, 1, whole.corridor)
 
 
-# A field of sixteen Bows, each five cells above a Troll (row 0 and row 5), open ground between; the entrance
-# (row 2, col 0) is one move above the exit (row 3, col 0). The walk takes a few walkers; the corridor is every
-# set of the sixteen Trolls shot (2^16 books, millions of walkers).
-WIDE_FIELD = book_text(
-    {1: "\n".join([" ".join(["Bw"] * 16), *[" ".join(["."] * 16)] * 4, " ".join(["Tr"] * 16)])},
-    rows=6,
-    cols=16,
-    entrance=[1, 2, 0],
-    exit=[1, 3, 0],
-)
+def field_text(targets: list[str]) -> str:
+    """A field of sixteen Bows, each five cells above its target (row 0 and row 5), open ground between; the
+    entrance (row 2, col 0) is one move above the exit (row 3, col 0)."""
+    return book_text(
+        {1: "\n".join([" ".join(["Bw"] * 16), *[" ".join(["."] * 16)] * 4, " ".join(targets)])},
+        rows=6,
+        cols=16,
+        entrance=[1, 2, 0],
+        exit=[1, 3, 0],
+    )
+
+
+# Fifteen Trolls and a Giant: the walk takes a few walkers; the corridor is met once every set of the sixteen
+# shot is (2^16 books, millions of walkers): a Giant shot may bring back what it crushed, so no bound on the
+# cells a walk may reach holds (twisty.rules.book.reach) and nothing decides the corridor sooner.
+WIDE_FIELD = field_text(["Tr"] * 15 + ["Gi"])
+
+
+def test_the_corridor_is_decided_long_before_every_set_of_trolls_is_met():
+    # Sixteen Trolls: every cell of the page is in the corridor (a Troll shot opens its cell), and the bound
+    # on the cells a walk may reach is the page too. Links by hand: the page is a 6x16 grid with no other page
+    # behind it, every step between two cells is made in some walk (a Troll's cell is entered from above once
+    # shot, and from its neighbours once they are), so a corner has two links, a side cell three, an inner
+    # cell four: every cell but the four corners is a branch (the entrance and the exit, on the left side,
+    # have three), and there is no dead end. The search stops once what it met proves it: after a few
+    # thousand walkers, not the millions of every set of Trolls shot.
+    book = load_book(parse_level_bytes(field_text(["Tr"] * 16).encode(), "field.toml"))
+    verdict = solve_book(book, every_rule=False)
+    everything = [(1, row, col) for row in range(6) for col in range(16)]
+    corners = {(1, 0, 0), (1, 0, 15), (1, 5, 0), (1, 5, 15)}
+    assert verdict.corridor == everything
+    assert (verdict.branches, verdict.dead_ends) == ([cell for cell in everything if cell not in corners], [])
+    assert verdict.walkers < 2**16
+    assert verdict.undecided() == ["rules_fired"]
 
 
 def test_a_time_limit_in_the_corridor_leaves_the_walk_decided():
@@ -178,16 +202,25 @@ def test_readings_after_the_deadline_are_each_undecided_naming_the_time_limit():
 
 
 def test_an_exit_no_walk_can_reach_is_proved_before_the_corridor(tmp_path):
-    # The wide field with two more columns of Walls, the exit walled in at row 2, col 17. After a thousand
-    # walkers the search asks which cells any walk may reach (twisty.rules.book.reach): not the exit, so the
-    # book is unsolvable at once; the corridor (every set of Trolls shot) is still unknown after 3 seconds.
+    # The field of sixteen Trolls with two more columns of Walls, the exit walled in at row 2, col 17. After a
+    # thousand walkers the search asks which cells any walk may reach (twisty.rules.book.reach): not the
+    # exit, so the book is unsolvable at once. The corridor is decided soon after: the field's 96 cells, the
+    # Walls beyond col 15 being no cells of it, so its links are those of the open field (as in
+    # test_the_corridor_is_decided_long_before_every_set_of_trolls_is_met): every cell but the four corners
+    # is a branch (the entrance, an end, has three links), no dead end. Which rules fire is still being
+    # searched (every set of Trolls shot) when the 3 seconds run out.
     rows = [["Bw"] * 16, *[["."] * 16] * 4, ["Tr"] * 16]
     grid = "\n".join(" ".join(row + ["##", "." if number == 2 else "##"]) for number, row in enumerate(rows))
     level = tmp_path / "walled.toml"
     level.write_text(book_text({1: grid}, rows=6, cols=18, entrance=[1, 2, 0], exit=[1, 2, 17]))
     result = CliRunner().invoke(main, ["check", "--json", "--timeout", "3", str(level)])
     data = json.loads(result.output)
-    assert (data["status"], data["solvable"], data["unique"], data["corridor"]) == ("unsolvable", False, False, None)
-    assert data["undecided"] == ["corridor", "branches", "dead_ends"]
+    assert (data["status"], data["solvable"], data["unique"]) == ("unsolvable", False, False)
+    field = [[1, row, col] for row in range(6) for col in range(16)]
+    corners = [[1, 0, 0], [1, 0, 15], [1, 5, 0], [1, 5, 15]]
+    assert data["corridor"] == field and data["dead_ends"] == []
+    assert data["branches"] == [cell for cell in field if cell not in corners]
+    assert data["undecided"] == ["rules_fired"] and data["cap"] == "time limit"
     result = CliRunner().invoke(main, ["check", "--timeout", "3", str(level)])
-    assert f"{level}: unsolvable (proved), corridor unknown (" in result.output.splitlines()[0]
+    assert f"{level}: unsolvable (proved), corridor of 96 cells; at least " in result.output.splitlines()[0]
+    assert "rules fired (time limit reached)" in result.output.splitlines()[0]

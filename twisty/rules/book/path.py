@@ -320,7 +320,9 @@ class PathRules:
             if self.deadline is not None:
                 self.deadline.check()
             removed = {index: self.why_removed[index] for index in state.removed}
-            found = evaluate(self.book, removed, self.reading, self.deadline_inside)
+            # Without the rules' words: the search reads statuses; the one walk reported is explained
+            # (`evaluation_along`).
+            found = evaluate(self.book, removed, self.reading, self.deadline_inside, explain=False)
             self.evaluations[state.removed] = found
         return found
 
@@ -331,6 +333,8 @@ class PathRules:
         ours: dict[int, tuple[int, str]] = {}
         for index, rule, why in removals:
             ours.setdefault(index, (rule, why))
+        if cached.explained is None:  # evaluated for the search, without its reasons: now under the deadline
+            cached.explained = evaluate(self.book, cached.source[0], self.reading, self.deadline_inside).reasons
         if all(cached.removed.get(index) == reason for index, reason in ours.items()):
             return cached
         reasons = dict(cached.reasons)
@@ -346,7 +350,7 @@ class PathRules:
                 for rule, verdict, why in reasons.get(index, [])
             ]
             fired.add(reason[0])
-        return replace(cached, removed=removed, reasons=reasons, fired=fired)
+        return replace(cached, removed=removed, explained=reasons, fired=fired)
 
     def _removing(
         self, state: PathState, removals: list[Removal], used: frozenset[int], sword: int, items: frozenset[str]
