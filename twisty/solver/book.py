@@ -124,8 +124,9 @@ def solve_book(
     (None: MAX_WALKERS). Either cap gives a verdict that names it and leaves undecided answers unknown.
     The answers come in order of cost (module docstring): the walk first, then (unless `corridor` is False)
     the corridor, then (unless `every_rule` is False) every walker, for the rules that fire (`rules_fired`:
-    the corridor is often decided long before, `WalkSearch.settled`). With `keep_for_readings`, the corridor stops short of the deadline, keeping time for the
-    ambiguity lint's readings; `resume_corridor` gives it what they leave."""
+    the corridor is often decided long before, `WalkSearch.settled`). With `keep_for_readings`, the corridor
+    stops short of the deadline, keeping time for the ambiguity lint's readings; `resume_corridor` gives it
+    what they leave."""
     started = time.perf_counter()
     verdict = BookAnalysis(book, "unknown", shortest_walks=None)
     try:

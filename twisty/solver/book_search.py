@@ -503,9 +503,10 @@ class WalkSearch:
     def _never_deadly(self) -> set[int]:
         """Cells no removal the walk makes can turn deadly: passable before the walk, what they hold `STEADY`,
         not beside a Wolf of a pack of three or more (packs only shrink, and one that does attacks
-        elsewhere) and no Oracle among their eight neighbours (whose protection may lapse). Nothing else can make such a cell deadly once a Giant, a
-        Titan and a Medusa are known to stay (the bound exists only then): no creature comes to it, the
-        Reapers and Lava stay where they are, and Walls only lift with a Titan."""
+        elsewhere) and no Oracle among their eight neighbours (whose protection may lapse). Nothing else can
+        make such a cell deadly once a Giant, a Titan and a Medusa are known to stay (the bound exists only
+        then): no creature comes to it, the Reapers and Lava stay where they are, and Walls only lift with a
+        Titan."""
         status = self.rules.evaluation(PathState()).status
         identity = self.rules.evaluation(PathState()).identity
         orthogonal, king = self.rules.shape.orthogonal_table(), self.rules.shape.king_table()
