@@ -333,10 +333,10 @@ class PathRules:
         ours: dict[int, tuple[int, str]] = {}
         for index, rule, why in removals:
             ours.setdefault(index, (rule, why))
-        if cached.explained is None:  # evaluated for the search, without its reasons: now under the deadline
-            cached.explained = evaluate(self.book, cached.source[0], self.reading, self.deadline_inside).reasons
         if all(cached.removed.get(index) == reason for index, reason in ours.items()):
-            return cached
+            return cached  # its reasons (when the search's evaluation kept none) are found if a report asks
+        if cached.explained is None:  # evaluated for the search, without its reasons: now, under the deadline
+            cached.explained = evaluate(self.book, cached.source[0], self.reading, self.deadline_inside).reasons
         reasons = dict(cached.reasons)
         removed = dict(cached.removed)
         fired = set(cached.fired)

@@ -566,6 +566,8 @@ def rule_reaper(ctx: _Context) -> list[Decision]:
 
 def rule_deadly_terrain(ctx: _Context) -> list[Decision]:
     """Rule 14, deadly terrain: "Spikes, Swamps, and Pits are deadly.\""""
+    if not ctx.explain:
+        return [Decision(index, DEADLY, "") for index in ctx.cells_of_any(DEADLY_TERRAIN)]
     return [
         Decision(index, DEADLY, f"{ctx.identity[index]} (deadly terrain)") for index in ctx.cells_of_any(DEADLY_TERRAIN)
     ]
@@ -574,6 +576,8 @@ def rule_deadly_terrain(ctx: _Context) -> list[Decision]:
 def rule_safe_terrain(ctx: _Context) -> list[Decision]:
     """Rule 15, safe terrain and the Bridge: "Rubble, Moss, and Planks are passable without danger. The Bridge
     is safe." (The Bridge's jump is a path rule, in path.py.)"""
+    if not ctx.explain:
+        return [Decision(index, PASSABLE, "") for index in ctx.cells_of_any(SAFE_TERRAIN)]
     return [
         Decision(index, PASSABLE, f"{ctx.identity[index]} (safe terrain)") for index in ctx.cells_of_any(SAFE_TERRAIN)
     ]
