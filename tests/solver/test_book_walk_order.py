@@ -151,6 +151,30 @@ def test_the_corridor_is_decided_long_before_every_set_of_trolls_is_met():
     assert verdict.undecided() == ["rules_fired"]
 
 
+def test_a_cap_after_the_corridor_leaves_only_the_rules_fired_undecided(tmp_path, monkeypatch):
+    # The field of sixteen Trolls with a Molotov (row 2, col 2) beside a Mimic (col 3) that copies nothing (its
+    # left neighbour is the Molotov, an item): a Molotov beside a Mimic may burn something (if the Mimic were a
+    # Zombie), so the rules that may fire include rule 25, which never does. The corridor is decided as in the
+    # open field (every cell passable, the same links: every cell but the corners a branch, no dead end); the
+    # rules fired are not, when the walker cap strikes first. The text says how many at least.
+    row2 = ". . Mo Mm " + " ".join(["."] * 12)
+    rows = [" ".join(["Bw"] * 16), " ".join(["."] * 16), row2, *[" ".join(["."] * 16)] * 2, " ".join(["Tr"] * 16)]
+    level = tmp_path / "molotov.toml"
+    level.write_text(book_text({1: "\n".join(rows)}, rows=6, cols=16, entrance=[1, 2, 0], exit=[1, 3, 0]))
+    monkeypatch.setattr(twisty.solver.book, "MAX_WALKERS", 20_000)
+    data = json.loads(CliRunner().invoke(main, ["check", "--json", str(level)]).output)
+    everything = [[1, row, col] for row in range(6) for col in range(16)]
+    corners = [[1, 0, 0], [1, 0, 15], [1, 5, 0], [1, 5, 15]]
+    assert (data["status"], data["moves"], data["unique"]) == ("solvable", 1, True)
+    assert data["corridor"] == everything and data["dead_ends"] == []
+    assert data["branches"] == [cell for cell in everything if cell not in corners]
+    assert (data["cap"], data["undecided"]) == ("limit of 20,000 walkers", ["rules_fired"])
+    assert 25 not in data["rules_fired_numbers"] and 22 in data["rules_fired_numbers"]
+    line = CliRunner().invoke(main, ["check", str(level)]).output.splitlines()[0]
+    fired = len(data["rules_fired_numbers"])
+    assert f"corridor of 96 cells (92 branches, 0 dead ends); at least {fired} rules fired (limit of 20,000" in line
+
+
 def test_a_time_limit_in_the_corridor_leaves_the_walk_decided():
     book = load_book(parse_level_bytes(WIDE_FIELD.encode(), "field.toml"))
     verdict = solve_book(book, deadline=Deadline(1))
@@ -207,8 +231,10 @@ def test_an_exit_no_walk_can_reach_is_proved_before_the_corridor(tmp_path):
     # exit, so the book is unsolvable at once. The corridor is decided soon after: the field's 96 cells, the
     # Walls beyond col 15 being no cells of it, so its links are those of the open field (as in
     # test_the_corridor_is_decided_long_before_every_set_of_trolls_is_met): every cell but the four corners
-    # is a branch (the entrance, an end, has three links), no dead end. Which rules fire is still being
-    # searched (every set of Trolls shot) when the 3 seconds run out.
+    # is a branch (the entrance, an end, has three links), no dead end. The rules that fire are known as soon
+    # as some walker has met each rule that may fire at all (twisty.rules.book.reach.rules_that_may_fire):
+    # the bad guys (1, the Trolls), the Wall (16), safe items (20, the Bows) and the Bow's shot (22). Every
+    # set of Trolls shot is never met.
     rows = [["Bw"] * 16, *[["."] * 16] * 4, ["Tr"] * 16]
     grid = "\n".join(" ".join(row + ["##", "." if number == 2 else "##"]) for number, row in enumerate(rows))
     level = tmp_path / "walled.toml"
@@ -220,7 +246,7 @@ def test_an_exit_no_walk_can_reach_is_proved_before_the_corridor(tmp_path):
     corners = [[1, 0, 0], [1, 0, 15], [1, 5, 0], [1, 5, 15]]
     assert data["corridor"] == field and data["dead_ends"] == []
     assert data["branches"] == [cell for cell in field if cell not in corners]
-    assert data["undecided"] == ["rules_fired"] and data["cap"] == "time limit"
+    assert data["rules_fired_numbers"] == [1, 16, 20, 22]
+    assert data["undecided"] == [] and data["cap"] is None and data["walkers"] < 2**16
     result = CliRunner().invoke(main, ["check", "--timeout", "3", str(level)])
-    assert f"{level}: unsolvable (proved), corridor of 96 cells; at least " in result.output.splitlines()[0]
-    assert "rules fired (time limit reached)" in result.output.splitlines()[0]
+    assert f"{level}: unsolvable (proved), corridor of 96 cells; 4 rules fired" in result.output.splitlines()[0]

@@ -216,7 +216,7 @@ def _take_corridor(verdict: BookAnalysis, search: WalkSearch, asked: bool) -> No
     """Copy what the search met into the verdict: the cap, the walkers and evaluations, the rules that fired,
     and (when the search ran to the end) the corridor and its shape."""
     verdict.cap = search.cap
-    if search.cap is None and search.settled and search.frontier:
+    if search.cap is None and search.settled and search.frontier and not search.rules_settled:
         verdict.cap = CORRIDOR_ONLY  # asked to stop there (`every_rule` False): the rules fired are partial
     verdict.walkers = search.walkers()
     verdict.evaluations = len(search.rules.evaluations)

@@ -29,7 +29,7 @@ from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.book.contents import CREATURES
 from twisty.rules.book.path import Move, PathRules, PathState, Walker
-from twisty.rules.book.reach import cells_a_walk_may_reach
+from twisty.rules.book.reach import cells_a_walk_may_reach, rules_that_may_fire
 from twisty.rules.book.static import PASSABLE
 
 # The disguises a walker may wear (none, or one creature kind), numbered for the packed walker.
@@ -161,6 +161,8 @@ class WalkSearch:
         self.bound: set[int] | None = None  # the cells any walk may reach (`reach`), once asked; None: no bound
         self.proved_unsolvable = False  # the exit lies outside the cells any walk may reach
         self.settled = False  # the corridor and its shape are decided, though walkers are left (`settled`)
+        self.rules_settled = False  # and every rule that may fire did (`_rules_settled`)
+        self._may_fire: set[int] | None = None
         self._links_possible: dict[int, set[int]] | None = None
 
     # --- packing ---------------------------------------------------------------------------------------
@@ -402,9 +404,10 @@ class WalkSearch:
 
     def exhaust(self, deadline: Deadline | None = None, *, until_settled: bool = False) -> None:
         """Every walker left, without counting: afterwards (unless a cap stopped it) every walker the walk
-        can reach has been met and expanded. `deadline` (default: the search's) may be an earlier one. With
-        `until_settled`, it stops as soon as the corridor and its shape are decided (`settled`), leaving the
-        walkers not yet expanded in `frontier` for another call."""
+        can reach has been met and expanded, or every answer is decided. `deadline` (default: the search's)
+        may be an earlier one. With `until_settled`, it stops as soon as the corridor and its shape are
+        decided (`settled`), leaving the walkers not yet expanded in `frontier` for another call; without, once
+        the corridor is decided and every rule that may fire has fired (`rules_settled`)."""
         if deadline is not None:
             self.deadline = deadline
         if self._stop():
@@ -418,10 +421,13 @@ class WalkSearch:
         while pending and self.cap is None:
             if self.expanded % POLL_EVERY == 0 and self._stop():
                 break
-            if until_settled and self.expanded >= next_look:
+            if self.expanded >= next_look:
                 next_look = 2 * self.expanded
-                if self._corridor_settled():
+                if until_settled and self._corridor_settled():
                     self.settled = True
+                    return
+                if not until_settled and self.settled and self._rules_settled():
+                    self.rules_settled = True
                     return
             key = pending.pop()
             if key % cells == exit_cell:
@@ -471,6 +477,18 @@ class WalkSearch:
         return all(
             link_kind(len(met[cell]), cell in ends) == link_kind(len(possible[cell]), cell in ends) for cell in bound
         )
+
+    def _rules_settled(self) -> bool:
+        """Whether every rule that may fire in some walk (`reach.rules_that_may_fire`, given only where the
+        cells a walk may reach are bounded) has fired in what the search met: then `rules_fired` is complete."""
+        if self.bound is None:
+            return False
+        fired = set(self.path_rules)
+        for removed in self.reached_removals():
+            fired |= self.rules.evaluation(PathState(removed)).fired
+        if self._may_fire is None:
+            self._may_fire = rules_that_may_fire(self.rules, self.bound)
+        return self._may_fire <= fired
 
     def _possible_links(self, bound: set[int]) -> dict[int, set[int]]:
         """For each cell of the bound, the cells of the bound a move may join it to: its step-neighbours, a
