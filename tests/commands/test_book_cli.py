@@ -101,6 +101,16 @@ def test_explain_gives_the_chain_of_rules(tmp_path):
     assert "deadly" in result.output
 
 
+def test_explain_names_the_rats_spread_by_its_pages(tmp_path):
+    pages = {1: "Ra . .", 2: "Ra Ra Ra", 3: "Ra Ra Ra"}
+    result, _ = run(
+        tmp_path, book_text(pages, rows=1, cols=3, entrance=[1, 0, 1], exit=[1, 0, 2]), "explain", "1", "0", "0"
+    )
+    assert result.exit_code == 0
+    assert "rule 3 (The Rat): 1 Rat on the spread of page 1: fewer than ten, safe" in result.output
+    assert "Rats on spread" not in result.output
+
+
 def test_explain_outside_the_book_exits_2(tmp_path):
     result, _ = run(tmp_path, good_text(), "explain", "7", "0", "0")
     assert result.exit_code == 2 and "no cell page 7" in result.output

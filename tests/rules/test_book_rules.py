@@ -39,6 +39,19 @@ def test_rats_count_over_the_whole_spread_and_not_beyond():
     assert deadly(book) == {(page, 0, col) for page in (2, 3) for col in range(5)}
 
 
+def test_a_lone_rat_is_explained_in_the_rulebook_s_words():
+    # Page 1 is alone on its spread: one Rat there, "1 Rat" (not "1 Rats") on "the spread of page 1" (not
+    # "spread 0", a number no reader sees); pages 2 and 3 together hold ten.
+    book = make_book({1: "Ra . . . .", 2: "Ra Ra Ra Ra Ra", 3: "Ra Ra Ra Ra ."}, rows=1, cols=5)
+    evaluation = evaluate(book)
+    assert evaluation.chain(book.shape.index((1, 0, 0))) == [
+        "rule 3 (The Rat): 1 Rat on the spread of page 1: fewer than ten, safe"
+    ]
+    assert evaluation.chain(book.shape.index((3, 0, 0))) == [
+        "rule 3 (The Rat): 9 Rats on the spread of pages 2-3: fewer than ten, safe"
+    ]
+
+
 # Rule 4 -------------------------------------------------------------------------------------------
 
 
@@ -330,3 +343,36 @@ def test_the_oracles_four_are_counted_before_chucks_override():
     sat = solve_book_sat(book)
     assert sat.statuses == evaluation.status
     assert (sat.status, sat.moves, sat.shortest_walks) == ("solvable", 5, 1)
+
+
+# Evaluations without words ------------------------------------------------------------------------
+
+
+def test_an_evaluation_without_its_reasons_decides_every_cell_as_one_with_them():
+    # The walk search evaluates without keeping the rules' words (a path of its own through `record`); on
+    # random books of every static rule, with cells removed as a walk would, both evaluations agree on every
+    # status, identity and rule fired, and the reasons asked of the one without them are the other's.
+    import random
+
+    from tests.book_levels import random_book
+
+    compared = 0
+    for seed in range(300):
+        book = random_book(seed)
+        if book is None:
+            continue
+        chooser = random.Random(seed)
+        taken = chooser.sample(range(book.shape.cell_count), chooser.randint(0, min(3, book.shape.cell_count)))
+        removed = {index: (22, "shot") for index in taken if book.contents[index]}
+        full = evaluate(book, removed)
+        lean = evaluate(book, removed, explain=False)
+        assert lean.explained is None
+        assert (lean.status, lean.identity, lean.fired, lean.removed) == (
+            full.status,
+            full.identity,
+            full.fired,
+            full.removed,
+        ), f"seed {seed}"
+        assert lean.reasons == full.reasons
+        compared += 1
+    assert compared >= 250

@@ -6,7 +6,9 @@ books full of path rules (Bows, Molotovs, Swords, Masks, Bridges, Tunnels, the B
 walk search must give the same solvability, shortest length, number of shortest walks (up to 2) and corridor
 with its branches and dead ends; the SAT engine (the rules as clauses) the same solvability, length and
 count. Half of the books are searched with the finer forgetting of spent weapons from the first walker
-(`PathRules.refine`), which a search of a few hundred walkers does not use otherwise.
+(`PathRules.refine`), which a search of a few hundred walkers does not use otherwise; a third ask whether the
+corridor is decided from the first walker on (`WalkSearch.settled`: the corridor is then taken from the
+walkers met so far, and the search stops there), which a search of a thousand walkers does not ask otherwise.
 """
 
 import random
@@ -21,7 +23,7 @@ from twisty.errors import UsageError
 from twisty.limits import Deadline
 from twisty.rules.book.loader import load_book
 from twisty.rules.source import LevelError, parse_level_bytes
-from twisty.solver.book import solve_book
+from twisty.solver.book import CORRIDOR_ONLY, solve_book
 from twisty.solver.book_sat import solve_book_sat
 
 PATH = ["Bw", "Mo", "Sd", "Mk", "Br"]
@@ -108,20 +110,24 @@ PLAIN_STATES = 200_000
 OUR_WALKERS = 200_000
 
 
-def compare(seeds, monkeypatch) -> tuple[int, int, int]:
-    """(books compared with the plain search to the end, books compared with SAT, books drawn)."""
-    plain_compared = sat_compared = drawn = 0
+def compare(seeds, monkeypatch) -> tuple[int, int, int, int]:
+    """(books compared with the plain search to the end, books compared with SAT, books drawn, books whose
+    corridor was decided before every walker was met)."""
+    plain_compared = sat_compared = drawn = settled = 0
     for seed in seeds:
         book = random_walk_book(seed)
         if book is None:
             continue
         drawn += 1
         monkeypatch.setattr(twisty.solver.book_search, "REFINE_AFTER", 0 if seed % 4 < 2 else 1024)
-        ours = solve_book(book, max_walkers=OUR_WALKERS)
+        early = seed % 3 == 0
+        monkeypatch.setattr(twisty.solver.book_search, "SETTLE_AFTER", 1 if early else 1024)
+        ours = solve_book(book, max_walkers=OUR_WALKERS, every_rule=not early)
+        settled += ours.cap == CORRIDOR_ONLY
         plain = PlainSearch(book).run(max_states=PLAIN_STATES)
         if ours.unique is not None and (plain.moves is not None or not plain.stopped):
             assert walk_answers(ours) == walk_answers(plain), f"seed {seed}"
-        if ours.cap is None and not plain.stopped:
+        if ours.cap in (None, CORRIDOR_ONLY) and not plain.stopped:
             assert corridor_answers(ours) == corridor_answers(plain), f"seed {seed}"
             plain_compared += 1
         try:
@@ -133,19 +139,20 @@ def compare(seeds, monkeypatch) -> tuple[int, int, int]:
                 f"seed {seed}"
             )
             sat_compared += 1
-    return plain_compared, sat_compared, drawn
+    return plain_compared, sat_compared, drawn, settled
 
 
 def test_the_walk_search_agrees_with_a_plain_search_and_with_sat_on_random_path_rule_books(monkeypatch):
-    plain, sat, drawn = compare(range(220), monkeypatch)
+    plain, sat, drawn, settled = compare(range(220), monkeypatch)
     assert drawn >= 200 and plain >= 0.97 * drawn
     assert sat >= 0.8 * drawn
+    assert settled >= 8  # (10 of the 73 books searched so: most of these books are too small to settle early)
 
 
 @pytest.mark.slow
 def test_the_walk_search_agrees_on_two_thousand_random_path_rule_books(monkeypatch, slow_sample):
     seeds = slow_sample(range(10_000, 12_200))
-    plain, sat, drawn = compare(seeds, monkeypatch)
+    plain, sat, drawn, settled = compare(seeds, monkeypatch)
     # 40 of these 2,200 seeds draw no valid book; a sample of them can hold a few more than its share.
     assert drawn >= 0.8 * len(seeds) and plain >= 0.97 * drawn
     assert sat >= 0.8 * drawn

@@ -115,16 +115,64 @@ def test_the_last_layer_is_expanded_only_where_a_move_may_end_on_the_exit(monkey
     assert (plain.moves, plain.shortest_walks, plain.corridor) == (2, 1, whole.corridor)
 
 
-# A field of sixteen Bows, each five cells above a Troll (row 0 and row 5), open ground between; the entrance
-# (row 2, col 0) is one move above the exit (row 3, col 0). The walk takes a few walkers; the corridor is every
-# set of the sixteen Trolls shot (2^16 books, millions of walkers).
-WIDE_FIELD = book_text(
-    {1: "\n".join([" ".join(["Bw"] * 16), *[" ".join(["."] * 16)] * 4, " ".join(["Tr"] * 16)])},
-    rows=6,
-    cols=16,
-    entrance=[1, 2, 0],
-    exit=[1, 3, 0],
-)
+def field_text(targets: list[str]) -> str:
+    """A field of sixteen Bows, each five cells above its target (row 0 and row 5), open ground between; the
+    entrance (row 2, col 0) is one move above the exit (row 3, col 0)."""
+    return book_text(
+        {1: "\n".join([" ".join(["Bw"] * 16), *[" ".join(["."] * 16)] * 4, " ".join(targets)])},
+        rows=6,
+        cols=16,
+        entrance=[1, 2, 0],
+        exit=[1, 3, 0],
+    )
+
+
+# Fifteen Trolls and a Giant: the walk takes a few walkers; the corridor is met once every set of the sixteen
+# shot is (2^16 books, millions of walkers): a Giant shot may bring back what it crushed, so no bound on the
+# cells a walk may reach holds (twisty.rules.book.reach) and nothing decides the corridor sooner.
+WIDE_FIELD = field_text(["Tr"] * 15 + ["Gi"])
+
+
+def test_the_corridor_is_decided_long_before_every_set_of_trolls_is_met():
+    # Sixteen Trolls: every cell of the page is in the corridor (a Troll shot opens its cell), and the bound
+    # on the cells a walk may reach is the page too. Links by hand: the page is a 6x16 grid with no other page
+    # behind it, every step between two cells is made in some walk (a Troll's cell is entered from above once
+    # shot, and from its neighbours once they are), so a corner has two links, a side cell three, an inner
+    # cell four: every cell but the four corners is a branch (the entrance and the exit, on the left side,
+    # have three), and there is no dead end. The search stops once what it met proves it: after a few
+    # thousand walkers, not the millions of every set of Trolls shot.
+    book = load_book(parse_level_bytes(field_text(["Tr"] * 16).encode(), "field.toml"))
+    verdict = solve_book(book, every_rule=False)
+    everything = [(1, row, col) for row in range(6) for col in range(16)]
+    corners = {(1, 0, 0), (1, 0, 15), (1, 5, 0), (1, 5, 15)}
+    assert verdict.corridor == everything
+    assert (verdict.branches, verdict.dead_ends) == ([cell for cell in everything if cell not in corners], [])
+    assert verdict.walkers < 2**16
+    assert verdict.undecided() == ["rules_fired"]
+
+
+def test_a_cap_after_the_corridor_leaves_only_the_rules_fired_undecided(tmp_path, monkeypatch):
+    # The field of sixteen Trolls with a Molotov (row 2, col 2) beside a Mimic (col 3) that copies nothing (its
+    # left neighbour is the Molotov, an item): a Molotov beside a Mimic may burn something (if the Mimic were a
+    # Zombie), so the rules that may fire include rule 25, which never does. The corridor is decided as in the
+    # open field (every cell passable, the same links: every cell but the corners a branch, no dead end); the
+    # rules fired are not, when the walker cap strikes first. The text says how many at least.
+    row2 = ". . Mo Mm " + " ".join(["."] * 12)
+    rows = [" ".join(["Bw"] * 16), " ".join(["."] * 16), row2, *[" ".join(["."] * 16)] * 2, " ".join(["Tr"] * 16)]
+    level = tmp_path / "molotov.toml"
+    level.write_text(book_text({1: "\n".join(rows)}, rows=6, cols=16, entrance=[1, 2, 0], exit=[1, 3, 0]))
+    monkeypatch.setattr(twisty.solver.book, "MAX_WALKERS", 20_000)
+    data = json.loads(CliRunner().invoke(main, ["check", "--json", str(level)]).output)
+    everything = [[1, row, col] for row in range(6) for col in range(16)]
+    corners = [[1, 0, 0], [1, 0, 15], [1, 5, 0], [1, 5, 15]]
+    assert (data["status"], data["moves"], data["unique"]) == ("solvable", 1, True)
+    assert data["corridor"] == everything and data["dead_ends"] == []
+    assert data["branches"] == [cell for cell in everything if cell not in corners]
+    assert (data["cap"], data["undecided"]) == ("limit of 20,000 walkers", ["rules_fired"])
+    assert 25 not in data["rules_fired_numbers"] and 22 in data["rules_fired_numbers"]
+    line = CliRunner().invoke(main, ["check", str(level)]).output.splitlines()[0]
+    fired = len(data["rules_fired_numbers"])
+    assert f"corridor of 96 cells (92 branches, 0 dead ends); at least {fired} rules fired (limit of 20,000" in line
 
 
 def test_a_time_limit_in_the_corridor_leaves_the_walk_decided():
@@ -178,16 +226,27 @@ def test_readings_after_the_deadline_are_each_undecided_naming_the_time_limit():
 
 
 def test_an_exit_no_walk_can_reach_is_proved_before_the_corridor(tmp_path):
-    # The wide field with two more columns of Walls, the exit walled in at row 2, col 17. After a thousand
-    # walkers the search asks which cells any walk may reach (twisty.rules.book.reach): not the exit, so the
-    # book is unsolvable at once; the corridor (every set of Trolls shot) is still unknown after 3 seconds.
+    # The field of sixteen Trolls with two more columns of Walls, the exit walled in at row 2, col 17. After a
+    # thousand walkers the search asks which cells any walk may reach (twisty.rules.book.reach): not the
+    # exit, so the book is unsolvable at once. The corridor is decided soon after: the field's 96 cells, the
+    # Walls beyond col 15 being no cells of it, so its links are those of the open field (as in
+    # test_the_corridor_is_decided_long_before_every_set_of_trolls_is_met): every cell but the four corners
+    # is a branch (the entrance, an end, has three links), no dead end. The rules that fire are known as soon
+    # as some walker has met each rule that may fire at all (twisty.rules.book.reach.rules_that_may_fire):
+    # the bad guys (1, the Trolls), the Wall (16), safe items (20, the Bows) and the Bow's shot (22). Every
+    # set of Trolls shot is never met.
     rows = [["Bw"] * 16, *[["."] * 16] * 4, ["Tr"] * 16]
     grid = "\n".join(" ".join(row + ["##", "." if number == 2 else "##"]) for number, row in enumerate(rows))
     level = tmp_path / "walled.toml"
     level.write_text(book_text({1: grid}, rows=6, cols=18, entrance=[1, 2, 0], exit=[1, 2, 17]))
     result = CliRunner().invoke(main, ["check", "--json", "--timeout", "3", str(level)])
     data = json.loads(result.output)
-    assert (data["status"], data["solvable"], data["unique"], data["corridor"]) == ("unsolvable", False, False, None)
-    assert data["undecided"] == ["corridor", "branches", "dead_ends"]
+    assert (data["status"], data["solvable"], data["unique"]) == ("unsolvable", False, False)
+    field = [[1, row, col] for row in range(6) for col in range(16)]
+    corners = [[1, 0, 0], [1, 0, 15], [1, 5, 0], [1, 5, 15]]
+    assert data["corridor"] == field and data["dead_ends"] == []
+    assert data["branches"] == [cell for cell in field if cell not in corners]
+    assert data["rules_fired_numbers"] == [1, 16, 20, 22]
+    assert data["undecided"] == [] and data["cap"] is None and data["walkers"] < 2**16
     result = CliRunner().invoke(main, ["check", "--timeout", "3", str(level)])
-    assert f"{level}: unsolvable (proved), corridor unknown (" in result.output.splitlines()[0]
+    assert f"{level}: unsolvable (proved), corridor of 96 cells; 4 rules fired" in result.output.splitlines()[0]

@@ -6,7 +6,9 @@ pages of 8x10), each book is answered by:
 
 - twisty's walk: `solve_book(..., corridor=False)`: solvability, the shortest walk's length, how many
   shortest walks (up to 2);
-- twisty's corridor: `solve_book(...)`: the same and the corridor with its shape;
+- twisty's corridor: `solve_book(..., every_rule=False)`: the same and the corridor with its shape (the
+  search stops once the corridor is decided, not going on to every walker for the rules that fire, which
+  the plain search does not answer);
 - twisty's check: the walk, the three other readings of the ambiguity lint and the corridor, within one
   deadline of `CHECK_SECONDS` as `twisty check` does with its default `--timeout`;
 - the plain search: the same answers, the walk's when its layer reaching the exit is done, the corridor's
@@ -121,7 +123,7 @@ def measure_book(book: Book, budget: dict[str, float], repeat: int) -> dict[str,
     # Each run of twisty has its own budget of CPU seconds, from its start, as the plain search has.
     def one_round() -> tuple[tuple[BookAnalysis, float], tuple[BookAnalysis, float], PlainAnswers, float]:
         walk = timed(lambda: solve_book(book, deadline=CpuDeadline(budget["walk"]), corridor=False))
-        whole = timed(lambda: solve_book(book, deadline=CpuDeadline(budget["corridor"])))
+        whole = timed(lambda: solve_book(book, deadline=CpuDeadline(budget["corridor"]), every_rule=False))
         first = fresh(book)
         _, scratch = timed(lambda: solve_book(first, deadline=CpuDeadline(budget["walk"]), corridor=False))
         plain, outside = timed(lambda: PlainSearch(book).run(seconds=budget["plain"]))

@@ -309,7 +309,7 @@ def summary_line(data: dict[str, Any]) -> str:
             if data["unique"]
             else "several shortest walks"
         )
-        if cap is not None:
+        if data["corridor"] is None:
             corridor = f"corridor unknown ({cap} reached)"
         else:
             shape = (
@@ -319,7 +319,14 @@ def summary_line(data: dict[str, Any]) -> str:
             )
             corridor = f"corridor of {len(data['corridor'])} cells ({shape})"
         verdict = f"solvable in {data['moves']} moves ({uniqueness}), {corridor}"
-    return f"{summary_start(data)}{verdict}; {len(data['rules_fired_numbers'])} rules fired  [{data['seconds']:.2f}s]"
+    fired = len(data["rules_fired_numbers"])
+    # The corridor may be decided before every walker was met (then the rules fired are those met so far).
+    rules = (
+        f"at least {fired} rules fired ({cap} reached)"
+        if "rules_fired" in data["undecided"]
+        else f"{fired} rules fired"
+    )
+    return f"{summary_start(data)}{verdict}; {rules}  [{data['seconds']:.2f}s]"
 
 
 @dataclass(frozen=True, repr=False)

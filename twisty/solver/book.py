@@ -29,6 +29,8 @@ from twisty.solver.book_search import WalkSearch
 # Walkers (search states) kept at most: each is one integer in a table (about a hundred bytes with its
 # parent), so two million stay within a few hundred megabytes; the shipped books need a few thousand.
 MAX_WALKERS = 2_000_000
+# The cap of a search asked to stop once the corridor was decided (`solve_book(every_rule=False)`).
+CORRIDOR_ONLY = "stop once the corridor was decided"
 
 
 class WalkAnswers:
@@ -68,6 +70,7 @@ class BookAnalysis(WalkAnswers):
     evaluations: int = 0
     seconds: float = 0.0
     walk_seconds: float = 0.0  # of which deciding the walk (solvability, length, uniqueness)
+    corridor_seconds: float | None = None  # of which deciding the corridor and its shape (None: undecided)
     _search: WalkSearch | None = field(default=None, repr=False, compare=False)  # to finish the corridor
 
     @property
@@ -90,7 +93,9 @@ class BookAnalysis(WalkAnswers):
         if self.unique is None:
             names += ["unique", "shortest_walks"]
         if self.corridor is not None:
-            return names
+            # The corridor was decided before the walkers ran out (`WalkSearch.settled`); the rules that fire
+            # in the part not searched are not known.
+            return names + ["rules_fired"]
         # An unsolvable book's corridor is no simple path, whatever its cells.
         return (
             names
@@ -111,14 +116,17 @@ def solve_book(
     max_walkers: int | None = None,
     corridor: bool = True,
     keep_for_readings: bool = False,
+    every_rule: bool = True,
 ) -> BookAnalysis:
     """The walk and the verdict; `reading` evaluates the book under other readings (static.READINGS).
 
     `deadline` is the level's one deadline (None: no limit); `max_walkers` caps the search states
     (None: MAX_WALKERS). Either cap gives a verdict that names it and leaves undecided answers unknown.
     The answers come in order of cost (module docstring): the walk first, then (unless `corridor` is False)
-    the corridor. With `keep_for_readings`, the corridor stops short of the deadline, keeping time for the
-    ambiguity lint's readings; `resume_corridor` gives it what they leave."""
+    the corridor, then (unless `every_rule` is False) every walker, for the rules that fire (`rules_fired`:
+    the corridor is often decided long before, `WalkSearch.settled`). With `keep_for_readings`, the corridor
+    stops short of the deadline, keeping time for the ambiguity lint's readings; `resume_corridor` gives it
+    what they leave."""
     started = time.perf_counter()
     verdict = BookAnalysis(book, "unknown", shortest_walks=None)
     try:
@@ -150,8 +158,10 @@ def solve_book(
     verdict._search = search
     if corridor and search.cap is None:
         reserve = _reading_reserve(deadline, verdict.walk_seconds) if keep_for_readings else None
-        search.exhaust(_sooner(deadline, reserve))
+        _exhaust(verdict, search, _sooner(deadline, reserve), every_rule, started)
     _take_corridor(verdict, search, corridor)
+    if verdict.corridor is not None and verdict.corridor_seconds is None:
+        verdict.corridor_seconds = time.perf_counter() - started
     if search.proved_unsolvable and search.cap is None and search.reached_exit():
         raise EngineBug("the bound on the cells a walk may reach left out the exit, which the search reached")
     verdict.seconds = time.perf_counter() - started
@@ -164,7 +174,8 @@ def initial_evaluation(book: Book, reading: frozenset[str], deadline: Deadline |
         return book.cache["initial"]
     if deadline is not None:
         deadline.check()
-    return evaluate(book, None, reading, deadline if book.shape.cell_count > POLL_INSIDE_ABOVE else None)
+    # Without the rules' words, which only a report asks for (`Evaluation.reasons` finds them then).
+    return evaluate(book, None, reading, deadline if book.shape.cell_count > POLL_INSIDE_ABOVE else None, explain=False)
 
 
 def _reading_reserve(deadline: Deadline | None, walk_seconds: float) -> float | None:
@@ -187,17 +198,34 @@ def _sooner(deadline: Deadline | None, reserve: float | None) -> Deadline | None
     return type(deadline)(max(0.0, (deadline.remaining() or 0.0) - reserve), memory_bytes=deadline.memory_bytes)
 
 
+def _exhaust(
+    verdict: BookAnalysis, search: WalkSearch, deadline: Deadline | None, every_rule: bool, started: float
+) -> None:
+    """Search on until the corridor is decided (`WalkSearch.settled`: its shape taken at once), then, with
+    `every_rule`, on to every walker (for `rules_fired`), within `deadline`."""
+    if verdict.corridor is None:
+        search.exhaust(deadline, until_settled=True)
+        if search.settled and search.cap is None:
+            _corridor_shape(verdict, search.corridor(), search.edges())
+            verdict.corridor_seconds = time.perf_counter() - started
+    if every_rule and search.cap is None:
+        search.exhaust(deadline)
+
+
 def _take_corridor(verdict: BookAnalysis, search: WalkSearch, asked: bool) -> None:
     """Copy what the search met into the verdict: the cap, the walkers and evaluations, the rules that fired,
     and (when the search ran to the end) the corridor and its shape."""
     verdict.cap = search.cap
+    if search.cap is None and search.settled and search.frontier and not search.rules_settled:
+        verdict.cap = CORRIDOR_ONLY  # asked to stop there (`every_rule` False): the rules fired are partial
     verdict.walkers = search.walkers()
     verdict.evaluations = len(search.rules.evaluations)
     verdict.rules_fired = set(search.path_rules)
     for removed in search.reached_removals():
         verdict.rules_fired |= search.rules.evaluation(PathState(removed)).fired
     if asked and search.cap is None:
-        _corridor_shape(verdict, search.corridor(), search.edges())
+        if verdict.corridor is None:
+            _corridor_shape(verdict, search.corridor(), search.edges())
         verdict._search = None  # nothing left to resume: let its tables go
 
 
@@ -212,8 +240,10 @@ def resume_corridor(verdict: BookAnalysis, deadline: Deadline | None) -> None:
         return  # the walk's own layer was cut short: its count cannot be finished by exhausting
     search.cap = None
     started = time.perf_counter()
-    search.exhaust(deadline)
+    _exhaust(verdict, search, deadline, True, started - verdict.seconds)
     _take_corridor(verdict, search, True)
+    if verdict.corridor is not None and verdict.corridor_seconds is None:
+        verdict.corridor_seconds = time.perf_counter() - started + verdict.seconds
     verdict.seconds += time.perf_counter() - started
 
 

@@ -29,7 +29,7 @@ from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.book.contents import CREATURES
 from twisty.rules.book.path import Move, PathRules, PathState, Walker
-from twisty.rules.book.reach import cells_a_walk_may_reach
+from twisty.rules.book.reach import cells_a_walk_may_reach, rules_that_may_fire
 from twisty.rules.book.static import PASSABLE
 
 # The disguises a walker may wear (none, or one creature kind), numbered for the packed walker.
@@ -39,6 +39,15 @@ _MASK_NUMBER = {kind: number for number, kind in enumerate(MASK_KINDS)}
 # Contents a move may leave otherwise than by a step (a Bridge's jump, the Mask's disguise): a walker there
 # takes the path rules' own moves.
 LAUNCHING = frozenset({"Bridge", "Mask"})
+# What a cell may be that, passable before the walk, no removal can make deadly but a Wolf's attack or an
+# Oracle's protection lapsing (`_never_deadly`): nothing, safe terrain, Tunnels, Weaklings (no new Vampire can
+# reach them), a Mage (no Scroll can come beside him), a Rat (their count only falls), a Wolf (a lone one:
+# its pack can only shrink), the Oracle, Chuck, and items but Gold and Gems (a Thief freed from a Vampire
+# guards them).
+STEADY = frozenset(
+    {"", "Rubble", "Moss", "Planks", "Bridge", "Tunnel", "Goblin", "Imp", "Bandit", "Thief", "Cultist", "Kobold"}
+    | {"Mage", "Rat", "Wolf", "Oracle", "Chuck", "Scroll", "Torch", "Bow", "Sword", "Mask", "Molotov", "Mirror"}
+)
 # Walkers expanded between two looks at the deadline (each look costs a clock read).
 POLL_EVERY = 64
 # Walkers expanded before the path rules forget spent weapons by their live targets (`PathRules.refine`),
@@ -46,9 +55,21 @@ POLL_EVERY = 64
 # both look at the whole book once, which a search smaller than this would not pay back.
 REFINE_AFTER = 1024
 BOUND_AFTER = 1024
+# Walkers expanded in the corridor's search before it first asks whether the corridor is settled (`settled`),
+# then again each time the count doubles: each look costs about one pass over the walkers met.
+SETTLE_AFTER = 1024
 # Walkers expanded before a layer's walkers beside the exit are expanded first (`shortest`): finding them
 # looks at every cell once, which a search of a few dozen walkers would not pay back.
 PROBE_AFTER = 64
+
+
+def link_kind(links: int, end: bool) -> int:
+    """What a cell of the corridor is by its number of links: for the entrance or the exit, 1 for a branch
+    (more than one link), else 0; for any other cell, 0 for a dead end (at most one), 1 for a cell of a
+    simple path (two), 2 for a branch (more)."""
+    if end:
+        return int(links > 1)
+    return 0 if links <= 1 else 1 if links == 2 else 2
 
 
 def walker_cap(max_walkers: int) -> str:
@@ -137,7 +158,12 @@ class WalkSearch:
         self.finish: int | None = None  # the walker at the exit that ends the first shortest walk found
         self.start_move: Move | None = None
         self.bound_tried = False
+        self.bound: set[int] | None = None  # the cells any walk may reach (`reach`), once asked; None: no bound
         self.proved_unsolvable = False  # the exit lies outside the cells any walk may reach
+        self.settled = False  # the corridor and its shape are decided, though walkers are left (`settled`)
+        self.rules_settled = False  # and every rule that may fire did (`_rules_settled`)
+        self._may_fire: set[int] | None = None
+        self._links_possible: dict[int, set[int]] | None = None
 
     # --- packing ---------------------------------------------------------------------------------------
 
@@ -369,20 +395,24 @@ class WalkSearch:
             return False
         self.bound_tried = True
         try:
-            bound = cells_a_walk_may_reach(self.rules)
+            bound = self.bound = cells_a_walk_may_reach(self.rules)
         except LimitReached as reached:
             self.cap = reached.cap
             return True
         self.proved_unsolvable = bound is not None and self.exit not in bound
         return self.proved_unsolvable
 
-    def exhaust(self, deadline: Deadline | None = None) -> None:
+    def exhaust(self, deadline: Deadline | None = None, *, until_settled: bool = False) -> None:
         """Every walker left, without counting: afterwards (unless a cap stopped it) every walker the walk
-        can reach has been met and expanded. `deadline` (default: the search's) may be an earlier one."""
+        can reach has been met and expanded, or every answer is decided. `deadline` (default: the search's)
+        may be an earlier one. With `until_settled`, it stops as soon as the corridor and its shape are
+        decided (`settled`), leaving the walkers not yet expanded in `frontier` for another call; without, once
+        the corridor is decided and every rule that may fire has fired (`rules_settled`)."""
         if deadline is not None:
             self.deadline = deadline
         if self._stop():
             return  # a deadline already passed (one kept short for other answers, say)
+        next_look = max(SETTLE_AFTER, 2 * self.expanded)
         seen = self.seen
         if seen is None:
             seen = self.seen = set(self.parent)
@@ -391,6 +421,14 @@ class WalkSearch:
         while pending and self.cap is None:
             if self.expanded % POLL_EVERY == 0 and self._stop():
                 break
+            if self.expanded >= next_look:
+                next_look = 2 * self.expanded
+                if until_settled and self._corridor_settled():
+                    self.settled = True
+                    return
+                if not until_settled and self.settled and self._rules_settled():
+                    self.rules_settled = True
+                    return
             key = pending.pop()
             if key % cells == exit_cell:
                 continue  # the walk ends at the exit
@@ -408,6 +446,110 @@ class WalkSearch:
                         break
                     seen.add(successor)
                     pending.append(successor)
+
+    def _corridor_settled(self) -> bool:
+        """Whether the walkers met already decide the corridor and its shape, whatever the others add.
+
+        No walker stands outside the bound on the cells a walk may reach (`reach.cells_a_walk_may_reach`), so
+        once the cells met are the whole bound, the corridor is decided. Its shape depends on each cell's
+        number of links (`BookAnalysis` joins two cells a move goes between): the links met are some of the
+        corridor's, and the corridor's are among those any two cells of the bound could have (a step, a
+        Tunnel passage, a Bridge's jump: `_possible_links`); a cell whose links met and links possible give it
+        the same kind (a branch, a dead end, neither) keeps it. When every cell does, nothing the search
+        could still meet changes the answer."""
+        if not self.bound_tried:
+            self.bound_tried = True
+            try:
+                self.bound = cells_a_walk_may_reach(self.rules)
+            except LimitReached as reached:
+                self.cap = reached.cap
+                return False
+        bound = self.bound
+        if bound is None or self.corridor() != bound:
+            return False
+        possible = self._possible_links(bound)
+        met: dict[int, set[int]] = {cell: set() for cell in bound}
+        for first, second in self.edges():
+            if first != second:
+                met[first].add(second)
+                met[second].add(first)
+        ends = {self.rules.shape.index(self.rules.book.entrance), self.exit}
+        return all(
+            link_kind(len(met[cell]), cell in ends) == link_kind(len(possible[cell]), cell in ends) for cell in bound
+        )
+
+    def _rules_settled(self) -> bool:
+        """Whether every rule that may fire in some walk (`reach.rules_that_may_fire`, given only where the
+        cells a walk may reach are bounded) has fired in what the search met: then `rules_fired` is complete."""
+        if self.bound is None:
+            return False
+        fired = set(self.path_rules)
+        for removed in self.reached_removals():
+            fired |= self.rules.evaluation(PathState(removed)).fired
+        if self._may_fire is None:
+            self._may_fire = rules_that_may_fire(self.rules, self.bound)
+        return self._may_fire <= fired
+
+    def _possible_links(self, bound: set[int]) -> dict[int, set[int]]:
+        """For each cell of the bound, the cells of the bound a move may join it to: its step-neighbours, a
+        Tunnel's far end, and from a Bridge the cells beyond its neighbours that may ever be deadly (a jump
+        goes over a deadly cell only: `_never_deadly`)."""
+        if self._links_possible is None:
+            steps, tunnels = self.rules.steps, self.rules.book.tunnels
+            never_deadly = self._never_deadly()
+            links: dict[int, set[int]] = {cell: set() for cell in bound}
+            for cell in bound:
+                for moved in steps[cell]:
+                    if moved is None:
+                        continue
+                    near = [moved[0]]
+                    if self.contents[cell] == "Bridge" and moved[0] not in never_deadly:
+                        beyond = steps[moved[0]][moved[1]]
+                        if beyond is not None:
+                            near.append(beyond[0])
+                    for other in near:
+                        if other in bound and other != cell:
+                            links[cell].add(other)
+                            links[other].add(cell)
+                partner = tunnels.get(cell)
+                if partner is not None and partner in bound and partner != cell:
+                    links[cell].add(partner)
+                    links[partner].add(cell)
+            self._links_possible = links
+        return self._links_possible
+
+    def _never_deadly(self) -> set[int]:
+        """Cells no removal the walk makes can turn deadly: passable before the walk, what they hold `STEADY`,
+        not beside a Wolf of a pack of three or more (packs only shrink, and one that does attacks
+        elsewhere) and no Oracle among their eight neighbours (whose protection may lapse). Nothing else can
+        make such a cell deadly once a Giant, a Titan and a Medusa are known to stay (the bound exists only
+        then): no creature comes to it, the Reapers and Lava stay where they are, and Walls only lift with a
+        Titan."""
+        status = self.rules.evaluation(PathState()).status
+        identity = self.rules.evaluation(PathState()).identity
+        orthogonal, king = self.rules.shape.orthogonal_table(), self.rules.shape.king_table()
+        attacked: set[int] = set()
+        wolves = {cell for cell, what in enumerate(identity) if what == "Wolf"}
+        while wolves:
+            pack, pending = set(), [wolves.pop()]
+            while pending:
+                wolf = pending.pop()
+                pack.add(wolf)
+                for near in orthogonal[wolf]:
+                    if near in wolves:
+                        wolves.discard(near)
+                        pending.append(near)
+            if len(pack) >= 3:
+                attacked.update(moved[0] for wolf in pack for moved in self.rules.steps[wolf] if moved is not None)
+        return {
+            cell
+            for cell, what in enumerate(self.contents)
+            if (what in STEADY or what == "Mimic")
+            and identity[cell] in STEADY
+            and status[cell] == PASSABLE
+            and cell not in attacked
+            and not any("Oracle" in (self.contents[near], identity[near]) for near in king[cell])
+        }
 
     # --- what the search met ---------------------------------------------------------------------------
 

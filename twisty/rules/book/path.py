@@ -101,7 +101,7 @@ class PathRules:
         # removed (False): finding the live targets looks at the whole book, which a search of a few hundred
         # walkers would not pay back, so the search turns it on once it has grown (`refine`).
         self.refined = False
-        self._reach: dict[int, list[int]] | None = None  # see _sword_reach
+        self._reach: dict[int, list[int]] | None = None  # see sword_reach
         self._swords_that_matter: dict[frozenset[int], dict[int, bool]] = {}  # per set of removals
 
     def eventful(self, index: int) -> bool:
@@ -115,7 +115,7 @@ class PathRules:
         return [index for index, what in enumerate(self.book.contents) if what == "Boss"]
 
     @property
-    def _sword_reach(self) -> dict[int, list[int]]:
+    def sword_reach(self) -> dict[int, list[int]]:
         """For each page, the cells a Sword taken there could slay: Dragons (and Mimics, which may copy one)
         on that page and the pages before and after."""
         if self._reach is None:
@@ -280,7 +280,7 @@ class PathRules:
                 kept.append(index)
         used = frozenset(kept) if len(kept) < len(state.used) else state.used
         sword = state.sword
-        if sword >= 0 and all(index in state.removed for index in self._sword_reach.get(sword, ())):
+        if sword >= 0 and all(index in state.removed for index in self.sword_reach.get(sword, ())):
             sword = NO_SWORD
         elif sword == SWORD_LOST:
             sword = NO_SWORD  # a lost Sword and none at all are one state
@@ -289,7 +289,7 @@ class PathRules:
         return PathState(state.removed, used, sword, state.items)
 
     def _dragons_left(self, page: int, removed: frozenset[int]) -> bool:
-        return any(index not in removed for index in self._sword_reach.get(page, ()))
+        return any(index not in removed for index in self.sword_reach.get(page, ()))
 
     def _sword_matters(self, sword: int, removed: frozenset[int]) -> bool:
         """Whether it matters that the Sword at `sword` was taken. Taking it again would hold it (its pages
@@ -320,7 +320,9 @@ class PathRules:
             if self.deadline is not None:
                 self.deadline.check()
             removed = {index: self.why_removed[index] for index in state.removed}
-            found = evaluate(self.book, removed, self.reading, self.deadline_inside)
+            # Without the rules' words: the search reads statuses; the one walk reported is explained
+            # (`evaluation_along`).
+            found = evaluate(self.book, removed, self.reading, self.deadline_inside, explain=False)
             self.evaluations[state.removed] = found
         return found
 
@@ -332,7 +334,9 @@ class PathRules:
         for index, rule, why in removals:
             ours.setdefault(index, (rule, why))
         if all(cached.removed.get(index) == reason for index, reason in ours.items()):
-            return cached
+            return cached  # its reasons (when the search's evaluation kept none) are found if a report asks
+        if cached.explained is None:  # evaluated for the search, without its reasons: now, under the deadline
+            cached.explained = evaluate(self.book, cached.source[0], self.reading, self.deadline_inside).reasons
         reasons = dict(cached.reasons)
         removed = dict(cached.removed)
         fired = set(cached.fired)
@@ -346,7 +350,7 @@ class PathRules:
                 for rule, verdict, why in reasons.get(index, [])
             ]
             fired.add(reason[0])
-        return replace(cached, removed=removed, reasons=reasons, fired=fired)
+        return replace(cached, removed=removed, explained=reasons, fired=fired)
 
     def _removing(
         self, state: PathState, removals: list[Removal], used: frozenset[int], sword: int, items: frozenset[str]

@@ -32,7 +32,7 @@ stops growing, the cells reached are the bound.
 
 from __future__ import annotations
 
-from twisty.rules.book.contents import CREATURES, ITEMS
+from twisty.rules.book.contents import BOSS_RULE, CREATURES, ITEMS, PREY
 from twisty.rules.book.path import PathRules, PathState
 from twisty.rules.book.static import IMMUNE, PASSABLE
 from twisty.rules.book.topology import spread_of
@@ -199,3 +199,38 @@ def cells_a_walk_may_reach(rules: PathRules) -> set[int] | None:
         if removes <= removed:
             return reached
         removed |= removes
+
+
+# The path rules a move may use, by the content that makes it possible (docs/book.md, "rules_fired").
+PATH_RULES = {"Bridge": 15, "Tunnel": 18, "Bow": 22, "Sword": 23, "Mask": 24, "Molotov": 25, "Boss": BOSS_RULE}
+
+
+def rules_that_may_fire(rules: PathRules, reach: set[int]) -> set[int]:
+    """The rules that may fire in some walk (a superset of `rules_fired`), for a book whose cells a walk may
+    reach are bounded by `reach` (`cells_a_walk_may_reach`: then no Giant, Titan or Medusa is ever removed).
+
+    A static rule decides the cells of the contents it names, and the walk only removes contents: what a cell
+    is changes otherwise only where a removal undoes what another rule did, and with Giants, Titans and
+    Medusas staying that is a prey freed from a removed Vampire (a Weakling again, rule 2) and a Wraith whose
+    Mage was removed (a bad guy, rule 1). So every static rule that fires in some walk fires before the walk,
+    or is one of those two. A path rule fires only from its content, within reach: a Bow or a Molotov with
+    something it could hit, a Sword with a Dragon within its pages, the Mask, a Bridge, a Tunnel, the Boss."""
+    before = rules.evaluation(PathState())
+    found = set(before.fired)
+    kinds = set(rules.book.contents) | set(before.identity)
+    if "Wraith" in kinds:
+        found.add(1)
+    if kinds & PREY:
+        found.add(2)
+    contents = rules.book.contents
+    for cell in reach:
+        what = contents[cell]
+        if what in ("Bow", "Molotov") and not rules.possible_targets(cell):
+            continue  # nothing it could ever hit
+        if what == "Sword" and not rules.sword_reach.get(rules.page_of(cell)):
+            continue  # no Dragon it could ever slay
+        if what in PATH_RULES:
+            found.add(PATH_RULES[what])
+    if "Boss" in kinds:
+        found.add(BOSS_RULE)
+    return found

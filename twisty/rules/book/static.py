@@ -14,7 +14,7 @@ rules in `path.py` call `evaluate` again with a larger `removed` whenever that c
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -73,16 +73,34 @@ class PackTooLarge(Exception):
         self.cells = cells
 
 
+Reasons = dict[int, list[tuple[int, int | None, str]]]
+
+
 @dataclass
 class Evaluation:
-    """Every cell's status, what it is after identity/removal/conversion, and the chain of reasons."""
+    """Every cell's status, what it is after identity/removal/conversion, and the chain of reasons.
+
+    An evaluation made without its reasons (`evaluate(..., explain=False)`: the walk search's, which needs
+    the statuses of every set of removals it meets and the reasons of none) works them out the first time
+    they are asked for (`reasons`), by the same rules on the same removals: the statuses cannot differ."""
 
     book: Book
     removed: dict[int, tuple[int, str]]  # index -> (rule, why) for cells emptied by a rule
     identity: list[str]
     status: list[int]
-    reasons: dict[int, list[tuple[int, int | None, str]]] = field(default_factory=dict)
+    explained: Reasons | None = None  # the reasons; None until asked for, when evaluated without them
     fired: set[int] = field(default_factory=set)
+    # What the evaluation was made of (the walk's removals and the reading), to find the reasons later.
+    source: tuple[Mapping[int, tuple[int, str]], frozenset[str]] = field(
+        default=({}, frozenset()), repr=False, compare=False
+    )
+
+    @property
+    def reasons(self) -> Reasons:
+        if self.explained is None:
+            path_removed, reading = self.source
+            self.explained = evaluate(self.book, path_removed, reading).reasons
+        return self.explained
 
     def status_of(self, cell: Cell) -> int:
         return self.status[self.book.shape.index(cell)]
@@ -117,7 +135,9 @@ class _Context:
         removed: Mapping[int, tuple[int, str]],
         reading: frozenset[str],
         deadline: Deadline | None = None,
+        explain: bool = True,
     ) -> None:
+        self.explain = explain
         # Called after every rule (and once per page while the tables are built): the level's deadline
         # raises LimitReached there, so one evaluation of a large book never overruns it by much.
         self.poll = deadline.check if deadline is not None else None
@@ -145,6 +165,15 @@ class _Context:
     def record(self, rule: int, decisions: list[Decision], *, override: bool = False) -> None:
         if self.poll is not None:
             self.poll()
+        if not self.explain:
+            # The same verdicts without keeping why (the walk search asks for the statuses alone).
+            if decisions:
+                self.fired.add(rule)
+            status = self.status
+            for index, verdict, _why in decisions:
+                if verdict is not None and (override or _SEVERITY[verdict] > _SEVERITY[status[index]]):
+                    status[index] = verdict
+            return
         for index, verdict, why in decisions:
             self.reasons.setdefault(index, []).append((rule, verdict, why))
             self.fired.add(rule)
@@ -162,18 +191,27 @@ class _Context:
         self.identity[index] = name
         self._by_name = None
 
-    def cells_of(self, name: str) -> list[int]:
-        """The cells that are `name` now (after the identity changes made so far), in index order."""
+    def cells_by_name(self) -> dict[str, list[int]]:
+        """The cells of each content now (after the identity changes made so far), in index order."""
         if self._by_name is None:
             by_name: dict[str, list[int]] = {}
             for index, what in enumerate(self.identity):
                 if what:
                     by_name.setdefault(what, []).append(index)
             self._by_name = by_name
-        return self._by_name.get(name, [])
+        return self._by_name
 
-    def cells_of_any(self, names) -> list[int]:
-        return sorted(index for name in names for index in self.cells_of(name))
+    def cells_of(self, name: str) -> list[int]:
+        """The cells that are `name` now, in index order."""
+        return self.cells_by_name().get(name, [])
+
+    def cells_of_any(self, names: Collection[str]) -> list[int]:
+        by_name = self.cells_by_name()
+        return sorted(index for name in by_name.keys() & set(names) for index in by_name[name])
+
+    def where(self, index: int) -> str:
+        """`where` for the rules' words; nothing when the evaluation keeps none (`explain` off)."""
+        return where(self.book, index) if self.explain else ""
 
     def is_creature(self, index: int) -> bool:
         return self.identity[index] in CREATURES
@@ -247,9 +285,7 @@ def rule_mimic(ctx: _Context) -> list[Decision]:
             decisions.append(Decision(index, PASSABLE, "a Mimic that copies nothing stays harmless and passable"))
         else:
             ctx.become(index, contents[copied])
-            decisions.append(
-                Decision(index, None, f"Mimic -> {contents[copied]} (copied from {where(ctx.book, copied)})")
-            )
+            decisions.append(Decision(index, None, f"Mimic -> {contents[copied]} (copied from {ctx.where(copied)})"))
     return decisions
 
 
@@ -270,7 +306,9 @@ def rule_giant_crush(ctx: _Context) -> list[Decision]:
 
     A row runs across the gutter; a column is one page's column (docs/book.md, phase 2).
     """
-    decisions = []
+    decisions: list[Decision] = []
+    if len(ctx.cells_of("Giant")) < 2:
+        return decisions  # no two Giants: nothing between them
     lines = list(ctx.spread_rows()) + list(ctx.page_columns())
     for line in lines:
         giants = [position for position, index in enumerate(line) if ctx.identity[index] == "Giant"]
@@ -280,7 +318,7 @@ def rule_giant_crush(ctx: _Context) -> list[Decision]:
         for index in line[giants[0] + 1 : giants[-1]]:
             what = ctx.identity[index]
             if what in CREATURES and what != "Giant" and what not in IMMUNE:
-                why = f"{what} crushed between the Giants at {where(ctx.book, first)} and {where(ctx.book, last)}"
+                why = f"{what} crushed between the Giants at {ctx.where(first)} and {ctx.where(last)}"
                 ctx.remove(9, index, why)
                 decisions.append(Decision(index, PASSABLE, why))
     return decisions
@@ -303,7 +341,7 @@ def rule_vampire_conversion(ctx: _Context) -> list[Decision]:
             prey = ctx.identity[other]
             if prey in PREY:
                 ctx.become(other, "Vampire")
-                decisions.append(Decision(other, None, f"{prey} -> Vampire (spread from {where(ctx.book, vampire)})"))
+                decisions.append(Decision(other, None, f"{prey} -> Vampire (spread from {ctx.where(vampire)})"))
                 queue.append(other)
     return decisions
 
@@ -354,7 +392,7 @@ def rule_wolf(ctx: _Context) -> list[Decision]:
                 moved = ctx.steps[wolf][direction]
                 if moved is not None:
                     decisions.append(
-                        Decision(moved[0], DEADLY, f"attacked by the Wolf at {where(ctx.book, wolf)} (pack of {size})")
+                        Decision(moved[0], DEADLY, f"attacked by the Wolf at {ctx.where(wolf)} (pack of {size})")
                     )
     return decisions
 
@@ -398,9 +436,24 @@ def rule_rat(ctx: _Context) -> list[Decision]:
     decisions = []
     for spread, rats in by_spread.items():
         verdict = DEADLY if len(rats) >= 10 else PASSABLE
+        why = f"{rat_count(len(rats))} on {spread_name(ctx.shape.spread_pages(spread))}"
+        why += ": ten or more, every Rat there turns deadly" if verdict == DEADLY else ": fewer than ten, safe"
         for index in rats:
-            decisions.append(Decision(index, verdict, f"{len(rats)} Rats on spread {spread}"))
+            decisions.append(Decision(index, verdict, why))
     return decisions
+
+
+def rat_count(count: int) -> str:
+    """ "1 Rat", "9 Rats" (the rulebook's "Nine Rats on the spread")."""
+    return f"{count} Rat" if count == 1 else f"{count} Rats"
+
+
+def spread_name(pages: list[int]) -> str:
+    """A spread as a reader finds it, by its pages: "the spread of pages 2-3", or "the spread of page 1" (page 1
+    is alone on the first spread, and a level may hold one page of a spread only)."""
+    if len(pages) == 1:
+        return f"the spread of page {pages[0]}"
+    return f"the spread of pages {pages[0]}-{pages[-1]}"
 
 
 # --- phase 5: intrinsic and area effects --------------------------------------------------------------
@@ -432,7 +485,7 @@ def rule_titan(ctx: _Context) -> list[Decision]:
                     for col in range(width):
                         index = start + band_row * width + col
                         ctx.wall_like.add(index)
-                        decisions.append(Decision(index, WALL, f"in the band of the Titan at {where(ctx.book, titan)}"))
+                        decisions.append(Decision(index, WALL, f"in the band of the Titan at {ctx.where(titan)}"))
     return decisions
 
 
@@ -447,7 +500,7 @@ def rule_bad_guys(ctx: _Context, mage_pages: set[int]) -> list[Decision]:
         what = ctx.identity[index]
         if what == "Wraith" and ctx.page_of(index) in mage_pages:
             continue
-        decisions.append(Decision(index, DEADLY, f"{a(what)} (a bad guy)"))
+        decisions.append(Decision(index, DEADLY, f"{a(what)} (a bad guy)" if ctx.explain else ""))
     return decisions
 
 
@@ -456,6 +509,8 @@ def rule_weaklings(ctx: _Context) -> list[Decision]:
     [...] their cells are safe and passable. [...] Until, of course, another rule decides those cells are
     deadly."
     """
+    if not ctx.explain:
+        return [Decision(index, PASSABLE, "") for index in ctx.cells_of_any(_WEAKLINGS)]
     return [
         Decision(index, PASSABLE, f"{a(ctx.identity[index])} (a Weakling)") for index in ctx.cells_of_any(_WEAKLINGS)
     ]
@@ -472,7 +527,7 @@ def rule_mage(ctx: _Context, mage_pages: set[int]) -> list[Decision]:
         if what == "Mage":
             scrolls = [other for other in ctx.king[index] if ctx.identity[other] == "Scroll"]
             if scrolls:
-                decisions.append(Decision(index, DEADLY, f"a Mage beside the Scroll at {where(ctx.book, scrolls[0])}"))
+                decisions.append(Decision(index, DEADLY, f"a Mage beside the Scroll at {ctx.where(scrolls[0])}"))
             else:
                 decisions.append(Decision(index, PASSABLE, "a Mage with no Scroll beside him is safe"))
         elif what == "Wraith" and ctx.page_of(index) in mage_pages:
@@ -505,12 +560,14 @@ def rule_reaper(ctx: _Context) -> list[Decision]:
             frontier = [other for here in frontier for other in ctx.king[here] if other not in reach]
             reach.update(frontier)
         for index in sorted(reach - {reaper}):
-            decisions.append(Decision(index, DEADLY, f"within two cells of the Reaper at {where(ctx.book, reaper)}"))
+            decisions.append(Decision(index, DEADLY, f"within two cells of the Reaper at {ctx.where(reaper)}"))
     return decisions
 
 
 def rule_deadly_terrain(ctx: _Context) -> list[Decision]:
     """Rule 14, deadly terrain: "Spikes, Swamps, and Pits are deadly.\""""
+    if not ctx.explain:
+        return [Decision(index, DEADLY, "") for index in ctx.cells_of_any(DEADLY_TERRAIN)]
     return [
         Decision(index, DEADLY, f"{ctx.identity[index]} (deadly terrain)") for index in ctx.cells_of_any(DEADLY_TERRAIN)
     ]
@@ -519,6 +576,8 @@ def rule_deadly_terrain(ctx: _Context) -> list[Decision]:
 def rule_safe_terrain(ctx: _Context) -> list[Decision]:
     """Rule 15, safe terrain and the Bridge: "Rubble, Moss, and Planks are passable without danger. The Bridge
     is safe." (The Bridge's jump is a path rule, in path.py.)"""
+    if not ctx.explain:
+        return [Decision(index, PASSABLE, "") for index in ctx.cells_of_any(SAFE_TERRAIN)]
     return [
         Decision(index, PASSABLE, f"{ctx.identity[index]} (safe terrain)") for index in ctx.cells_of_any(SAFE_TERRAIN)
     ]
@@ -530,7 +589,7 @@ def rule_lava(ctx: _Context) -> list[Decision]:
     for lava in ctx.cells_of("Lava"):
         decisions.append(Decision(lava, DEADLY, "Lava"))
         for other in ctx.orthogonal[lava]:
-            decisions.append(Decision(other, DEADLY, f"beside the Lava at {where(ctx.book, lava)}"))
+            decisions.append(Decision(other, DEADLY, f"beside the Lava at {ctx.where(lava)}"))
     return decisions
 
 
@@ -569,16 +628,14 @@ def rule_safe_items(ctx: _Context, mage_cells: set[int]) -> list[Decision]:
         if what in ("Gold", "Gem"):
             thieves = [other for other in ctx.orthogonal[index] if ctx.identity[other] == "Thief"]
             if thieves:
-                decisions.append(
-                    Decision(index, DEADLY, f"{what} guarded by the Thief at {where(ctx.book, thieves[0])}")
-                )
+                decisions.append(Decision(index, DEADLY, f"{what} guarded by the Thief at {ctx.where(thieves[0])}"))
                 continue
         if what == "Scroll":
             mages = [other for other in ctx.king[index] if other in mage_cells]
             if mages:
-                decisions.append(Decision(index, DEADLY, f"a Scroll beside the Mage at {where(ctx.book, mages[0])}"))
+                decisions.append(Decision(index, DEADLY, f"a Scroll beside the Mage at {ctx.where(mages[0])}"))
                 continue
-        decisions.append(Decision(index, PASSABLE, f"{what} (a safe item)"))
+        decisions.append(Decision(index, PASSABLE, f"{what} (a safe item)" if ctx.explain else ""))
     return decisions
 
 
@@ -596,9 +653,7 @@ def rule_torches_and_shadows(ctx: _Context) -> list[Decision]:
                 lit_by.setdefault(index, torch)
     for shadow in ctx.cells_of("Shadow"):
         if shadow in lit_by:
-            decisions.append(
-                Decision(shadow, PASSABLE, f"a Shadow lit by the Torch at {where(ctx.book, lit_by[shadow])}")
-            )
+            decisions.append(Decision(shadow, PASSABLE, f"a Shadow lit by the Torch at {ctx.where(lit_by[shadow])}"))
         else:
             decisions.append(Decision(shadow, DEADLY, "a Shadow no Torch lights"))
     return decisions
@@ -634,7 +689,7 @@ def rule_chuck(ctx: _Context) -> list[Decision]:
         for index in ctx.pages[page]:
             if CHUCK_KEEPS_WALLS in ctx.reading and ctx.identity[index] == "Wall":
                 continue
-            decisions.append(Decision(index, PASSABLE, f"on Chuck's page (Chuck at {where(ctx.book, chuck)})"))
+            decisions.append(Decision(index, PASSABLE, f"on Chuck's page (Chuck at {ctx.where(chuck)})"))
     return decisions
 
 
@@ -673,7 +728,7 @@ def rule_oracle(ctx: _Context, threats: Mapping[int, list[int]]) -> list[Decisio
                     Decision(
                         index,
                         PASSABLE,
-                        f"protected by the Oracle at {where(ctx.book, oracle)} ({count} deadly creatures around her)",
+                        f"protected by the Oracle at {ctx.where(oracle)} ({count} deadly creatures around her)",
                     )
                 )
     return decisions
@@ -694,16 +749,12 @@ def rule_medusa(ctx: _Context) -> list[Decision]:
         seen = [index for direction in DIRECTIONS for index in ctx.light_ray(medusa, direction)]
         mirrors = [index for index in seen if ctx.identity[index] == "Mirror"]
         if mirrors:
-            decisions.append(
-                Decision(medusa, PASSABLE, f"a Medusa petrified by the Mirror at {where(ctx.book, mirrors[0])}")
-            )
+            decisions.append(Decision(medusa, PASSABLE, f"a Medusa petrified by the Mirror at {ctx.where(mirrors[0])}"))
             continue
         for index in seen:
             what = ctx.identity[index]
             if what in CREATURES and what != "Medusa" and what not in IMMUNE:
-                decisions.append(
-                    Decision(index, PETRIFIED, f"{what} petrified by the Medusa at {where(ctx.book, medusa)}")
-                )
+                decisions.append(Decision(index, PETRIFIED, f"{what} petrified by the Medusa at {ctx.where(medusa)}"))
     return decisions
 
 
@@ -715,13 +766,17 @@ def evaluate(
     removed: Mapping[int, tuple[int, str]] | None = None,
     reading: frozenset[str] = frozenset(),
     deadline: Deadline | None = None,
+    *,
+    explain: bool = True,
 ) -> Evaluation:
     """Decide every cell of the book, given what the walk has removed so far.
 
     `reading` names the other readings (READINGS) to apply instead of docs/book.md's; empty for the contract.
-    `deadline` (the level's) is polled between rules: past it, LimitReached is raised.
+    `deadline` (the level's) is polled between rules: past it, LimitReached is raised. Without `explain`, the
+    reasons are not kept (the rules' words are not even written where that costs most) and are worked out
+    when first asked for (`Evaluation.reasons`).
     """
-    ctx = _Context(book, removed or {}, reading, deadline)
+    ctx = _Context(book, removed or {}, reading, deadline, explain)
     ctx.record(5, rule_mimic(ctx))
     apply_path_removals(ctx)
     if CONVERSION_BEFORE_CRUSH in reading:
@@ -761,4 +816,12 @@ def evaluate(
     ctx.record(13, rule_chuck(ctx), override=True)
     ctx.record(10, rule_oracle(ctx, threats), override=True)
     ctx.record(MEDUSA_RULE, rule_medusa(ctx), override=True)
-    return Evaluation(book, ctx.removed, ctx.identity, ctx.status, ctx.reasons, ctx.fired)
+    return Evaluation(
+        book,
+        ctx.removed,
+        ctx.identity,
+        ctx.status,
+        ctx.reasons if explain else None,
+        ctx.fired,
+        (removed or {}, reading),
+    )
