@@ -492,24 +492,29 @@ def _probe_start_hps(
     deadline: _RaceDeadline | _Counted,
 ) -> tuple[int, int, tuple[Decision, ...]]:
     """The least starting hp between `low` and `high` by decision searches at single starting hps (first
-    win; REFUTATION_OPTIONS just below `high`, else PROBE_OPTIONS): one just below `high` (a refutation there
-    proves `high`) and one at `low` (a win there proves `low`), in that order or the other (`low_first`),
-    then halves. A win at hp h lowers `high` to the need of the route found (at most h); a refutation raises
-    `low` to h + 1. Returns the bounds and the route that wins from `high` as they stand when they meet (the
-    answer) or when time runs out."""
-    edges = [low, high - 1] if low_first else [high - 1, low]
-    probes = 0
+    win): at `low` first when `low_first` (a win there proves `low`), then just below `high` (a refutation
+    there proves `high`) while those find wins, at most EDGE_WINS times, then halves. A win at hp h lowers
+    `high` to the need of the route found (at most h); a refutation raises `low` to h + 1. The searches just
+    below `high` have REFUTATION_OPTIONS, the others PROBE_OPTIONS. Returns the bounds and the route that wins
+    from `high` as they stand when they meet (the answer) or when time runs out."""
+    first, edge_wins = low_first, 0
     while low < high:
-        hp = edges[probes] if probes < 2 else (low + high) // 2
-        hp = min(max(hp, low), high - 1)
-        probes += 1
+        if first:
+            hp = low
+        elif edge_wins < EDGE_WINS:
+            hp = high - 1
+        else:
+            hp = (low + high) // 2
+        first = False
         sg = SearchGraph(level, hp)
-        found = search(sg, hp, deadline, first_win=True, **(REFUTATION_OPTIONS if hp == high - 1 else PROBE_OPTIONS))
+        options = REFUTATION_OPTIONS if hp == high - 1 else PROBE_OPTIONS
+        found = search(sg, hp, deadline, first_win=True, **options)
         if not found.complete:
             break
         if found.route is None:
             low = hp + 1
         else:
+            edge_wins += hp == high - 1
             high, route = _required_start_hp(sg, found.route), found.route
     return low, high, route
 
@@ -524,6 +529,11 @@ def _probe_start_hps(
 # a win: with the entry bound alone, the win at 300 hp on b090-02 took longer than 20 s, against 3.6 s.
 REFUTATION_OPTIONS: dict = dict(priced=False, steiner=False, entry=ENTRY_NEAREST)
 PROBE_OPTIONS: dict = dict(priced=False, steiner=True, chain_from=0)
+# The least starting hp is most often just below the need of a route that wins (a tight level's best route
+# makes the two meet): the probes look just below it again after each win there, this many times, before
+# they halve the interval (on suite level b090-04, 5 to 134: a win at 133 that needs 132, then a refutation
+# at 131, where halving took six more refutations).
+EDGE_WINS = 3
 # The probes alone get this many looks at the clock (256 units of work each, a count: the same on every
 # run) before the least-need search races them on the other core (min_start_hp).
 PROBE_LOOKS = 4000
