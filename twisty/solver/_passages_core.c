@@ -3290,7 +3290,6 @@ typedef struct {
     int ready;
     Search D;               /* the budgeted dive of each question, before its best-first search */
     int priced, steiner;    /* the best-first search's lazy bounds: the priced; the Steiner and chain */
-    int entry;              /* the entry bound on this many goal sides, in the best-first search and the dive */
     int64_t dive_budget;    /* expansions of the dive (0: no dive) */
     int dived;              /* the current question's dive was tried */
     /* the last question's counts: classes walked, deviations queued, states the search expanded */
@@ -3571,11 +3570,9 @@ static int reset_tables(Search *S) {
 static int Walker_init(Walker *self, PyObject *args, PyObject *kwds) {
     (void)kwds;
     PyObject *walk_spec, *search_spec;
-    int priced = 0, steiner = 0, entry = 0;
+    int priced = 0, steiner = 0;
     long long dive_budget = 0;
-    if (!PyArg_ParseTuple(args, "OO|ppLi", &walk_spec, &search_spec, &priced, &steiner, &dive_budget, &entry))
-        return -1;
-    self->entry = entry;
+    if (!PyArg_ParseTuple(args, "OO|ppL", &walk_spec, &search_spec, &priced, &steiner, &dive_budget)) return -1;
     if (dive_budget < 0) { PyErr_SetString(PyExc_ValueError, "the dive's budget must not be negative"); return -1; }
     self->dive_budget = dive_budget;
     self->priced = priced;
@@ -3701,7 +3698,7 @@ static PyObject *Walker_another(Walker *self, PyObject *args) {
     memset(&w, 0, sizeof(w));
     Trail trail = {NULL, 0, 0};
     Options o = {.first_win = 1, .dive = 0, .use_dominance = 1, .priced = self->priced, .steiner = self->steiner,
-                 .chain_from = self->steiner ? 0 : -1, .at_least = at_least, .threads = 1, .entry = self->entry};
+                 .chain_from = self->steiner ? 0 : -1, .at_least = at_least, .threads = 1};
     self->walked = self->deviations = self->expanded = self->pruned = 0;
     self->dived = 0;
     int goal = -1, status;

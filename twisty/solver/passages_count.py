@@ -104,7 +104,6 @@ def _boss_ending(
 DIVE_EXPANSIONS = 10_000
 PRICED = False
 STEINER = False
-ENTRY = 0
 
 
 class OutOfTime(Exception):
@@ -152,9 +151,7 @@ class Counter:
         self.deadline = deadline
         # The walk may take every blocker a route can (a signature may fight in a dead end); the decision
         # search only those worth taking.
-        self.walker = core.Walker(
-            sg.compiled_graph(sg.all_mask), sg.compiled_graph(), PRICED, STEINER, DIVE_EXPANSIONS, ENTRY
-        )
+        self.walker = core.Walker(sg.compiled_graph(sg.all_mask), sg.compiled_graph(), PRICED, STEINER, DIVE_EXPANSIONS)
         self.root = sg.walk.start(sg.level.player)
         self.root_state = sg.compiled_state(self.root)
         # Totals over the questions asked: classes walked, deviations queued, states the searches expanded.
