@@ -115,19 +115,40 @@ def trap_ladder(natural: Enemy) -> list[Enemy]:
 
 
 def stronger_enemy(
-    enemy: Enemy, accept: Callable[[Enemy], bool], hp_span: int = 16, atk_span: int = 8, def_span: int = 2
+    enemy: Enemy,
+    accept: Callable[[Enemy], bool],
+    hp_span: int = 16,
+    atk_span: int = 8,
+    def_span: int = 2,
+    costs_at_least: tuple[int, int, int] | None = None,
 ) -> Enemy | None:
     """The smallest strengthening of `enemy` (hp, atk and def each the same or more) that `accept` takes,
     the change counted as hp + 2 atk + 3 def (ties: fewer hp first, then less atk). More hp, atk or def never
     makes a fight cheaper at any player's stats (the rule's strikes and hits only grow with them), so such a
     change can only take routes away. The candidates are asked in that order, so the first taken is the
-    answer."""
+    answer.
+
+    `costs_at_least` (atk, def, damage): `accept` takes only candidates that cost a player with that atk and
+    def at least that damage (or that it cannot harm). For an enemy of the rulebook alone (no tower special)
+    that is checked first on the numbers (the rulebook's damage, as fight_damage computes it), and a
+    candidate is made and asked only past it: the generator asks hundreds of candidates per enemy, and making
+    each was most of its time at 60 blockers. The answer is the same."""
+    plain = costs_at_least is not None and enemy.plain
+    player_atk, player_def, at_least = costs_at_least if costs_at_least is not None else (0, 0, 0)
     for change in range(1, hp_span + 2 * atk_span + 3 * def_span + 1):
         for more_hp in range(min(hp_span, change) + 1):
             for more_atk in range(min(atk_span, (change - more_hp) // 2) + 1):
                 more_def, rest = divmod(change - more_hp - 2 * more_atk, 3)
                 if rest or more_def > def_span:
                     continue
+                if plain:
+                    # "Damage to enemy = Your ATK - Enemy DEF" per strike, ceil(E_hp / that) strikes, one hit
+                    # fewer unless it strikes first, each "Enemy ATK - Your DEF" (at least 0).
+                    per_strike = player_atk - enemy.defense - more_def
+                    if per_strike > 0:
+                        hits = -(-(enemy.hp + more_hp) // per_strike) - (0 if enemy.first_strike else 1)
+                        if hits * max(0, enemy.atk + more_atk - player_def) < at_least:
+                            continue
                 candidate = replace(
                     enemy, hp=enemy.hp + more_hp, atk=enemy.atk + more_atk, defense=enemy.defense + more_def
                 )

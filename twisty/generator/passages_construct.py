@@ -145,7 +145,9 @@ def tighten_route(draft: Draft, cells: list[Cell]) -> int | None:
         paid = fight_damage(candidate, atk, defense)
         return paid is not None and paid >= target
 
-    stronger = stronger_enemy(boss, costs_enough, hp_span=3 * max(1, atk), atk_span=final_hp + 1)
+    stronger = stronger_enemy(
+        boss, costs_enough, hp_span=3 * max(1, atk), atk_span=final_hp + 1, costs_at_least=(atk, defense, target)
+    )
     if stronger is None:
         return None
     set_enemy(draft, draft.boss, stronger)
@@ -283,8 +285,8 @@ def costlier(
 
         return accept
 
-    return stronger_enemy(enemy, costs(damage + spare)) or (
-        None if at_most_spare else stronger_enemy(enemy, costs(damage + 1))
+    return stronger_enemy(enemy, costs(damage + spare), costs_at_least=(atk, defense, damage + spare)) or (
+        None if at_most_spare else stronger_enemy(enemy, costs(damage + 1), costs_at_least=(atk, defense, damage + 1))
     )
 
 

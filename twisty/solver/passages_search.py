@@ -408,9 +408,11 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
             if witness.route is None:
                 return MinStartHp("none" if witness.complete else UNKNOWN)
             high, route = _required_start_hp(sg, witness.route), witness.route
-        if low < high:
-            # The probes alone first, for PROBE_LOOKS looks at the clock: most levels are settled by one or
-            # two of them within that, and the race would spend a second core on the least-need search.
+        if low < high and not low_first:
+            # A level with a best route: the probes alone first, for PROBE_LOOKS looks at the clock. The
+            # refutation just below the need of a best route settles most (it has the entry bound), and the
+            # race would spend the second core on the least-need search. An unsolvable level races at once:
+            # the least-need search answers b120-05 in a fraction of a second, where the probes took 1.2 s.
             low, high, route = _probe_start_hps(level, low, high, route, low_first, _Counted(deadline, PROBE_LOOKS))
         if low < high:
             found = _least_start_race(sg, low, high, route, low_first, deadline)
