@@ -121,6 +121,7 @@ def stronger_enemy(
     atk_span: int = 8,
     def_span: int = 2,
     costs_at_least: tuple[int, int, int] | None = None,
+    pays_exactly: tuple[int, int, int | None] | None = None,
 ) -> Enemy | None:
     """The smallest strengthening of `enemy` (hp, atk and def each the same or more) that `accept` takes,
     the change counted as hp + 2 atk + 3 def (ties: fewer hp first, then less atk). More hp, atk or def never
@@ -128,30 +129,42 @@ def stronger_enemy(
     change can only take routes away. The candidates are asked in that order, so the first taken is the
     answer.
 
-    `costs_at_least` (atk, def, damage): `accept` takes only candidates that cost a player with that atk and
-    def at least that damage (or that it cannot harm). For an enemy of the rulebook alone (no tower special)
-    that is checked first on the numbers (the rulebook's damage, as fight_damage computes it), and a
-    candidate is made and asked only past it: the generator asks hundreds of candidates per enemy, and making
-    each was most of its time at 60 blockers. The answer is the same."""
-    plain = costs_at_least is not None and enemy.plain
-    player_atk, player_def, at_least = costs_at_least if costs_at_least is not None else (0, 0, 0)
+    What `accept` asks of the damage, said in numbers: `costs_at_least` (atk, def, damage), it takes only
+    candidates that cost a player with that atk and def at least that damage (or that it cannot harm);
+    `pays_exactly` (atk, def, damage), only candidates that cost such a player exactly that (None: it cannot
+    harm them). For an enemy of the rulebook alone (no tower special) these are checked first on the numbers
+    (the rulebook's damage, as fight_damage computes it), and a candidate is made and asked only past them:
+    the generator asks hundreds of candidates per enemy, most of which fail, and making each was most of its
+    time at 60 blockers. The answer is the same."""
+    plain = enemy.plain
     for change in range(1, hp_span + 2 * atk_span + 3 * def_span + 1):
         for more_hp in range(min(hp_span, change) + 1):
             for more_atk in range(min(atk_span, (change - more_hp) // 2) + 1):
                 more_def, rest = divmod(change - more_hp - 2 * more_atk, 3)
                 if rest or more_def > def_span:
                     continue
-                if plain:
-                    # "Damage to enemy = Your ATK - Enemy DEF" per strike, ceil(E_hp / that) strikes, one hit
-                    # fewer unless it strikes first, each "Enemy ATK - Your DEF" (at least 0).
-                    per_strike = player_atk - enemy.defense - more_def
-                    if per_strike > 0:
-                        hits = -(-(enemy.hp + more_hp) // per_strike) - (0 if enemy.first_strike else 1)
-                        if hits * max(0, enemy.atk + more_atk - player_def) < at_least:
-                            continue
-                candidate = replace(
-                    enemy, hp=enemy.hp + more_hp, atk=enemy.atk + more_atk, defense=enemy.defense + more_def
-                )
+                hp, atk, defense = enemy.hp + more_hp, enemy.atk + more_atk, enemy.defense + more_def
+                if plain and costs_at_least is not None:
+                    paid = _rulebook_damage(hp, atk, defense, enemy.first_strike, *costs_at_least[:2])
+                    if paid is not None and paid < costs_at_least[2]:
+                        continue
+                if plain and pays_exactly is not None:
+                    if _rulebook_damage(hp, atk, defense, enemy.first_strike, *pays_exactly[:2]) != pays_exactly[2]:
+                        continue
+                candidate = replace(enemy, hp=hp, atk=atk, defense=defense)
                 if accept(candidate):
                     return candidate
     return None
+
+
+def _rulebook_damage(
+    hp: int, atk: int, defense: int, first_strike: bool, player_atk: int, player_def: int
+) -> int | None:
+    """An enemy's damage by the rulebook alone: "Damage to enemy = Your ATK - Enemy DEF" per strike (None
+    when that is 0 or less: it cannot be harmed), ceil(E_hp / that) strikes, one hit fewer unless it strikes
+    first, each hit "Enemy ATK - Your DEF", at least 0 (fight_damage without specials, on the numbers)."""
+    per_strike = player_atk - defense
+    if per_strike <= 0:
+        return None
+    hits = -(-hp // per_strike) - (0 if first_strike else 1)
+    return hits * max(0, atk - player_def)
