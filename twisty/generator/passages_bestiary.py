@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from twisty.rules.passages import Enemy, hits_received
 
@@ -136,25 +137,54 @@ def stronger_enemy(
     (the rulebook's damage, as fight_damage computes it), and a candidate is made and asked only past them:
     the generator asks hundreds of candidates per enemy, most of which fail, and making each was most of its
     time at 60 blockers. The answer is the same."""
-    plain = enemy.plain
+    if not enemy.plain:
+        costs_at_least = pays_exactly = None  # (the numbers are the rulebook's damage alone)
+    for more_hp, more_atk, more_def in _changes_in_order(
+        enemy.hp,
+        enemy.atk,
+        enemy.defense,
+        enemy.first_strike,
+        (hp_span, atk_span, def_span),
+        costs_at_least,
+        pays_exactly,
+    ):
+        candidate = replace(enemy, hp=enemy.hp + more_hp, atk=enemy.atk + more_atk, defense=enemy.defense + more_def)
+        if accept(candidate):
+            return candidate
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _changes_in_order(
+    hp: int,
+    atk: int,
+    defense: int,
+    first_strike: bool,
+    spans: tuple[int, int, int],
+    costs_at_least: tuple[int, int, int] | None,
+    pays_exactly: tuple[int, int, int | None] | None,
+) -> tuple[tuple[int, int, int], ...]:
+    """stronger_enemy's changes (more hp, atk, def) of an enemy with these stats, in its order, that pass
+    the checks on the numbers. Kept: the generator's rounds ask the same enemy the same again and again."""
+    hp_span, atk_span, def_span = spans
+    out = []
     for change in range(1, hp_span + 2 * atk_span + 3 * def_span + 1):
         for more_hp in range(min(hp_span, change) + 1):
             for more_atk in range(min(atk_span, (change - more_hp) // 2) + 1):
                 more_def, rest = divmod(change - more_hp - 2 * more_atk, 3)
                 if rest or more_def > def_span:
                     continue
-                hp, atk, defense = enemy.hp + more_hp, enemy.atk + more_atk, enemy.defense + more_def
-                if plain and costs_at_least is not None:
-                    paid = _rulebook_damage(hp, atk, defense, enemy.first_strike, *costs_at_least[:2])
+                new_hp, new_atk, new_defense = hp + more_hp, atk + more_atk, defense + more_def
+                if costs_at_least is not None:
+                    paid = _rulebook_damage(new_hp, new_atk, new_defense, first_strike, *costs_at_least[:2])
                     if paid is not None and paid < costs_at_least[2]:
                         continue
-                if plain and pays_exactly is not None:
-                    if _rulebook_damage(hp, atk, defense, enemy.first_strike, *pays_exactly[:2]) != pays_exactly[2]:
+                if pays_exactly is not None:
+                    paid = _rulebook_damage(new_hp, new_atk, new_defense, first_strike, *pays_exactly[:2])
+                    if paid != pays_exactly[2]:
                         continue
-                candidate = replace(enemy, hp=hp, atk=atk, defense=defense)
-                if accept(candidate):
-                    return candidate
-    return None
+                out.append((more_hp, more_atk, more_def))
+    return tuple(out)
 
 
 def _rulebook_damage(
