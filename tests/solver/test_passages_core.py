@@ -696,6 +696,8 @@ def test_an_interrupt_in_one_racing_search_stops_the_other(monkeypatch):
         return result
 
     monkeypatch.setattr(passages_search, "search", interrupted_with_the_priced_bound)
+    # Straight to the race: the single search's first try (FIRST_LOOKS) proves this level by itself.
+    monkeypatch.setattr(passages_search, "FIRST_LOOKS", 0)
     with pytest.raises(KeyboardInterrupt):
         passages_search.best_route(level, Deadline(None))
     assert len(finished) == 1 and not finished[0].complete
@@ -711,9 +713,10 @@ class _InterruptedInTheOtherThread(Deadline):
         return super().expired()
 
 
-def test_an_interrupt_raised_inside_the_core_on_the_second_thread_ends_the_race():
+def test_an_interrupt_raised_inside_the_core_on_the_second_thread_ends_the_race(monkeypatch):
     """An exception raised by the deadline inside the compiled search on the race's second thread comes out
     of the core there, stops the priced search on the main thread and is raised to the caller."""
+    monkeypatch.setattr(passages_search, "FIRST_LOOKS", 0)  # straight to the race, as above
     with pytest.raises(KeyboardInterrupt):
         passages_search.best_route(long_race_level(), _InterruptedInTheOtherThread(None))
     assert not racing_threads()
