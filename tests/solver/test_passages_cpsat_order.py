@@ -5,6 +5,7 @@ engines finish and 200 random benchmark-style levels of 20 to 60 blockers."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from pathlib import Path
 
@@ -87,6 +88,7 @@ def test_cpsat_agrees_with_the_search_engine_on_small_suite_levels(name):
 # ------------------------------------------------------------------------------------------------ slow
 
 
+@functools.cache
 def load_cpsat_bench():
     """benchmarks/passages/bench_cpsat_cpu.py: the random family and the deadline on CPU time."""
     path = ROOT / "benchmarks" / "passages" / "bench_cpsat_cpu.py"
