@@ -5,8 +5,8 @@ engines finish and 200 random benchmark-style levels of 20 to 60 blockers."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
-import random
 from pathlib import Path
 
 import pytest
@@ -88,56 +88,69 @@ def test_cpsat_agrees_with_the_search_engine_on_small_suite_levels(name):
 # ------------------------------------------------------------------------------------------------ slow
 
 
-@needs_core
-@pytest.mark.slow
-def test_cpsat_agrees_with_the_search_engine_on_every_suite_level_both_finish(slow_sample):
-    """The levels of 10 to 40 blockers without a deadline (CP-SAT proves each within seconds of CPU,
-    docs/bench-cpsat.md), so both engines must prove them; the larger ones with the bench's 30 s per level
-    and engine, compared wherever both prove their answer. A sampled run (CI) takes its share of the levels."""
-    levels = slow_sample(sorted(SUITE.glob("*.toml")))
-    both = []
-    for path in levels:
-        seconds = None if int(path.stem[1:4]) <= 40 else 30
-        if assert_same_best(load_passages(read_level(path)), path.stem, seconds):
-            both.append(path.stem)
-    must_prove = {f"b{size:03d}-{i:02d}" for size in (10, 20, 40) for i in range(6)}
-    assert must_prove & {path.stem for path in levels} <= set(both)
-
-
-def load_suite_builder():
-    path = ROOT / "benchmarks" / "passages" / "make_suite.py"
-    spec = importlib.util.spec_from_file_location("make_suite", path)
+@functools.cache
+def load_cpsat_bench():
+    """benchmarks/passages/bench_cpsat_cpu.py: the random family and the deadline on CPU time."""
+    path = ROOT / "benchmarks" / "passages" / "bench_cpsat_cpu.py"
+    spec = importlib.util.spec_from_file_location("bench_cpsat_cpu", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-# Map sizes of the suite's builder per blocker count (benchmarks/passages/make_suite.py, BUCKETS).
-SIZES = {20: (15, 11), 30: (19, 13), 40: (21, 15), 50: (23, 17), 60: (25, 19)}
+# CPU seconds per level and engine where a slow case has a budget: one case of a slow suite costs at most
+# about 10 s of CPU in CI's sample, so CP-SAT (both workers) gets 7 and the search engine 3 (it takes at most
+# about a second on the suite's 60-blocker levels). A level neither proves within it is no failure: the test
+# is for agreement, the bench (docs/bench-cpsat.md) for speed.
+CPSAT_CPU = 7.0
+SEARCH_CPU = 3.0
 
 
-def random_benchmark_level(seed: int) -> PassagesLevel:
-    """A level the suite's builder makes with 20 to 60 blockers, its starting life 1 below to 2 above the
-    least that solves it (the search engine's answer: the input is drawn, not the answer), so that life is
-    tight and a third of them cannot be solved."""
-    builder = load_suite_builder()
-    rng = random.Random(f"cpsat order {seed}")
-    blockers = rng.choice(sorted(SIZES))
-    level = builder.build_level(rng.randrange(1 << 30), blockers, *SIZES[blockers])
-    least = passages_search.min_start_hp(level, Deadline(30))
-    hp = max(1, (least.value or 1) + rng.randint(-1, 2)) if least.status == "proved" else 1000
-    return level.with_start_hp(hp)
+def assert_consistent(level: PassagesLevel, where: str) -> bool:
+    """CP-SAT against the search engine within CPSAT_CPU and SEARCH_CPU seconds of CPU; True when both proved
+    their answer (then they must agree). Unproven answers are held to what they claim: a route CP-SAT found
+    replays (the engine checks it) and proves the level solvable, and no route beats a proven best."""
+    bench = load_cpsat_bench()
+    mine = passages_cpsat.best_route(level, bench.CpuDeadline(CPSAT_CPU))
+    theirs = passages_search.best_route(level, bench.CpuDeadline(SEARCH_CPU))
+    if mine.status == "solvable" and theirs.proved:
+        assert theirs.status == "solvable" and mine.final_hp <= theirs.final_hp, where
+    if theirs.status == "solvable" and mine.proved:
+        assert mine.status == "solvable" and theirs.final_hp <= mine.final_hp, where
+    if not (mine.proved and theirs.proved):
+        return False
+    assert (mine.status, mine.final_hp) == (theirs.status, theirs.final_hp), where
+    return True
+
+
+@needs_core
+@pytest.mark.slow
+def test_cpsat_agrees_with_the_search_engine_on_every_suite_level_both_finish(slow_sample):
+    """The levels of 10 to 40 blockers without a deadline (CP-SAT proves each within 5 s of CPU,
+    docs/bench-cpsat.md), so both engines must prove them; the larger ones within CPSAT_CPU and SEARCH_CPU,
+    compared wherever both prove their answer. A sampled run (CI) takes its share of the levels."""
+    levels = slow_sample(sorted(SUITE.glob("*.toml")))
+    both = []
+    for path in levels:
+        level = load_passages(read_level(path))
+        if int(path.stem[1:4]) <= 40:
+            proved = assert_same_best(level, path.stem)
+        else:
+            proved = assert_consistent(level, path.stem)
+        if proved:
+            both.append(path.stem)
+    must_prove = {f"b{size:03d}-{i:02d}" for size in (10, 20, 40) for i in range(6)}
+    assert must_prove & {path.stem for path in levels} <= set(both)
 
 
 @needs_core
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(200))
 def test_cpsat_agrees_with_the_search_engine_on_random_benchmark_levels(seed):
-    """200 levels (one case each, so that a sample of the slow suites draws levels, not blocks of twenty),
-    30 s per level and engine (the time issue 34 gives CP-SAT at 60 blockers); every level both engines prove
-    must agree. Those of 20 blockers must be proven by both: CP-SAT takes under a second of CPU on such
-    levels, so 30 s is a margin against the load of a shared machine, not a speed target."""
-    level = random_benchmark_level(seed)
-    proved = assert_same_best(level, f"random level {seed}", seconds=30)
-    assert proved or len(level.blockers()) > 20, f"random level {seed} unproven"
+    """Random level `seed` of the bench's family (20 to 60 blockers, the starting life 1 below to 2 above
+    the least that solves it), one case per level so that CI's sample draws levels: every level both
+    engines prove within their CPU budgets must agree, and unproven answers stay consistent with proven ones
+    (assert_consistent). `python benchmarks/passages/bench_cpsat_cpu.py --random 200` runs the same family
+    and counts the proofs."""
+    assert_consistent(load_cpsat_bench().random_level(seed), f"random level {seed}")

@@ -40,6 +40,13 @@ from twisty.solver.passages_verdict import (
 
 NAME = "cpsat"
 WORKERS = 2
+# The full-problem searches CP-SAT's workers run on the order model. By default two workers are one search
+# with the LP plus one thread shared by local search and LNS, which improve routes but never prove
+# anything; on the order model the proof is the work (even handed the best route, CP-SAT needs most of its
+# time to prove it), so both workers search the whole problem, one with the LP and one without (a proof
+# from either ends the solve). Measured on the 60-blocker suite levels, 60 s of CPU each (docs/bench-cpsat.md):
+# b060-03 proved in 56 s of CPU, against unknown with the default workers.
+ORDER_MODEL_SUBSOLVERS = ("default_lp", "no_lp")
 # CP-SAT's time limit does not interrupt its setup: it expands every step's combat table lookup into one
 # literal per table value and presolves the result in steps too long to stop at the limit. On the development
 # machine presolve alone took at least 25 microseconds per value (b090-00: 1.3 million values, still in
@@ -77,6 +84,10 @@ def _solve(pm: PassagesModel | OrderModel, deadline: Deadline) -> tuple[cp_model
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = WORKERS
     solver.parameters.catch_sigint_signal = False
+    if isinstance(pm, OrderModel):
+        solver.parameters.subsolvers.extend(ORDER_MODEL_SUBSOLVERS)
+        solver.parameters.num_full_subsolvers = len(ORDER_MODEL_SUBSOLVERS)
+        solver.parameters.use_lns = False
     remaining = deadline.remaining()
     if deadline.expired():
         return cp_model.UNKNOWN, solver
