@@ -260,6 +260,26 @@ def test_generate_temple_gives_the_turns_asked_for():
     assert printed.output == made.source.text
 
 
+def test_generate_temple_takes_the_command_lines_yes_no_options():
+    """bounce_safe and swap are the command line's --bounce-safe and --swap/--no-swap: the same seed and options
+    give the same round, and the round is what they ask for (checked again by the other engine)."""
+    made = twisty.generate("temple", seed=3, players=2, turns=3, bounce_safe=True, swap=False)
+    printed = cli("generate", "temple", "--seed", "3", "--players", "2", "--turns", "3", "--bounce-safe", "--no-swap")
+    assert printed.output == made.source.text
+    assert "swap = false" in made.source.text
+    again = twisty.check(made.source.text, questions="win,unique,bounce", engine="search")
+    assert (again.turns, again.unique, again.to_json()["bounce_safe_turns"]) == (3, True, 3)
+    assert again.plan is not None and again.plan.bounce_safe
+    # The defaults are the command line's too: swap on, bounce-safe not asked for.
+    plain = twisty.generate("temple", seed=3, players=2, turns=3, bounce_safe=False, swap=True)
+    assert plain.source.text == cli("generate", "temple", "--seed", "3", "--players", "2", "--turns", "3").output
+    assert "swap = false" not in plain.source.text
+    with pytest.raises(twisty.UsageError, match="swap is True or False, not 'no'"):
+        twisty.generate("temple", swap="no")
+    with pytest.raises(twisty.UsageError, match="bounce_safe is True or False, not 1"):
+        twisty.generate("temple", bounce_safe=1)
+
+
 def test_generate_tunnels_is_the_command_lines_search():
     found = twisty.generate("tunnels", delver="combat=3,con=8", target=Fraction(1, 2), max_rating=20)
     printed = cli(

@@ -20,13 +20,11 @@ import argparse
 import json
 import os
 import re
-import resource
-import signal
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
+
+from twisty.bench.passages_process import run_in_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = ROOT / "twisty" / "bench" / "suites" / "passages"
@@ -72,29 +70,12 @@ def check_level(tree: Path, path: Path, limit: float, cpu_limit: bool = False) -
     the check has no deadline and the process `limit` seconds of CPU time (the kernel ends it past them,
     and the level counts as not decided, at the CPU time its process used): the answer then does not
     depend on the machine's load, as a wall-clock limit's does."""
-    environment = dict(os.environ, PYTHONPATH=str(tree))
-    used, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", _CHECK_ONE, str(path.resolve()), str(limit), "cpu" if cpu_limit else "wall"],
-        env=environment,
-        # (in the tree's folder: `python -c` puts the folder it runs in before PYTHONPATH, and from any other
-        # tree's folder the process would import that tree's `twisty`)
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if cpu_limit and done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime
-        return {"seconds": time.perf_counter() - wall, "cpu": cpu, "answer": None, "stopped": "CPU limit"}
-    if done.returncode != 0:
-        lines = done.stderr.strip().splitlines()
-        return {"failed": lines[-1] if lines else str(done.returncode)}
-    answer = json.loads(done.stdout.strip().splitlines()[-1])
-    if Path(answer["package"]).resolve() != (tree / "twisty").resolve():
-        raise RuntimeError(f"the level's process imported twisty from {answer['package']}, not from {tree}")
-    return answer
+    run = run_in_tree(tree, _CHECK_ONE, [str(path.resolve()), str(limit), "cpu" if cpu_limit else "wall"], cpu_limit)
+    if run.stopped:
+        return {"seconds": run.seconds, "cpu": run.cpu, "answer": None, "stopped": "CPU limit"}
+    if run.answer is None:
+        return {"failed": run.failed}
+    return run.answer
 
 
 def level_table(data: dict) -> list[str]:

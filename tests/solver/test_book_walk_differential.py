@@ -150,7 +150,9 @@ def test_the_walk_search_agrees_with_a_plain_search_and_with_sat_on_random_path_
 
 
 @pytest.mark.slow
-def test_the_walk_search_agrees_on_two_thousand_random_path_rule_books(monkeypatch):
-    plain, sat, drawn, settled = compare(range(10_000, 12_200), monkeypatch)
-    assert drawn >= 2000 and plain >= 0.97 * drawn
+def test_the_walk_search_agrees_on_two_thousand_random_path_rule_books(monkeypatch, slow_sample):
+    seeds = slow_sample(range(10_000, 12_200))
+    plain, sat, drawn, settled = compare(seeds, monkeypatch)
+    # 40 of these 2,200 seeds draw no valid book; a sample of them can hold a few more than its share.
+    assert drawn >= 0.8 * len(seeds) and plain >= 0.97 * drawn
     assert sat >= 0.8 * drawn

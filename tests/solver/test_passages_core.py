@@ -178,6 +178,40 @@ def bounds_at_the_start(text: str) -> tuple[int, int, int, int, int]:
     )
 
 
+ONE_FIGHT_BEFORE_THE_LAST_ELIXIR = """
+game = "passages"
+map = '''
+#######
+#Sa.eb#
+#####G#
+'''
+[player]
+hp = {hp}
+atk = 5
+[legend]
+a = {{ kind = "elixir", hp = 5 }}
+b = {{ kind = "elixir", hp = 50 }}
+e = {{ kind = "enemy", hp = 10, atk = 6, def = 0 }}
+"""
+
+
+def test_the_entry_bound_counts_no_elixir_beyond_the_fight_that_needs_the_life():
+    """The enemy strikes once (10 hp at 5 a strike, the player first): 6 damage, the only way to the goal,
+    which lies past the 50-hp elixir. From 1 hp the start holds 1 + 5 = 6, and the fight must leave 1: no
+    route wins. The final-hp bounds count the 50 hp first: 6 + 50 - 6 = 50 (the Steiner bound). The entry
+    bound of the goal side (the area past the enemy, its 50 hp left out) is 6 - 6 = 0, below 1: dead. From
+    2 hp it is 1: the route fights with 7 and keeps 1. The second side (both areas) holds the start:
+    entered, no bound."""
+    for hp, entry in ((1, 0), (2, 1)):
+        level = level_from_toml(ONE_FIGHT_BEFORE_THE_LAST_ELIXIR.format(hp=hp))
+        sg = SearchGraph(level)
+        start = start_of(sg, close=True)
+        assert bound(sg, start, "steiner") == hp + 5 + 50 - 6
+        assert bound(sg, start, "entry", 0) == [(entry, 50), (None, 55)]
+        found = search(sg, hp, Deadline(None), priced=False, entry=passages_search.ENTRY_NEAREST)
+        assert found.complete and found.best_hp == (None if hp == 1 else 1 + 50)
+
+
 def test_steiner_bound_pays_for_one_way_into_each_pocket():
     """Two rooms of an elixir (10 hp) each, each entered by either of two enemies (3 damage each: the
     player strikes first, so an enemy of 2 hp hits once for 3). The best route fights one enemy per room:

@@ -132,12 +132,12 @@ def random_benchmark_level(seed: int) -> PassagesLevel:
 
 @needs_core
 @pytest.mark.slow
-@pytest.mark.parametrize("block", range(10))
-def test_cpsat_agrees_with_the_search_engine_on_random_benchmark_levels(block):
-    """200 levels in blocks of 20, 60 s per level and engine; every level both engines prove must agree.
-    Those of 20 blockers must be proven by both: CP-SAT takes under a second of CPU on such levels, so 60 s
-    is a margin against the load of a shared machine, not a speed target."""
-    for seed in range(20 * block, 20 * block + 20):
-        level = random_benchmark_level(seed)
-        proved = assert_same_best(level, f"random level {seed}", seconds=60)
-        assert proved or len(level.blockers()) > 20, f"random level {seed} unproven"
+@pytest.mark.parametrize("seed", range(200))
+def test_cpsat_agrees_with_the_search_engine_on_random_benchmark_levels(seed):
+    """200 levels (one case each, so that a sample of the slow suites draws levels, not blocks of twenty),
+    30 s per level and engine (the time issue 34 gives CP-SAT at 60 blockers); every level both engines prove
+    must agree. Those of 20 blockers must be proven by both: CP-SAT takes under a second of CPU on such
+    levels, so 30 s is a margin against the load of a shared machine, not a speed target."""
+    level = random_benchmark_level(seed)
+    proved = assert_same_best(level, f"random level {seed}", seconds=30)
+    assert proved or len(level.blockers()) > 20, f"random level {seed} unproven"

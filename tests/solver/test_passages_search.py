@@ -143,8 +143,9 @@ def test_every_configuration_of_the_compiled_search_agrees_with_the_reference(ch
     """The compiled search's configurations (the race's two halves and the rest) on 160 random levels of 3 to
     30 blockers with doors, keys, equipment and loops: with the priced bound, with the Steiner bound, with
     the Steiner and chain bounds from the first expansion on (on one core and on two), with no lazy bound,
-    without dominance: the reference's best final hp, proven, and a route that replays with it; the first
-    win is a win; no win with one hp more than the best."""
+    without dominance, with the entry bound (on the nearest goal side, and on every side with the chain
+    bound): the reference's best final hp, proven, and a route that replays with it; the first win is a
+    win; no win with one hp more than the best."""
     for seed, level in random_levels(chunk, 40):
         hp = level.player.hp
         expected = passages_reference.best_route(level, Deadline(None)).final_hp
@@ -156,6 +157,8 @@ def test_every_configuration_of_the_compiled_search_agrees_with_the_reference(ch
             dict(priced=False, steiner=True, chain_from=0, threads=2),
             dict(priced=False),
             dict(use_dominance=False),
+            dict(entry=1),
+            dict(priced=False, steiner=True, chain_from=0, entry=128),
         ):
             found = passages_search.search(sg, hp, Deadline(None), **options)
             assert found.complete and found.best_hp == expected, (seed, options)
@@ -168,6 +171,34 @@ def test_every_configuration_of_the_compiled_search_agrees_with_the_reference(ch
         if expected is not None:
             beyond = passages_search.search(sg, hp, Deadline(None), at_least=expected + 1)
             assert beyond.complete and beyond.best_hp is None, seed
+
+
+@needs_core
+@pytest.mark.parametrize("chunk", range(4))
+def test_the_entry_bound_keeps_every_win_at_the_edge_of_solvability(chunk):
+    """The entry bound drops states from which no route can enter the part of the map around the goals
+    alive; its decision searches are the refutations of the least starting hp. On 160 random levels of 3
+    to 30 blockers, at the reference's least starting hp m: the first-win search with the entry bound alone
+    (on the nearest side, and on every side) finds a win that replays, and from m - 1 it proves there is
+    none; from the level's own hp, its best final hp is the reference's."""
+    for seed, level in random_levels(100 + chunk, 40):
+        least = passages_reference.min_start_hp(level, Deadline(None))
+        assert least.status in ("proved", "none"), seed
+        if least.value is None:
+            continue
+        for entry in (passages_search.ENTRY_NEAREST, 128):
+            options = dict(priced=False, steiner=False, entry=entry)
+            at = SearchGraph(level, least.value)
+            win = passages_search.search(at, least.value, Deadline(None), first_win=True, **options)
+            assert win.complete and win.route is not None, (seed, entry)
+            assert replay(level.with_start_hp(least.value), win.route).final_hp == win.best_hp >= 1, (seed, entry)
+            if least.value > 1:
+                below = SearchGraph(level, least.value - 1)
+                none = passages_search.search(below, least.value - 1, Deadline(None), first_win=True, **options)
+                assert none.complete and none.best_hp is None, (seed, entry)
+        hp = level.player.hp
+        best = passages_search.search(SearchGraph(level, hp), hp, Deadline(None), entry=passages_search.ENTRY_NEAREST)
+        assert best.best_hp == passages_reference.best_route(level, Deadline(None)).final_hp, seed
 
 
 def random_levels(seed: int, count: int):

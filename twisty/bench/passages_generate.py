@@ -16,16 +16,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import resource
-import signal
 import statistics
-import subprocess
-import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from twisty.bench.passages_process import run_in_tree
 from twisty.generator.passages_params import ROUTE_FIRST_BLOCKERS, PassagesParams
 from twisty.limits import Deadline
 from twisty.rules.passages_format import load_passages
@@ -170,36 +166,14 @@ def _generate(
     """One level made by the generator of `tree` in a process of its own, and the level's text."""
     params = params_for(blockers)
     argument = json.dumps([params.width, params.height, params.blockers, params.difficulty, seed, limit, cpu_limit])
-    environment = dict(os.environ, PYTHONPATH=str(tree))
-    before, wall = _children_cpu(), time.perf_counter()
-    # (in the tree's folder: `python -c` puts the folder it runs in before PYTHONPATH, and from any other
-    # tree's folder the process would import that tree's `twisty`)
-    done = subprocess.run(
-        [sys.executable, "-c", _RUN_ONE, argument],
-        env=environment,
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if cpu_limit and done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-        used = _children_cpu() - before
-        return GenerateRun(time.perf_counter() - wall, used, False, why=f"CPU limit of {limit:g} s reached"), None
-    if done.returncode != 0:
-        lines = done.stderr.strip().splitlines()
-        return GenerateRun(0.0, 0.0, False, why=f"the process failed: {lines[-1] if lines else done.returncode}"), None
-    answer = json.loads(done.stdout.strip().splitlines()[-1])
-    if Path(answer["package"]).resolve() != (tree / "twisty").resolve():
-        raise RuntimeError(f"the level's process imported twisty from {answer['package']}, not from {tree}")
+    run = run_in_tree(tree, _RUN_ONE, [argument], cpu_limit)
+    if run.stopped:
+        return GenerateRun(run.seconds, run.cpu, False, why=f"CPU limit of {limit:g} s reached"), None
+    if run.answer is None:
+        return GenerateRun(0.0, 0.0, False, why=f"the process failed: {run.failed}"), None
+    answer = run.answer
     text = answer["text"]
     return GenerateRun(answer["seconds"], answer["cpu"], text is not None, answer["why"], text=text), text
-
-
-def _children_cpu() -> float:
-    """The CPU seconds of every child process ended so far (a process the kernel stopped at its CPU limit
-    reports nothing itself)."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
 
 
 def check_level(text: str, name: str, limit: float) -> str | None:

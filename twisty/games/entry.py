@@ -33,14 +33,15 @@ class Question:
 
 
 # The kinds of value a generator parameter takes (Param.kind).
-PARAM_KINDS = ("int", "float", "str", "words", "spec", "probability")
+PARAM_KINDS = ("int", "float", "str", "words", "spec", "probability", "flag")
 
 
 @dataclass(frozen=True)
 class Param:
     """One parameter of a game's generator, as the API takes it (`twisty.generate(game, name=value)`).
     `kind`: "int" (a whole number), "float", "str", "words" (a list of words or one comma-separated string),
-    "spec" ("key=value,..." or a mapping of the same keys) or "probability" (0.7, "7/10" or a Fraction).
+    "spec" ("key=value,..." or a mapping of the same keys), "probability" (0.7, "7/10" or a Fraction) or
+    "flag" (True or False: the command line's --name/--no-name, or a flag --name that is off unless given).
     The generator checks ranges and meanings; the kind is checked before it runs."""
 
     name: str
@@ -57,6 +58,8 @@ class Param:
             or (isinstance(value, (list, tuple)) and all(isinstance(word, str) for word in value)),
             "spec": isinstance(value, (str, Mapping)),
             "probability": isinstance(value, (str, int, float, Fraction)) and not isinstance(value, bool),
+            # Only a bool: 0, 1 or "no" would pass a truth test and mean something the caller may not intend.
+            "flag": isinstance(value, bool),
         }[self.kind]
         if not fits:
             shown = repr(value)
@@ -72,6 +75,7 @@ _KIND_WORDS = {
     "words": 'a list of names or one string "a,b"',
     "spec": 'written "key=value,..." or as a mapping',
     "probability": "a probability like 0.7 or 7/10",
+    "flag": "True or False",
 }
 
 

@@ -53,6 +53,8 @@ GAME = Game(
         Param("rooms", "int", "rooms revealed (default: one for each turn but the last)"),
         Param("challenges", "words", "challenge cards to play with"),
         Param("temple", "str", "a round file whose temple to use (default: the standard temple)"),
+        Param("bounce_safe", "flag", "the unique shortest plan must also be bounce-safe (default False)"),
+        Param("swap", "flag", "the round plays with the Swap card token (default True)"),
     ),
     docs="docs/temple.md",
     generate_command="twisty.commands.temple:generate_temple",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from twisty.rules.passages import Enemy, hits_received
 
@@ -115,22 +116,85 @@ def trap_ladder(natural: Enemy) -> list[Enemy]:
 
 
 def stronger_enemy(
-    enemy: Enemy, accept: Callable[[Enemy], bool], hp_span: int = 16, atk_span: int = 8, def_span: int = 2
+    enemy: Enemy,
+    accept: Callable[[Enemy], bool],
+    hp_span: int = 16,
+    atk_span: int = 8,
+    def_span: int = 2,
+    costs_at_least: tuple[int, int, int] | None = None,
+    pays_exactly: tuple[int, int, int | None] | None = None,
 ) -> Enemy | None:
     """The smallest strengthening of `enemy` (hp, atk and def each the same or more) that `accept` takes,
     the change counted as hp + 2 atk + 3 def (ties: fewer hp first, then less atk). More hp, atk or def never
     makes a fight cheaper at any player's stats (the rule's strikes and hits only grow with them), so such a
     change can only take routes away. The candidates are asked in that order, so the first taken is the
-    answer."""
+    answer.
+
+    What `accept` asks of the damage, said in numbers: `costs_at_least` (atk, def, damage), it takes only
+    candidates that cost a player with that atk and def at least that damage (or that it cannot harm);
+    `pays_exactly` (atk, def, damage), only candidates that cost such a player exactly that (None: it cannot
+    harm them). For an enemy of the rulebook alone (no tower special) these are checked first on the numbers
+    (the rulebook's damage, as fight_damage computes it), and a candidate is made and asked only past them:
+    the generator asks hundreds of candidates per enemy, most of which fail, and making each was most of its
+    time at 60 blockers. The answer is the same."""
+    if not enemy.plain:
+        costs_at_least = pays_exactly = None  # (the numbers are the rulebook's damage alone)
+    for more_hp, more_atk, more_def in _changes_in_order(
+        enemy.hp,
+        enemy.atk,
+        enemy.defense,
+        enemy.first_strike,
+        (hp_span, atk_span, def_span),
+        costs_at_least,
+        pays_exactly,
+    ):
+        candidate = replace(enemy, hp=enemy.hp + more_hp, atk=enemy.atk + more_atk, defense=enemy.defense + more_def)
+        if accept(candidate):
+            return candidate
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _changes_in_order(
+    hp: int,
+    atk: int,
+    defense: int,
+    first_strike: bool,
+    spans: tuple[int, int, int],
+    costs_at_least: tuple[int, int, int] | None,
+    pays_exactly: tuple[int, int, int | None] | None,
+) -> tuple[tuple[int, int, int], ...]:
+    """stronger_enemy's changes (more hp, atk, def) of an enemy with these stats, in its order, that pass
+    the checks on the numbers. Kept: the generator's rounds ask the same enemy the same again and again."""
+    hp_span, atk_span, def_span = spans
+    out = []
     for change in range(1, hp_span + 2 * atk_span + 3 * def_span + 1):
         for more_hp in range(min(hp_span, change) + 1):
             for more_atk in range(min(atk_span, (change - more_hp) // 2) + 1):
                 more_def, rest = divmod(change - more_hp - 2 * more_atk, 3)
                 if rest or more_def > def_span:
                     continue
-                candidate = replace(
-                    enemy, hp=enemy.hp + more_hp, atk=enemy.atk + more_atk, defense=enemy.defense + more_def
-                )
-                if accept(candidate):
-                    return candidate
-    return None
+                new_hp, new_atk, new_defense = hp + more_hp, atk + more_atk, defense + more_def
+                if costs_at_least is not None:
+                    paid = _rulebook_damage(new_hp, new_atk, new_defense, first_strike, *costs_at_least[:2])
+                    if paid is not None and paid < costs_at_least[2]:
+                        continue
+                if pays_exactly is not None:
+                    paid = _rulebook_damage(new_hp, new_atk, new_defense, first_strike, *pays_exactly[:2])
+                    if paid != pays_exactly[2]:
+                        continue
+                out.append((more_hp, more_atk, more_def))
+    return tuple(out)
+
+
+def _rulebook_damage(
+    hp: int, atk: int, defense: int, first_strike: bool, player_atk: int, player_def: int
+) -> int | None:
+    """An enemy's damage by the rulebook alone: "Damage to enemy = Your ATK - Enemy DEF" per strike (None
+    when that is 0 or less: it cannot be harmed), ceil(E_hp / that) strikes, one hit fewer unless it strikes
+    first, each hit "Enemy ATK - Your DEF", at least 0 (fight_damage without specials, on the numbers)."""
+    per_strike = player_atk - defense
+    if per_strike <= 0:
+        return None
+    hits = -(-hp // per_strike) - (0 if first_strike else 1)
+    return hits * max(0, atk - player_def)

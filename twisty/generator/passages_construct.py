@@ -145,7 +145,9 @@ def tighten_route(draft: Draft, cells: list[Cell]) -> int | None:
         paid = fight_damage(candidate, atk, defense)
         return paid is not None and paid >= target
 
-    stronger = stronger_enemy(boss, costs_enough, hp_span=3 * max(1, atk), atk_span=final_hp + 1)
+    stronger = stronger_enemy(
+        boss, costs_enough, hp_span=3 * max(1, atk), atk_span=final_hp + 1, costs_at_least=(atk, defense, target)
+    )
     if stronger is None:
         return None
     set_enemy(draft, draft.boss, stronger)
@@ -271,10 +273,12 @@ def costlier(
     spare: int,
     keep: Callable[[Enemy], bool],
     at_most_spare: bool = False,
+    pays_exactly: tuple[int, int, int | None] | None = None,
 ) -> Enemy | None:
     """The smallest strengthening of `enemy` that `keep` accepts and that costs a player with (atk,
     defense) at least `spare` more than `damage` (a fight it cannot win counts as costing without end);
-    failing that (unless `at_most_spare`), one that costs it more at all."""
+    failing that (unless `at_most_spare`), one that costs it more at all. `pays_exactly`: what `keep` asks,
+    in numbers, when it asks that another player pay the same (stronger_enemy)."""
 
     def costs(at_least: int) -> Callable[[Enemy], bool]:
         def accept(candidate: Enemy) -> bool:
@@ -283,9 +287,12 @@ def costlier(
 
         return accept
 
-    return stronger_enemy(enemy, costs(damage + spare)) or (
-        None if at_most_spare else stronger_enemy(enemy, costs(damage + 1))
-    )
+    def stronger(at_least: int) -> Enemy | None:
+        return stronger_enemy(
+            enemy, costs(at_least), costs_at_least=(atk, defense, at_least), pays_exactly=pays_exactly
+        )
+
+    return stronger(damage + spare) or (None if at_most_spare else stronger(damage + 1))
 
 
 def pays_the_same(atk: int, defense: int, paid: int | None) -> Callable[[Enemy], bool]:
@@ -311,7 +318,7 @@ def remove_witness(draft: Draft, mine: Fights, theirs: Fights) -> bool:
     gives them stats at the end); else an
     enemy both fight at other stats made to cost the witness more (it comes back weaker, or not at all)."""
     spare = theirs.final_hp  # what the witness must lose more to lose
-    shared: list[tuple[Cell, Enemy, int, int, int, Callable[[Enemy], bool]]] = []
+    shared: list[tuple[Cell, Enemy, int, int, int, Callable[[Enemy], bool], tuple[int, int, int | None]]] = []
     for cell in sorted(theirs.at):
         atk, defense, _ = theirs.at[cell]
         enemy = draft.things[cell].enemy
@@ -319,15 +326,17 @@ def remove_witness(draft: Draft, mine: Fights, theirs: Fights) -> bool:
         damage = fight_damage(enemy, atk, defense)
         if damage is None:
             continue
+        same: tuple[int, int, int | None] | None = None
         if cell in mine.at:
             my_atk, my_defense, _ = mine.at[cell]
             if (my_atk, my_defense) == (atk, defense):
                 continue
-            keep = pays_the_same(my_atk, my_defense, fight_damage(enemy, my_atk, my_defense))
-            shared.append((cell, enemy, atk, defense, damage, keep))
+            same = (my_atk, my_defense, fight_damage(enemy, my_atk, my_defense))
+            keep = pays_the_same(*same)
+            shared.append((cell, enemy, atk, defense, damage, keep, same))
         else:
             keep = anything
-        stronger = costlier(enemy, atk, defense, damage, spare, keep, at_most_spare=True)
+        stronger = costlier(enemy, atk, defense, damage, spare, keep, at_most_spare=True, pays_exactly=same)
         if stronger is not None:
             set_enemy(draft, cell, stronger)
             return True
@@ -340,8 +349,8 @@ def remove_witness(draft: Draft, mine: Fights, theirs: Fights) -> bool:
         draft.things[cell] = Thing("enemy", "e", cell, enemy=sealed(GUARD_BREED))
         draft.notes["breeds"][cell] = GUARD_BREED
         return True
-    for cell, enemy, atk, defense, damage, keep in shared:
-        stronger = costlier(enemy, atk, defense, damage, spare, keep)
+    for cell, enemy, atk, defense, damage, keep, same in shared:
+        stronger = costlier(enemy, atk, defense, damage, spare, keep, pays_exactly=same)
         if stronger is not None:
             set_enemy(draft, cell, stronger)
             return True

@@ -13,12 +13,13 @@ from twisty.limits import Deadline
 from twisty.rules.source import read_level
 from twisty.rules.temple.loader import load_round
 
-PARAMS = ("players", "turns", "cards", "rooms", "challenges", "temple")
+PARAMS = ("players", "turns", "cards", "rooms", "challenges", "temple", "bounce_safe", "swap")
 
 
 def generate_from(params: Mapping[str, Any], seed: int, deadline: Deadline, engine: ModuleType) -> GeneratedRound:
     """A round with a unique shortest plan: `params` are players, turns, cards, rooms, challenges (a list or
-    "a,b") and temple (the path of a round file whose temple to use); `engine` proves the round. The time
+    "a,b"), temple (the path of a round file whose temple to use), bounce_safe and swap (True or False, the
+    command line's --bounce-safe and --swap/--no-swap); `engine` proves the round. The time
     left on `deadline` bounds the work (a round not found by then is a GenerationError)."""
     unknown = sorted(set(params) - set(PARAMS))
     if unknown:

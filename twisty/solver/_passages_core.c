@@ -113,9 +113,8 @@
 /* The deadline is looked at by work done, not by states counted: every CLOCK_EVERY units, a state expanded
    one unit and a Steiner or chain bound BOUND_WORK more (each costs several expansions' time, and a search
    that mostly refines bounds expands few states: counted by expansions alone, least_need went 0.3 s
-   between two looks on suite level b090-02). The priced bound counts nothing extra, so that the first try
-   of best_route, which has that bound only, keeps its budget of looks (passages_search.FIRST_LOOKS).
-   least_need looks every NEED_CLOCK_EVERY units: its states cost about half a millisecond each on the
+   between two looks on suite level b090-02). The priced bound counts nothing extra; the entry bound
+   (entry_possible) counts BOUND_WORK like the Steiner and chain bounds. least_need looks every NEED_CLOCK_EVERY units: its states cost about half a millisecond each on the
    suite's larger levels (a look costs a few microseconds). */
 #define BOUND_WORK 8
 #define NEED_CLOCK_EVERY 64
@@ -1009,6 +1008,11 @@ typedef struct SteinerGraph {
     /* The chain bound's distances (piece_distances): the areas with equipment, numbered, and per weighting
        met so far the distance from each blocker to each of them, in an open-addressing table. */
     int piece_count, piece_of_area[64 * SET_WORDS];
+    /* The entry bound's goal sides (entry_bound): nested sets of nodes holding every goal, each with the
+       elixirs of its supernodes. */
+    int sides_count;
+    set_t side_nodes[64 * SET_WORDS];
+    int64_t side_prize[64 * SET_WORDS], side_distance[64 * SET_WORDS];
     DistTable *dists;
     int64_t dists_capacity, dists_used;
 } SteinerGraph;
@@ -1022,6 +1026,44 @@ typedef struct Scratch {
 static int root_of(int *parent, int x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
+}
+
+/* The entry bound's goal sides (header comment of entry_possible). */
+static void build_sides(SteinerGraph *c) {
+    int64_t dist[64 * SET_WORDS];
+    for (int n = 0; n < c->count; n++) dist[n] = set_has(c->goals, n) ? 0 : NO_ARC;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int n = 0; n < c->count; n++) {
+            int64_t best = dist[n];
+            FOR_EACH(m, c->out[n], { if (dist[m] != NO_ARC && c->cost[m] + dist[m] < best) best = c->cost[m] + dist[m]; })
+            if (n >= c->supers)
+                FOR_EACH(t, c->next_supers[n], { if (dist[t] < best) best = dist[t]; })
+            if (best < dist[n]) { dist[n] = best; changed = 1; }
+        }
+    }
+    c->sides_count = 0;
+    for (int p = 0; p < c->supers; p++) {
+        if (c->prize[p] <= 0 || dist[p] == NO_ARC) continue;
+        set_t side = c->goals;
+        int64_t prize = 0;
+        for (int n = 0; n < c->supers; n++)
+            if (dist[n] <= dist[p]) { side = set_with(side, n); }
+        for (int n = 0; n < c->supers; n++) if (set_has(side, n)) prize += c->prize[n];
+        int seen = 0;
+        for (int k = 0; k < c->sides_count; k++) if (set_equal(c->side_nodes[k], side)) seen = 1;
+        if (seen) continue;
+        int k = c->sides_count++;
+        while (k > 0 && c->side_distance[k - 1] > dist[p]) {     /* nearest the goal first */
+            c->side_nodes[k] = c->side_nodes[k - 1];
+            c->side_prize[k] = c->side_prize[k - 1];
+            c->side_distance[k] = c->side_distance[k - 1];
+            k--;
+        }
+        c->side_nodes[k] = side;
+        c->side_prize[k] = prize;
+        c->side_distance[k] = dist[p];
+    }
 }
 
 /* The Steiner bound's graph, numbered: supernodes by their lowest area, then those of free blockers alone,
@@ -1094,6 +1136,7 @@ static int build_steiner_graph(Graph *g) {
         c->chain_adj[b] = g->blockers[b].blockers;
         FOR_EACH(a, g->blockers[b].areas, { c->chain_adj[b] = set_or(c->chain_adj[b], g->areas[a].blockers); })
     }
+    build_sides(c);
     c->piece_count = 0;
     for (int a = 0; a < A; a++)
         c->piece_of_area[a] = (g->areas[a].atk || g->areas[a].defense) ? c->piece_count++ : -1;
@@ -1137,8 +1180,8 @@ static set_t grow_rooted(const SteinerGraph *c, const Scratch *w, set_t live, se
    supernodes every route counted must reach, as the goal (the chain bound's pieces), ascended after the
    goal and before the elixirs, in node order. enough: the ascent stops once the bound is down to it
    (NO_WIN: never), as the bound only falls from there on. */
-static int64_t steiner_bound_priced(const Graph *g, Scratch *w, const State *s, const int64_t *cost,
-                                    set_t mandatory, int64_t enough) {
+static int64_t steiner_ascent(const Graph *g, Scratch *w, const State *s, const int64_t *cost,
+                              set_t mandatory, int64_t enough, int side) {
     const SteinerGraph *c = g->steiner;
     if (!cost) cost = c->cost;
     set_t root = {{0, 0}}, live = {{0, 0}};
@@ -1148,6 +1191,13 @@ static int64_t steiner_bound_priced(const Graph *g, Scratch *w, const State *s, 
     for (int m = c->supers; m < c->count; m++) {
         if (set_has(s->consumed, c->node_blocker[m])) root = set_or(set_with(root, m), c->next_supers[m]);
         else live = set_with(live, m);      /* (a consumed blocker's supernodes are reached for nothing) */
+    }
+    set_t goals = c->goals, sidenodes = {{0, 0}};
+    if (side >= 0) {
+        sidenodes = c->side_nodes[side];
+        if (!set_empty(set_and(root, sidenodes))) return NO_ARC;     /* entered already: no bound */
+        goals = sidenodes;
+        prizes -= c->side_prize[side];
     }
     FOR_EACH(m, live, {
         int from_root = 0;
@@ -1164,9 +1214,9 @@ static int64_t steiner_bound_priced(const Graph *g, Scratch *w, const State *s, 
         set_t todo;
         int64_t prize_left;
         if (terminal == -2) {
-            if (s->goal >= 0) continue;
+            if (side < 0 && s->goal >= 0) continue;
             prize_left = NO_ARC;
-            todo = c->goals;
+            todo = goals;
         } else if (terminal == -1) {
             if (set_empty(mandatory)) continue;
             /* one mandatory supernode per round, the lowest first; the round repeats while any is left */
@@ -1176,7 +1226,7 @@ static int64_t steiner_bound_priced(const Graph *g, Scratch *w, const State *s, 
             prize_left = NO_ARC;
             todo = set_with((set_t){{0, 0}}, m);
         } else {
-            if (set_has(root, terminal) || c->prize[terminal] <= 0) continue;
+            if (set_has(root, terminal) || c->prize[terminal] <= 0 || set_has(sidenodes, terminal)) continue;
             prize_left = c->prize[terminal];
             todo = set_with((set_t){{0, 0}}, terminal);
         }
@@ -1242,6 +1292,11 @@ static int64_t steiner_bound_priced(const Graph *g, Scratch *w, const State *s, 
         if (!set_empty(joined)) rooted = grow_rooted(c, w, live, set_or(rooted, joined), joined);
     }
     return s->hp + prizes - lower;
+}
+
+static int64_t steiner_bound_priced(const Graph *g, Scratch *w, const State *s, const int64_t *cost,
+                                    set_t mandatory, int64_t enough) {
+    return steiner_ascent(g, w, s, cost, mandatory, enough, -1);
 }
 
 static int64_t steiner_bound(const Graph *g, const State *s) {
@@ -1465,8 +1520,15 @@ static const int64_t *distances_of(const Graph *g, int64_t first, int64_t second
 /* w: the calling thread's working space. `own`, when not NULL, gets the hint for the states made from this
    one (set only when the bound is above the floor). Thread-safe against another call on the same graph
    while g->tables_lock is set: the tables it may add to are only touched under it. */
+static int64_t chain_bound_side(Graph *g, Scratch *w, const State *s, int64_t flat, int64_t floor, ChainHint *own,
+                                int *error, int side);
 static int64_t chain_bound(Graph *g, Scratch *w, const State *s, int64_t flat, int64_t floor, ChainHint *own,
                            int *error) {
+    return chain_bound_side(g, w, s, flat, floor, own, error, -1);
+}
+
+static int64_t chain_bound_side(Graph *g, Scratch *w, const State *s, int64_t flat, int64_t floor, ChainHint *own,
+                                int *error, int side) {
     if (flat == NO_WIN) return NO_WIN;
     const SteinerGraph *c = g->steiner;
     const int A = g->areas_count, B = g->blockers_count;
@@ -1518,7 +1580,7 @@ static int64_t chain_bound(Graph *g, Scratch *w, const State *s, int64_t flat, i
     }
     /* The full set's prices are the lowest, so its Steiner bound holds for the routes that end with any
        subset too: it caps them all. Asked first: when it settles the state, no distance is needed. */
-    int64_t cap = steiner_bound_priced(g, w, s, price[masks - 1] + B, (set_t){{0, 0}}, floor);
+    int64_t cap = steiner_ascent(g, w, s, price[masks - 1] + B, (set_t){{0, 0}}, floor, side);
     if (cap > flat) cap = flat;
     if (cap <= floor) return cap;       /* (NO_WIN too) */
     /* The distances of one step depend on the stats before and after it only: pieces of the same gain
@@ -1565,7 +1627,7 @@ static int64_t chain_bound(Graph *g, Scratch *w, const State *s, int64_t flat, i
     /* The sets the state it was made from found dead, where it followed the same pieces: every route from
        here is one from there, so none of them beats the floor (which only rises) with such a set. */
     unsigned inherited = 0;
-    if (s->hint.count == count) {
+    if (side < 0 && s->hint.count == count) {
         int same = 1, index[CHAIN_PIECES];
         for (int i = 0; i < count && same; i++) {
             index[i] = -1;
@@ -1593,10 +1655,11 @@ static int64_t chain_bound(Graph *g, Scratch *w, const State *s, int64_t flat, i
         set_t taken = {{0, 0}};
         for (int i = 0; i < count; i++)
             if (mask >> i & 1) taken = set_with(taken, c->area_node[pieces[i]]);
-        int64_t own_value = steiner_bound_priced(g, w, s, price[mask] + B, taken, floor + extra[mask]);
+        int64_t own_value = steiner_ascent(g, w, s, price[mask] + B, taken, floor + extra[mask], side);
         if (own_value < cap) value = own_value == NO_WIN ? NO_WIN : own_value - extra[mask];
         value_of[mask] = value;
         if (value > best) best = value;
+        if (side >= 0 && best > floor) break;     /* (an entry bound only asks whether it beats the floor) */
     }
     if (own && best > floor) {
         own->count = (int8_t)count;
@@ -1606,6 +1669,50 @@ static int64_t chain_bound(Graph *g, Scratch *w, const State *s, int64_t flat, i
             if (extra[mask] == NO_ARC || inherited >> mask & 1 || value_of[mask] <= floor) own->dead |= 1u << mask;
     }
     return best;
+}
+
+/* Entry bound. The bounds above bound the final hp, and a route may count an elixir there that it takes
+   only after the fight that needs the life: on suite level b060-01 the best route from 103 hp ends with 28,
+   but it must fight an enemy of 56 damage to reach the last two elixirs (30 hp) and the goal, and no route
+   wins from 101 hp, which the bounds of the final hp, at 26 and more, cannot show. Take a goal side T: a set
+   of Steiner nodes holding every goal node (build_sides). A route from a state that has not entered T (no
+   node of T reached or consumed) and wins enters it at some step, consuming a blocker next to T; up to and
+   including that step it takes no elixir of T, and the fight of that step must leave it at least 1 hp.
+   Everything the Steiner and chain bounds say of a route to a goal holds of that part of the route with T
+   as the goal (its consumed blockers with the node each was entered from form an arborescence from the
+   state's reach that holds a node of T, every supernode whose elixirs it takes, and every piece of
+   equipment it takes), with T's elixirs left out of the prizes. So its life right after that fight, and
+   after the elixirs of the supernodes it opens outside T, is at most that bound (chain_bound_side with
+   `side`: the chain bound of the part before T, with no cap by the state's bound of the final hp, which
+   may lie below the life at the entry). When it is below 1 for some side, no route from the state wins,
+   and the state is dropped: a dead state, dropped in any search (best route, first win, a route through
+   a blocker), loses no route; and a state dominated by a dead one is dead too.
+
+   The goal sides: by the least damage from each node to a goal node (arcs into a costly node at its least
+   damage, out of it to its supernodes for nothing), for each distance at which a supernode with elixirs
+   lies, the goal nodes and the supernodes within that distance; nearest the goal first. */
+static int side_entered(const Graph *g, const State *s, int side) {
+    const SteinerGraph *c = g->steiner;
+    set_t nodes = c->side_nodes[side];
+    for (int m = 0; m < c->supers; m++)
+        if (set_has(nodes, m) && !set_empty(set_and(c->super_areas[m], s->areas))) return 1;
+    for (int m = c->supers; m < c->count; m++)
+        if (set_has(s->consumed, c->node_blocker[m])
+                && (set_has(nodes, m) || !set_empty(set_and(nodes, c->next_supers[m])))) return 1;
+    return 0;
+}
+
+/* Whether a route from the state may win by the entry bound of the first `sides` goal sides it has not
+   entered (nearest the goal first): 0 when one of them shows none can. Sets *error on a failed cost
+   callback. */
+static int entry_possible(Graph *g, Scratch *w, const State *s, int sides, int *error) {
+    const SteinerGraph *c = g->steiner;
+    for (int k = 0; k < c->sides_count && sides > 0; k++) {
+        if (side_entered(g, s, k)) continue;
+        sides--;
+        if (chain_bound_side(g, w, s, NO_ARC, 0, NULL, error, k) < 1 || *error) return 0;
+    }
+    return 1;
 }
 
 /* The first bound (header comment, "Bound"): the smaller of the dominator-tree relaxation (hp + the gain of
@@ -1966,6 +2073,7 @@ typedef struct {
     int64_t max_expanded;   /* stop (not complete) after this many expansions; 0: no such cap */
     int64_t chain_from;     /* the chain bound from this many expansions on; -1: never */
     int threads;            /* 2: bound states on a second core too, once the deadline spares one (Helper) */
+    int entry;              /* the entry bound on this many goal sides of every state that comes up (0: none) */
 } Options;
 
 /* ------------------------------------------------------------------------------------------ the helper */
@@ -2206,12 +2314,19 @@ static int run_queue(Search *S, PyObject *deadline, Options o, Outcome *out) {
         prefetch_steps(&S->steps, &state);
         if (o.use_dominance && dominated(S, &state, state_key)) continue;
         int chain = o.chain_from >= 0 && out->expanded >= o.chain_from;
-        if ((o.priced || o.steiner || chain) && !state.refined) {
+        if ((o.priced || o.steiner || chain || o.entry) && !state.refined) {
             /* The lazy bounds, once per state that comes up: the Steiner bound, then the priced bound
                unless the Steiner bound already settles it. */
             int error = 0;
             int64_t floor = out->have_best ? out->best_hp : o.at_least - 1;
             int64_t tighter = state_bound;
+            if (o.entry && g->steiner) {
+                work += BOUND_WORK;
+                if (!entry_possible(g, g->scratch, &state, o.entry, &error)) {
+                    if (error) goto failed;
+                    continue;
+                }
+            }
             if (o.steiner && !chain && g->steiner) {
                 /* (the chain bound asks a Steiner bound of its own, at lower prices, first) */
                 work += BOUND_WORK;
@@ -2372,9 +2487,11 @@ static PyObject *search(PyObject *module, PyObject *args) {
     long long chain_from;
     o.threads = 1;
     o.max_expanded = 0;
+    o.entry = 0;
     int must = -1;
-    if (!PyArg_ParseTuple(args, "OOOpppLppL|ii", &spec, &root_spec, &deadline, &o.first_win, &o.dive,
-                          &o.use_dominance, &at_least, &o.priced, &o.steiner, &chain_from, &o.threads, &must))
+    if (!PyArg_ParseTuple(args, "OOOpppLppL|iii", &spec, &root_spec, &deadline, &o.first_win, &o.dive,
+                          &o.use_dominance, &at_least, &o.priced, &o.steiner, &chain_from, &o.threads, &must,
+                          &o.entry))
         return NULL;
     o.at_least = at_least;
     o.chain_from = chain_from;
@@ -2815,6 +2932,20 @@ static PyObject *bound_py(PyObject *module, PyObject *args) {
         } else {
             int64_t value = chain_bound(&S.g, S.g.scratch, &state, steiner_bound(&S.g, &state), floor, NULL, &error);
             if (!error) result = PyLong_FromLongLong(value);
+        }
+    } else if (strcmp(which, "entry") == 0) {
+        /* per goal side, nearest the goal first: (its entry bound or None where the state entered it, the
+           elixirs of its supernodes) */
+        if (!S.g.steiner) { result = Py_None; Py_INCREF(result); goto done; }
+        result = PyList_New(0);
+        for (int k = 0; result && k < S.g.steiner->sides_count; k++) {
+            int entered = side_entered(&S.g, &state, k);
+            int64_t value = entered ? 0 : chain_bound_side(&S.g, S.g.scratch, &state, NO_ARC, floor, NULL, &error, k);
+            if (error) { Py_CLEAR(result); break; }
+            PyObject *pair = entered ? Py_BuildValue("(OL)", Py_None, (long long)S.g.steiner->side_prize[k])
+                                     : Py_BuildValue("(LL)", (long long)value, (long long)S.g.steiner->side_prize[k]);
+            if (!pair || PyList_Append(result, pair) < 0) Py_CLEAR(result);
+            Py_XDECREF(pair);
         }
     } else {
         PyErr_Format(PyExc_ValueError, "no bound called %s", which);

@@ -101,6 +101,7 @@ def search(
     chain_from: int | None = None,
     threads: int = 1,
     must: int | None = None,
+    entry: int = 0,
 ) -> SearchResult:
     """The compiled best-first branch and bound from the level's start (the core's run_search): the best
     route with at least `at_least` hp; with `first_win`, the first winning route found (solvability).
@@ -115,6 +116,9 @@ def search(
     has none): the same answers, with the expansions in a slightly different order.
     `must`: a blocker every route found must consume (a route through it; the search then may take every
     blocker a route can, dead ends included, since that blocker may be in one).
+    `entry`: the entry bound on that many goal sides of every state that comes up (0: none; ENTRY_NEAREST):
+    whether a route from it can enter the part of the map around the goals alive at all (the core's
+    entry_possible); a state no route from which can is dropped.
     The level must fit the core (fits)."""
     if not fits(sg, start_hp):
         raise ValueError("the compiled search cannot hold this level (see fits)")
@@ -135,11 +139,17 @@ def search(
         -1 if chain_from is None else chain_from,
         threads,
         -1 if must is None else must,
+        entry,
     )
     if best_hp is None:
         return SearchResult(None, None, complete, expanded)
     return SearchResult(best_hp, follow_steps(sg, root, steps, goal, best_hp), complete, expanded)
 
+
+# The core's entry bound (search's `entry`: on how many goal sides) on the goal side nearest the goals that
+# a state has not entered yet: the one that drops states on suite level b060-01 (every side: the same
+# states dropped, at more cost per state).
+ENTRY_NEAREST = 1
 
 # The tower features with which solutions are counted by the reference engine: the counting walk reads a
 # signature's fights as (atk, def) and steps by the region graph, where a boss whose defeat wins is a goal.
@@ -255,11 +265,16 @@ def _side_by_side(here: Callable[[], None], there: Callable[[], None], name: str
 # expansions each: a count, never time).
 DIVE_LOOKS = 40
 
-# From RACE_BLOCKERS blockers on, best_route first gives the single search with the priced bound this many
-# looks at the clock (256 expansions each: a count, not a time) and races only when that does not prove the
-# level: the single search is deterministic, so a level it proves quickly (every shipped puzzle) gets the same
-# route on every run and machine, where the race's route is the one of whichever search proves first.
-FIRST_LOOKS = 200
+# From RACE_BLOCKERS blockers on, best_route first gives the single search with the Steiner and chain bounds
+# (FIRST_OPTIONS) this many looks at the clock (256 units of work each, a bound of that search counting 8:
+# a count, not a time; about a third of a second) and races only when that does not prove the level: the
+# single search is deterministic, so a level it proves quickly (every shipped puzzle) gets the same route on
+# every run and machine, where the race's route is the one of whichever search proves first. The first try
+# had the priced bound for 200 looks before: suite level b060-01 took 174,000 expansions (1.3 s) with it,
+# 17,600 (0.3 s) with the chain bound; the levels the priced search proves faster (b120-03: 0.4 s against
+# 2.4 s) it proves in the race.
+FIRST_LOOKS = 3000
+FIRST_OPTIONS: dict = dict(priced=False, steiner=True, chain_from=0)
 
 
 class _Counted:
@@ -297,7 +312,7 @@ def best_route(level: PassagesLevel, deadline: Deadline) -> BestRoute:
         if sg.blocker_count < RACE_BLOCKERS:
             result = search(sg, hp, deadline)
         else:
-            result = _first_try(sg, hp, _Counted(deadline, FIRST_LOOKS))
+            result = _first_try(sg, hp, _Counted(deadline, FIRST_LOOKS), **FIRST_OPTIONS)
             if not result.complete:
                 result = _race(sg, hp, deadline)
     except MemoryError:
@@ -393,6 +408,12 @@ def min_start_hp(level: PassagesLevel, deadline: Deadline) -> MinStartHp:
             if witness.route is None:
                 return MinStartHp("none" if witness.complete else UNKNOWN)
             high, route = _required_start_hp(sg, witness.route), witness.route
+        if low < high and not low_first:
+            # A level with a best route: the probes alone first, for PROBE_LOOKS looks at the clock. The
+            # refutation just below the need of a best route settles most (it has the entry bound), and the
+            # race would spend the second core on the least-need search. An unsolvable level races at once:
+            # the least-need search answers b120-05 in a fraction of a second, where the probes took 1.2 s.
+            low, high, route = _probe_start_hps(level, low, high, route, low_first, _Counted(deadline, PROBE_LOOKS))
         if low < high:
             found = _least_start_race(sg, low, high, route, low_first, deadline)
             if found is None:
@@ -449,7 +470,7 @@ def _least_start_race(
         return least, follow_steps(sg, root, steps, goal, passages_count.final_hp_of(sg, root, steps))
 
     _side_by_side(
-        lambda: run(lambda own: _probe_start_hps(sg.level, low, high, route, low_first, own)),
+        lambda: run(lambda own: _settled(_probe_start_hps(sg.level, low, high, route, low_first, own))),
         lambda: run(by_need),
         "passages least-need search",
         stop,
@@ -470,28 +491,60 @@ def _probe_start_hps(
     high: int,
     route: tuple[Decision, ...],
     low_first: bool,
-    deadline: _RaceDeadline,
-) -> tuple[int, tuple[Decision, ...]] | None:
+    deadline: _RaceDeadline | _Counted,
+) -> tuple[int, int, tuple[Decision, ...]]:
     """The least starting hp between `low` and `high` by decision searches at single starting hps (first
-    win, with the Steiner and chain bounds): one just below `high` (a refutation there proves `high`) and
-    one at `low` (a win there proves `low`), in that order or the other (`low_first`), then halves. A win
-    at hp h lowers `high` to the need of the route found (at most h); a refutation raises `low` to h + 1.
-    None when time runs out."""
-    edges = [low, high - 1] if low_first else [high - 1, low]
-    probes = 0
+    win): at `low` first when `low_first` (a win there proves `low`), then just below `high` (a refutation
+    there proves `high`) while those find wins, at most EDGE_WINS times, then halves. A win at hp h lowers
+    `high` to the need of the route found (at most h); a refutation raises `low` to h + 1. The searches just
+    below `high` have REFUTATION_OPTIONS, the others PROBE_OPTIONS. Returns the bounds and the route that wins
+    from `high` as they stand when they meet (the answer) or when time runs out."""
+    first, edge_wins = low_first, 0
     while low < high:
-        hp = edges[probes] if probes < 2 else (low + high) // 2
-        hp = min(max(hp, low), high - 1)
-        probes += 1
+        if first:
+            hp = low
+        elif edge_wins < EDGE_WINS:
+            hp = high - 1
+        else:
+            hp = (low + high) // 2
+        first = False
         sg = SearchGraph(level, hp)
-        found = search(sg, hp, deadline, first_win=True, priced=False, steiner=True, chain_from=0)
+        options = REFUTATION_OPTIONS if hp == high - 1 else PROBE_OPTIONS
+        found = search(sg, hp, deadline, first_win=True, **options)
         if not found.complete:
-            return None
+            break
         if found.route is None:
             low = hp + 1
         else:
+            edge_wins += hp == high - 1
             high, route = _required_start_hp(sg, found.route), found.route
-    return high, route
+    return low, high, route
+
+
+# The decision searches of the least starting hp (_probe_start_hps). The one just below the upper bound is
+# most often a refutation, which must go through every state that may still win: it has the entry bound
+# alone (search's `entry`: whether a route can enter the part of the map around the goals alive at all),
+# which drops the states that cannot, where the bounds of the final hp let a route count elixirs it takes
+# only after the fight that needs the life. On suite level b060-01 the refutation at 101 hp that proves 102
+# expanded 83,200 states with the Steiner and chain bounds (0.9 s), 17,600 with the entry bound alone
+# (0.4 s). The others, most often wins to find, have the Steiner and chain bounds, which lead the search to
+# a win: with the entry bound alone, the win at 300 hp on b090-02 took longer than 20 s, against 3.6 s.
+REFUTATION_OPTIONS: dict = dict(priced=False, steiner=False, entry=ENTRY_NEAREST)
+PROBE_OPTIONS: dict = dict(priced=False, steiner=True, chain_from=0)
+# The least starting hp is most often just below the need of a route that wins (a tight level's best route
+# makes the two meet): the probes look just below it again after each win there, this many times, before
+# they halve the interval (on suite level b090-04, 5 to 134: a win at 133 that needs 132, then a refutation
+# at 131, where halving took six more refutations).
+EDGE_WINS = 3
+# The probes alone get this many looks at the clock (256 units of work each, a count: the same on every
+# run) before the least-need search races them on the other core (min_start_hp).
+PROBE_LOOKS = 4000
+
+
+def _settled(probed: tuple[int, int, tuple[Decision, ...]]) -> tuple[int, tuple[Decision, ...]] | None:
+    """The least starting hp and its route where the probes' bounds met; None where time ran out first."""
+    low, high, route = probed
+    return (high, route) if low >= high else None
 
 
 def _least_need(

@@ -317,6 +317,27 @@ class Hands:
             if not hands[player][kind]:
                 yield from self._swaps_for(hands, player, kind)
 
+    def swap_kinds(self, hid: int, used: int) -> list[int]:
+        """The kinds the player whose turn it is may play only through the swap (another player holds one),
+        without making the hands after each swap (first_swap makes one when it is needed)."""
+        if self.pooled or not self.swapping or used:
+            return []
+        hands = self.hands[hid]
+        player = self.round.player_of_turn(self.turn_of(hid))
+        hand = hands[player]
+        if not any(hand):
+            return []
+        return [
+            kind
+            for kind in KINDS
+            if not hand[kind] and any(theirs[kind] for other, theirs in enumerate(hands) if other != player)
+        ]
+
+    def first_swap(self, hid: int, kind: int) -> tuple[int, int, int, Swap]:
+        """The first of the swap plays (as plays() lists them) that play a card of `kind`."""
+        player = self.round.player_of_turn(self.turn_of(hid))
+        return next(self._swaps_for(self.hands[hid], player, kind))
+
     def _swaps_for(self, hands: tuple, player: int, kind: int) -> Iterator[tuple[int, int, int, Swap]]:
         """Take a card of `kind` (which the player lacks) from another player who holds one, giving one of
         one's own."""

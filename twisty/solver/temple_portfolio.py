@@ -123,7 +123,10 @@ def analyse_with(
 
     What one question proves serves the next: the fewest turns are where the uniqueness search looks, where
     the bounce-safe search starts (no bounce-safe plan is shorter) and how far the pooled search goes (a plan
-    in seat order is a pooled plan)."""
+    in seat order is a pooled plan). The pooled question, bounded by the fewest turns, is asked before the
+    bounce-safe one, which is not bounded (a bounce-safe plan may be much longer than the shortest plan, or
+    there may be none to the last card): a round whose bounce-safe question takes the time left still has
+    its pooled answer."""
     started = time.perf_counter()
     name = module.NAME
     asked = frozenset(GAME.question_names) if questions is None else questions & set(GAME.question_names)
@@ -154,8 +157,6 @@ def analyse_with(
                     unique = False
                 elif other.status == NONE:
                     unique = True
-        if "bounce" in asked:
-            bounce_safe, bounce_plan = _bounce(round_, deadline, engine, name, first, plan)
         if "pooled" in asked:
             tell("pooled turns")
             at_most = None if plan is None else len(plan.records)
@@ -167,6 +168,8 @@ def analyse_with(
                     raise EngineBug(f"engine {name} needs more turns with all cards pooled than in seat order")
             elif pooled.status == UNSOLVABLE and solvable:
                 raise EngineBug(f"engine {name} says the pooled round cannot be won, but the round can")
+        if "bounce" in asked:
+            bounce_safe, bounce_plan = _bounce(round_, deadline, engine, name, first, plan)
     finally:
         engine.close()
     return TempleAnalysis(

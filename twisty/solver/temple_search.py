@@ -27,13 +27,13 @@ deadline is looked at by work done, and the portfolio can run it in slices besid
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterator
 
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.temple.model import CARDS, Round, TempleState
 from twisty.rules.temple.replayer import PlanError, PlanTurn, Swap, replay
+from twisty.rules.temple.semantics import Action, Position, RuleError, play_action
 from twisty.solver.temple_answers import (
     FOUND,
     NONE,
@@ -46,7 +46,19 @@ from twisty.solver.temple_answers import (
     run_steps,
 )
 from twisty.solver.temple_lazy import LazyMoves, concrete_plan
-from twisty.solver.temple_moves import DOWN_SHIFT, ExploreTable, Hands, Moves, Work, position, unpack
+from twisty.solver.temple_moves import (
+    DOWN_SHIFT,
+    MOVE,
+    TURNING,
+    WALL1,
+    WALL2,
+    ExploreTable,
+    Hands,
+    Moves,
+    Work,
+    position,
+    unpack,
+)
 
 NAME = "search"
 AVAILABLE = True
@@ -213,22 +225,29 @@ class Space:
         player's own cards before the swaps (None when there is none): the plain breadth-first search's stop
         at its first winning move. `other_than`: a temple state (`position << targets | explored`) the won
         state must not have. The temple after a turn depends on the card, not on whose it was, so each kind
-        is looked at once."""
+        is looked at once. "The round is won ... with that door pointing down", and only a quarter turn
+        changes the down side: with the door not down and no gets-going turn, a card that does not turn the
+        temple cannot win, and its outcomes (every wall built or removed) are not computed."""
         assert isinstance(self.moves, Moves)
         hid, where, explored, used = self.parts(state)
         after_explored = self.explored_after.row(explored)
         full, door, safe, targets = self.full, self.door, self.safe, self.targets
-        own = ((kind, None) for kind in self.hands.own_kinds(hid))
-        swaps = ((kind, (next_hid, next_used)) for kind, next_hid, next_used, _ in self.hands.swap_plays(hid, used))
+        own = [(kind, False) for kind in self.hands.own_kinds(hid)]
+        swapped = [(kind, True) for kind in self.hands.swap_kinds(hid, used)]
         tried = 0
-        for kind, swapped in itertools.chain(own, swaps):
+        if not self.turns_itself and (where >> DOWN_SHIFT) & 3 != self.door_side:
+            tried = sum(1 << kind for kind in range(8) if kind not in TURNING)
+        for kind, swap in own + swapped:
             if tried >> kind & 1:
                 continue
             tried |= 1 << kind
             for after in self.moves.of(where, kind)[safe]:
                 now = after_explored[after & 63]
                 if now == full and after & 0xFF == door and (after << targets | now) != other_than:
-                    next_hid, next_used = swapped or (self.hands.own_play(hid, kind), used)
+                    if swap:  # the hands after the swap are made only now, for the one play that wins
+                        _, next_hid, next_used, _ = self.hands.first_swap(hid, kind)
+                    else:
+                        next_hid, next_used = self.hands.own_play(hid, kind), used
                     return self.pack(next_hid, after, now, next_used)
         return None
 
@@ -261,11 +280,46 @@ class Space:
         for kind, swap in self.plays_between(state, following):
             if forgone:
                 return PlanTurn(self.player(state), CARDS[kind], (), swap)
+            direct = self._only_action(where, kind, after)
+            if direct is not None:
+                return PlanTurn(self.player(state), CARDS[kind], direct, swap)
             ways = self.moves.ways(where, kind).get(after)
             if ways:
                 way = min(ways, key=lambda outcome: outcome.longest_fall)
                 return PlanTurn(self.player(state), CARDS[kind], way.action, swap)
         raise AssertionError("no turn leads from a state to its successor")
+
+    def _only_action(self, where: int, kind: int, after: int) -> Action | None:
+        """The one action of a wall card that leads from `where` to `after`, read off the walls that changed,
+        when there is only one (so it has the shortest longest fall there is): walls built, one wall removed,
+        or a wall moved to another slot; played by the rules to confirm it. None otherwise (two removals,
+        whose order changes the falls; a wall moved back into its slot; a gets-going turn), and for turning
+        cards: turn_between then takes the rules' own list of ways, which costs all the card's outcomes."""
+        if kind not in (WALL1, WALL2, MOVE) or self.round.challenges.gets_going is not None:
+            return None
+        down, die, walls = unpack(where)
+        _, end_die, end_walls = unpack(after)
+        built = [slot for slot in range(end_walls.bit_length()) if (end_walls & ~walls) >> slot & 1]
+        removed = [slot for slot in range(walls.bit_length()) if (walls & ~end_walls) >> slot & 1]
+        action: Action
+        if kind == MOVE and len(removed) == 1 and len(built) == 1:
+            action = (("remove", removed[0]), ("build", built[0]))
+        elif kind != MOVE and built and not removed and len(built) <= (2 if kind == WALL2 else 1):
+            action = tuple(("build", slot) for slot in built)
+        elif kind != MOVE and len(removed) == 1 and not built:
+            action = (("remove", removed[0]),)
+        else:
+            return None
+        try:
+            reached, falls = play_action(self.round, Position(down, die, walls), CARDS[kind], action)
+        except RuleError:
+            return None
+        no_entry = self.round.challenges.no_entry
+        if (reached.die, reached.walls) != (end_die, end_walls) or any(no_entry in way.path for way in falls):
+            return None
+        if self.safe and any(way.length > self.round.bounce for way in falls):
+            return None
+        return action
 
     def plan_of(self, nodes: list[int]) -> tuple[PlanTurn, ...]:
         """The plan along a path of states (the start first)."""
