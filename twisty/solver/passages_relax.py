@@ -157,10 +157,10 @@ def strongest_hero_cap(level: PassagesLevel, deadline: Deadline | None = None) -
     reach is joined to the start through floor, items and consumed blockers, neighbour to neighbour or by a
     stair ("you may move anywhere there is an unobstructed path"). So R fought every enemy on one chain of
     cells from the start to beside a goal: its damage is at least the least sum of `_least_damage` over the
-    enemies of any such chain (`_least_way`, doors and other blockers counted 0), plus that goal's boss.
+    enemies of any such chain (`_WayGraph.least_costs`, doors and other blockers counted 0), plus that goal's boss.
     Every enemy without which no goal can be touched lies on every such chain, so this is at least their
-    sum, the bound before chains were counted (`_unavoidable_enemies`, still used when the splits are
-    more than MAX_WAY_SPLITS). So R's final hp is at most the strongest hero's life (start, every elixir,
+    sum, the bound before chains were counted (`_unavoidable_enemies`, still used when the chains are
+    past their work limit, MAX_WAY_SPLITS). So R's final hp is at most the strongest hero's life (start, every elixir,
     the hp purchases) less those fights, for R's (a, d, m); the bound is the most of that over every
     split."""
     player, shop = level.player, level.shop
@@ -179,8 +179,10 @@ def strongest_hero_cap(level: PassagesLevel, deadline: Deadline | None = None) -
     if splits is None:
         return None
     way = _WayGraph(level, blockers) if len(splits) <= MAX_WAY_SPLITS else None
+    if way is not None and (way.too_large or len(splits) * len(way.edges) > MAX_FLOOD_CELLS):
+        way = None  # (a search per split over this many nodes is past the quick proof's work)
     mandatory = [] if way is not None else _unavoidable_enemies(level, blockers, enemies, deadline)
-    if mandatory is None or (way is not None and way.too_large):
+    if mandatory is None:
         return None
     fought = [level.things[i].enemy for i in mandatory]
     guards = [None if guard is None else level.things[guard].enemy for guard in goal_enemies]
@@ -209,7 +211,8 @@ def strongest_hero_cap(level: PassagesLevel, deadline: Deadline | None = None) -
 
 
 # Chains are counted (one least-cost search over the areas and blockers per split) up to this many splits
-# of the purchases; past it, the fights no route avoids (one flood per enemy, once).
+# of the purchases, and while splits x nodes stays within MAX_FLOOD_CELLS; past it, the fights no route
+# avoids (one flood per enemy, once).
 MAX_WAY_SPLITS = 1_000
 
 
