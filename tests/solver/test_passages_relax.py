@@ -247,3 +247,66 @@ def test_the_chain_count_is_never_looser_than_the_unavoidable_fights(seed, monke
     assert (chain is None) == (unavoidable is None), text
     if chain is not None and unavoidable is not None:
         assert chain <= max(unavoidable, 0), text
+
+
+def _door_colours(level) -> list[str]:
+    return sorted({thing.colour for thing in level.things if thing.kind == "door"})
+
+
+@pytest.mark.parametrize("seed", _cases(40, 200))
+def test_a_colour_kept_shut_never_relaxes_below_the_real_best(seed):
+    """Every door open but one colour's (that colour's doors and keys kept): by the brute force, the
+    relaxed best is never below the real one, and unwinnable relaxed means unwinnable."""
+    level, text = _tower(seed)
+    colours = _door_colours(level)
+    if len(colours) < 2:
+        pytest.skip("fewer than two door colours")
+    real = passages_brute.best_route(level, Deadline(60))
+    assert real.status != "unknown", text
+    for kept in colours:
+        relaxed = doors_open(level, frozenset(colours) - {kept})
+        assert relaxed is not None
+        bound = passages_brute.best_route(relaxed.level, Deadline(60))
+        assert bound.status != "unknown", text
+        if bound.status == UNSOLVABLE:
+            assert real.status == UNSOLVABLE, (kept, text)
+        if real.status == SOLVABLE:
+            assert bound.final_hp >= real.final_hp, (kept, text)
+
+
+BLUE_SHORT = """
+# One blue key for two blue doors on the only way to the dragon: unwinnable. With every door open the
+# dragon (one strike, no hit back) leaves all 100 hp; with the yellow doors open and the blue ones kept
+# (blue has fewer keys than doors; yellow has enough) the relaxation proves it unwinnable.
+game = "passages"
+win = "boss"
+map = '''
+############
+#S.y.Y.bBBD#
+############
+'''
+[player]
+hp = 100
+atk = 10
+def = 0
+[legend]
+y = { kind = "key", colour = "yellow" }
+Y = { kind = "door", colour = "yellow" }
+b = { kind = "key", colour = "blue" }
+B = { kind = "door", colour = "blue" }
+D = { kind = "enemy", name = "dragon", hp = 10, atk = 10, def = 0, boss = true }
+"""
+
+
+def test_a_scarce_colour_kept_shut_proves_a_tower_unwinnable():
+    level = level_from_toml(BLUE_SHORT, "blue-short.toml")
+    calls: list[int] = []
+
+    def engine(asked, deadline):
+        calls.append(len(asked.things))
+        return passages_reference.best_route(asked, deadline)
+
+    assert strongest_hero_cap(level) == 100
+    assert best_route_relaxed_first(level, Deadline(30), engine) == BestRoute(UNSOLVABLE, proved=True)
+    assert calls == [1, 4]  # every door open (the dragon), then the blue kept (its key, doors and the dragon)
+    assert passages_brute.best_route(level, Deadline(30)).status == UNSOLVABLE

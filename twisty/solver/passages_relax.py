@@ -46,6 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from twisty.rules.passages import (
+    COLOURS,
     PURCHASES,
     Cell,
     Decision,
@@ -79,16 +80,30 @@ class Relaxed:
     real_index: tuple[int, ...]
 
 
-def doors_open(level: PassagesLevel) -> Relaxed | None:
-    """The level with every door open and no keys (module docstring); None when it has no door."""
-    if not any(thing.kind == "door" for thing in level.things):
+def doors_open(level: PassagesLevel, colours: frozenset[str] | None = None) -> Relaxed | None:
+    """The level with every door open and no keys (module docstring), or only the doors and keys of
+    `colours` ("" the rulebook's) gone; None when no door would open.
+
+    With some colours kept the proof is the module docstring's for the colours opened, and for a colour
+    kept: R' opens its doors when R does, and holds at least R's keys of it at every step (the same start,
+    its keys taken no later, since R''s reach includes R's, and the same doors opened), so each of those
+    openings is possible in L' too."""
+    opened = _door_colours(level) if colours is None else colours & _door_colours(level)
+    if not opened:
         return None
-    kept = tuple(index for index, thing in enumerate(level.things) if thing.kind not in ("door", "key"))
+    kept = tuple(
+        index
+        for index, thing in enumerate(level.things)
+        if not (thing.kind in ("door", "key") and thing.colour in opened)
+    )
     new_index = {old: new for new, old in enumerate(kept)}
     player = level.player
     if isinstance(player, TowerStats):
-        player = replace(player, keys=0, coloured=(0,) * len(player.coloured))
-    else:
+        coloured = tuple(
+            0 if colour in opened else count for colour, count in zip(COLOURS, player.coloured, strict=False)
+        )
+        player = replace(player, keys=0 if "" in opened else player.keys, coloured=coloured)
+    elif "" in opened:
         player = Stats(player.hp, player.atk, player.defense, 0)
     relaxed = replace(
         level,
@@ -99,34 +114,60 @@ def doors_open(level: PassagesLevel) -> Relaxed | None:
     return Relaxed(relaxed, kept)
 
 
+def _door_colours(level: PassagesLevel) -> frozenset[str]:
+    return frozenset(thing.colour for thing in level.things if thing.kind == "door")
+
+
+def _scarce_colours(level: PassagesLevel) -> list[str]:
+    """The door colours whose keys (held at the start and on the map) are fewer than their doors, the
+    scarcest (fewest keys per door) first: where keeping a colour's doors can matter."""
+    player = level.player
+    found = []
+    for colour in _door_colours(level):
+        doors = sum(1 for thing in level.things if thing.kind == "door" and thing.colour == colour)
+        keys = player.colour_keys(colour) + sum(
+            1 for thing in level.things if thing.kind == "key" and thing.colour == colour
+        )
+        if keys < doors:
+            found.append((keys / doors, colour))
+    return [colour for _, colour in sorted(found)]
+
+
 BestRouteOf = Callable[[PassagesLevel, Deadline], BestRoute]
 
 
 def best_route_relaxed_first(level: PassagesLevel, deadline: Deadline, best_route: BestRouteOf) -> BestRoute:
-    """The best route of `level` by `best_route` (an engine's), with the doors-open relaxation asked first:
-    unwinnable relaxed means unwinnable; a relaxed best route that can be followed in the level with the
-    same hp is optimal; otherwise the exact search answers, and an unproved answer carries the relaxed best
-    as its cap (BestRoute.at_most)."""
+    """The best route of `level` by `best_route` (an engine's), with the relaxations asked first: every
+    door open, then, when some colour has fewer keys than doors and the level has doors of another colour
+    too, every door open but that colour's (scarcest first). Unwinnable relaxed means unwinnable; a relaxed
+    best route that can be followed in the level with the same hp is optimal; otherwise the exact search
+    answers, and an unproved answer carries the least relaxed best (or the count) as its cap
+    (BestRoute.at_most)."""
     strongest = strongest_hero_cap(level, deadline)
     if strongest is not None and strongest <= 0:
         return BestRoute(UNSOLVABLE, proved=True)
-    relaxed = doors_open(level)
-    if relaxed is None:
-        answer = best_route(level, deadline)
-        return answer if answer.proved or strongest is None else replace(answer, at_most=strongest)
+    colours = _door_colours(level)
+    relaxations: list[frozenset[str] | None] = [None]
+    if len(colours) > 1:
+        relaxations += [colours - {colour} for colour in _scarce_colours(level)]
     left = deadline.remaining()
-    share = Deadline(None if left is None else left * RELAXATION_SHARE, deadline.memory_bytes)
-    bound = best_route(relaxed.level, _Shared(share, deadline))
-    if bound.status == UNSOLVABLE and bound.proved:
-        return BestRoute(UNSOLVABLE, proved=True)
-    cap = bound.final_hp if bound.status == SOLVABLE and bound.proved else None
-    if cap is not None and bound.decisions is not None:
-        followed = repair(level, relaxed, bound.decisions)
-        if followed is not None and followed[0] == cap:
-            return BestRoute(SOLVABLE, cap, followed[1], proved=True)
+    share = _Shared(Deadline(None if left is None else left * RELAXATION_SHARE, deadline.memory_bytes), deadline)
+    cap = strongest
+    for opened in relaxations:
+        relaxed = doors_open(level, opened)
+        if relaxed is None or share.expired():
+            break
+        bound = best_route(relaxed.level, share)
+        if bound.status == UNSOLVABLE and bound.proved:
+            return BestRoute(UNSOLVABLE, proved=True)
+        if bound.status != SOLVABLE or not bound.proved or bound.final_hp is None:
+            continue
+        cap = bound.final_hp if cap is None else min(cap, bound.final_hp)
+        if bound.decisions is not None:
+            followed = repair(level, relaxed, bound.decisions)
+            if followed is not None and followed[0] == bound.final_hp:
+                return BestRoute(SOLVABLE, bound.final_hp, followed[1], proved=True)
     answer = best_route(level, deadline)
-    if strongest is not None and (cap is None or strongest < cap):
-        cap = strongest
     return answer if answer.proved or cap is None else replace(answer, at_most=cap)
 
 
@@ -375,7 +416,7 @@ def repair(level: PassagesLevel, relaxed: Relaxed, decisions: tuple[Decision, ..
     real = relaxed.real_index
     wanted: list[Decision] = []
     for action, index in decisions:
-        wanted.append((action, real[index]) if action in ("fight", "take") else (action, index))
+        wanted.append((action, real[index]) if action in ("fight", "take", "open") else (action, index))
     items_by_step = _items_reached(relaxed, decisions)
     route: list[Decision] = []
     walker = _Walker(level)
@@ -415,7 +456,7 @@ def _items_reached(relaxed: Relaxed, decisions: tuple[Decision, ...]) -> list[li
         out.append(taken)
         if action == "buy":
             walker.buy(index)
-        elif action in ("fight", "take"):
+        elif action in ("fight", "take", "open"):
             walker.consume(index)
     return out
 
