@@ -11,7 +11,7 @@ import pytest
 from tests.passages_helpers import level_from_toml
 from tests.towers_random import random_tower
 from twisty.rules.passages import replay
-from twisty.solver import passages_brute, passages_reference, passages_search
+from twisty.solver import passages_brute, passages_reference, passages_relax, passages_search
 from twisty.solver.passages_relax import best_route_relaxed_first, doors_open, repair, strongest_hero_cap
 from twisty.solver.passages_verdict import SOLVABLE, UNSOLVABLE, BestRoute, Deadline
 
@@ -127,8 +127,8 @@ B = { kind = "enemy", name = "dragon", hp = 35, atk = 10, def = 5, boss = true }
 
 EITHER_WAY = """
 # Either guard (hp 20, atk 80, def 0: 2 strikes of 10, 1 hit of 80) must be fought to reach the dragon (hp 20,
-# atk 20: 1 hit of 20): 100 - 80 - 20 = 0, dead. Neither guard alone is on every way, so the strongest
-# hero's count gives 100 - 20 = 80; the relaxation (the door open) proves it unwinnable.
+# atk 20: 1 hit of 20): 100 - 80 - 20 = 0, dead. Neither guard alone is on every way, but one of them is on
+# each way: the strongest hero's count of the least chain of fights gives 100 - 80 - 20 = 0 by itself.
 game = "passages"
 win = "boss"
 map = '''
@@ -150,6 +150,17 @@ b = { kind = "enemy", name = "guard", hp = 20, atk = 80, def = 0 }
 B = { kind = "enemy", name = "dragon", hp = 20, atk = 20, def = 0, boss = true }
 """
 
+SHIELD_BEYOND = (
+    EITHER_WAY.replace("#S.Y.a.B#", "#S.Y.a.B[#")
+    .replace("#.#####.#", "#.#####.##")
+    .replace("#y..b...#", "#y..b...##")
+    .replace("#########", "##########")
+    .replace("[legend]", '[legend]\n"[" = { kind = "equipment", def = 80 }')
+)
+# The same with a shield of +80 def beyond the dragon, where no route reaches it (the fight that wins ends
+# the route). The count holds the hero with the shield: every fight then costs 0, cap 100. The relaxation
+# (the door open) still needs a guard (80) and the dragon (20): 0 left, unwinnable.
+
 
 def test_the_count_and_the_relaxation_prove_towers_unwinnable_and_an_optimal_route_is_followed():
     level = level_from_toml(UNWINNABLE, "unwinnable.toml")
@@ -163,9 +174,13 @@ def test_the_count_and_the_relaxation_prove_towers_unwinnable_and_an_optimal_rou
     assert calls == []  # the count alone
     assert strongest_hero_cap(level) == 100 - 162
     level = level_from_toml(EITHER_WAY, "either-way.toml")
-    assert strongest_hero_cap(level) == 80
+    assert strongest_hero_cap(level) == 0
     assert best_route_relaxed_first(level, Deadline(30), engine) == BestRoute(UNSOLVABLE, proved=True)
-    assert calls == [3]  # only the relaxed level (the guards and the dragon) was searched
+    assert calls == []  # the count alone, by the chain of fights
+    level = level_from_toml(SHIELD_BEYOND, "shield-beyond.toml")
+    assert strongest_hero_cap(level) == 100
+    assert best_route_relaxed_first(level, Deadline(30), engine) == BestRoute(UNSOLVABLE, proved=True)
+    assert calls == [4]  # only the relaxed level (the guards, the shield and the dragon) was searched
     calls.clear()
     level = level_from_toml(FOLLOWED, "followed.toml")
     calls.clear()
@@ -219,3 +234,79 @@ def test_the_count_decides_some_random_towers():
         real = passages_brute.best_route(level, Deadline(60))
         exact += real.status == SOLVABLE and real.final_hp == cap
     assert unwinnable >= 3 and exact >= 3
+
+
+@pytest.mark.parametrize("seed", _cases(30, 150))
+def test_the_chain_count_is_never_looser_than_the_unavoidable_fights(seed, monkeypatch):
+    """The least chain of fights holds every unavoidable enemy, so its cap is at most the count of those
+    alone (the count past MAX_WAY_SPLITS splits, forced here by making that limit 0)."""
+    level, text = _tower(seed)
+    chain = strongest_hero_cap(level)
+    monkeypatch.setattr(passages_relax, "MAX_WAY_SPLITS", 0)
+    unavoidable = strongest_hero_cap(level)
+    assert (chain is None) == (unavoidable is None), text
+    if chain is not None and unavoidable is not None:
+        assert chain <= max(unavoidable, 0), text
+
+
+def _door_colours(level) -> list[str]:
+    return sorted({thing.colour for thing in level.things if thing.kind == "door"})
+
+
+@pytest.mark.parametrize("seed", _cases(40, 200))
+def test_a_colour_kept_shut_never_relaxes_below_the_real_best(seed):
+    """Every door open but one colour's (that colour's doors and keys kept): by the brute force, the
+    relaxed best is never below the real one, and unwinnable relaxed means unwinnable."""
+    level, text = _tower(seed)
+    colours = _door_colours(level)
+    if len(colours) < 2:
+        pytest.skip("fewer than two door colours")
+    real = passages_brute.best_route(level, Deadline(60))
+    assert real.status != "unknown", text
+    for kept in colours:
+        relaxed = doors_open(level, frozenset(colours) - {kept})
+        assert relaxed is not None
+        bound = passages_brute.best_route(relaxed.level, Deadline(60))
+        assert bound.status != "unknown", text
+        if bound.status == UNSOLVABLE:
+            assert real.status == UNSOLVABLE, (kept, text)
+        if real.status == SOLVABLE:
+            assert bound.final_hp >= real.final_hp, (kept, text)
+
+
+BLUE_SHORT = """
+# One blue key for two blue doors on the only way to the dragon: unwinnable. With every door open the
+# dragon (one strike, no hit back) leaves all 100 hp; with the yellow doors open and the blue ones kept
+# (blue has fewer keys than doors; yellow has enough) the relaxation proves it unwinnable.
+game = "passages"
+win = "boss"
+map = '''
+############
+#S.y.Y.bBBD#
+############
+'''
+[player]
+hp = 100
+atk = 10
+def = 0
+[legend]
+y = { kind = "key", colour = "yellow" }
+Y = { kind = "door", colour = "yellow" }
+b = { kind = "key", colour = "blue" }
+B = { kind = "door", colour = "blue" }
+D = { kind = "enemy", name = "dragon", hp = 10, atk = 10, def = 0, boss = true }
+"""
+
+
+def test_a_scarce_colour_kept_shut_proves_a_tower_unwinnable():
+    level = level_from_toml(BLUE_SHORT, "blue-short.toml")
+    calls: list[int] = []
+
+    def engine(asked, deadline):
+        calls.append(len(asked.things))
+        return passages_reference.best_route(asked, deadline)
+
+    assert strongest_hero_cap(level) == 100
+    assert best_route_relaxed_first(level, Deadline(30), engine) == BestRoute(UNSOLVABLE, proved=True)
+    assert calls == [1, 4]  # every door open (the dragon), then the blue kept (its key, doors and the dragon)
+    assert passages_brute.best_route(level, Deadline(30)).status == UNSOLVABLE

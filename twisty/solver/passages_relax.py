@@ -40,11 +40,13 @@ that route replays in L with the relaxed best hp, it is optimal in L: nothing in
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from twisty.rules.passages import (
+    COLOURS,
     PURCHASES,
     Cell,
     Decision,
@@ -78,16 +80,30 @@ class Relaxed:
     real_index: tuple[int, ...]
 
 
-def doors_open(level: PassagesLevel) -> Relaxed | None:
-    """The level with every door open and no keys (module docstring); None when it has no door."""
-    if not any(thing.kind == "door" for thing in level.things):
+def doors_open(level: PassagesLevel, colours: frozenset[str] | None = None) -> Relaxed | None:
+    """The level with every door open and no keys (module docstring), or only the doors and keys of
+    `colours` ("" the rulebook's) gone; None when no door would open.
+
+    With some colours kept the proof is the module docstring's for the colours opened, and for a colour
+    kept: R' opens its doors when R does, and holds at least R's keys of it at every step (the same start,
+    its keys taken no later, since R''s reach includes R's, and the same doors opened), so each of those
+    openings is possible in L' too."""
+    opened = _door_colours(level) if colours is None else colours & _door_colours(level)
+    if not opened:
         return None
-    kept = tuple(index for index, thing in enumerate(level.things) if thing.kind not in ("door", "key"))
+    kept = tuple(
+        index
+        for index, thing in enumerate(level.things)
+        if not (thing.kind in ("door", "key") and thing.colour in opened)
+    )
     new_index = {old: new for new, old in enumerate(kept)}
     player = level.player
     if isinstance(player, TowerStats):
-        player = replace(player, keys=0, coloured=(0,) * len(player.coloured))
-    else:
+        coloured = tuple(
+            0 if colour in opened else count for colour, count in zip(COLOURS, player.coloured, strict=False)
+        )
+        player = replace(player, keys=0 if "" in opened else player.keys, coloured=coloured)
+    elif "" in opened:
         player = Stats(player.hp, player.atk, player.defense, 0)
     relaxed = replace(
         level,
@@ -98,34 +114,60 @@ def doors_open(level: PassagesLevel) -> Relaxed | None:
     return Relaxed(relaxed, kept)
 
 
+def _door_colours(level: PassagesLevel) -> frozenset[str]:
+    return frozenset(thing.colour for thing in level.things if thing.kind == "door")
+
+
+def _scarce_colours(level: PassagesLevel) -> list[str]:
+    """The door colours whose keys (held at the start and on the map) are fewer than their doors, the
+    scarcest (fewest keys per door) first: where keeping a colour's doors can matter."""
+    player = level.player
+    found = []
+    for colour in _door_colours(level):
+        doors = sum(1 for thing in level.things if thing.kind == "door" and thing.colour == colour)
+        keys = player.colour_keys(colour) + sum(
+            1 for thing in level.things if thing.kind == "key" and thing.colour == colour
+        )
+        if keys < doors:
+            found.append((keys / doors, colour))
+    return [colour for _, colour in sorted(found)]
+
+
 BestRouteOf = Callable[[PassagesLevel, Deadline], BestRoute]
 
 
 def best_route_relaxed_first(level: PassagesLevel, deadline: Deadline, best_route: BestRouteOf) -> BestRoute:
-    """The best route of `level` by `best_route` (an engine's), with the doors-open relaxation asked first:
-    unwinnable relaxed means unwinnable; a relaxed best route that can be followed in the level with the
-    same hp is optimal; otherwise the exact search answers, and an unproved answer carries the relaxed best
-    as its cap (BestRoute.at_most)."""
+    """The best route of `level` by `best_route` (an engine's), with the relaxations asked first: every
+    door open, then, when some colour has fewer keys than doors and the level has doors of another colour
+    too, every door open but that colour's (scarcest first). Unwinnable relaxed means unwinnable; a relaxed
+    best route that can be followed in the level with the same hp is optimal; otherwise the exact search
+    answers, and an unproved answer carries the least relaxed best (or the count) as its cap
+    (BestRoute.at_most)."""
     strongest = strongest_hero_cap(level, deadline)
     if strongest is not None and strongest <= 0:
         return BestRoute(UNSOLVABLE, proved=True)
-    relaxed = doors_open(level)
-    if relaxed is None:
-        answer = best_route(level, deadline)
-        return answer if answer.proved or strongest is None else replace(answer, at_most=strongest)
+    colours = _door_colours(level)
+    relaxations: list[frozenset[str] | None] = [None]
+    if len(colours) > 1:
+        relaxations += [colours - {colour} for colour in _scarce_colours(level)]
     left = deadline.remaining()
-    share = Deadline(None if left is None else left * RELAXATION_SHARE, deadline.memory_bytes)
-    bound = best_route(relaxed.level, _Shared(share, deadline))
-    if bound.status == UNSOLVABLE and bound.proved:
-        return BestRoute(UNSOLVABLE, proved=True)
-    cap = bound.final_hp if bound.status == SOLVABLE and bound.proved else None
-    if cap is not None and bound.decisions is not None:
-        followed = repair(level, relaxed, bound.decisions)
-        if followed is not None and followed[0] == cap:
-            return BestRoute(SOLVABLE, cap, followed[1], proved=True)
+    share = _Shared(Deadline(None if left is None else left * RELAXATION_SHARE, deadline.memory_bytes), deadline)
+    cap = strongest
+    for opened in relaxations:
+        relaxed = doors_open(level, opened)
+        if relaxed is None or share.expired():
+            break
+        bound = best_route(relaxed.level, share)
+        if bound.status == UNSOLVABLE and bound.proved:
+            return BestRoute(UNSOLVABLE, proved=True)
+        if bound.status != SOLVABLE or not bound.proved or bound.final_hp is None:
+            continue
+        cap = bound.final_hp if cap is None else min(cap, bound.final_hp)
+        if bound.decisions is not None:
+            followed = repair(level, relaxed, bound.decisions)
+            if followed is not None and followed[0] == bound.final_hp:
+                return BestRoute(SOLVABLE, bound.final_hp, followed[1], proved=True)
     answer = best_route(level, deadline)
-    if strongest is not None and (cap is None or strongest < cap):
-        cap = strongest
     return answer if answer.proved or cap is None else replace(answer, at_most=cap)
 
 
@@ -147,16 +189,21 @@ def strongest_hero_cap(level: PassagesLevel, deadline: Deadline | None = None) -
     equipment's gain at most once, and purchases: R's money is at most the start's plus every non-boss
     enemy's, so R buys at most n purchases, n the most that money buys in order of price ("Purchase n costs
     start + delta x n"); R's purchases of atk, def, mdef are some (a, d, m) with a + d + m <= n, and its hp
-    purchases at most n - a - d - m. (2) Every enemy without which no goal can be touched even with every
-    other blocker gone lies on every way to a goal, so R fights it (consuming is the only way past a
-    blocker). (3) R's damage in a fight is at least `_least_damage` at the strongest hero's stats for
-    (a, d, m): that function is the fight's damage with the terms that grow with the hero's stats left out
-    (each term is >= 0), so it is at most the damage at R's stats, and it does not rise as atk, def or mdef
-    rise (more atk, fewer turns; more def, less per turn; more mdef, less after the turns); an enemy the
-    strongest atk cannot harm cannot be fought at all. (4) R's goal is one of the level's, guarded by its
-    boss or not: at least the least of the goals' fights. So R's final hp is at most the strongest hero's
-    life (start, every elixir, the hp purchases) less those fights, for R's (a, d, m); the bound is the most
-    of that over every split."""
+    purchases at most n - a - d - m. (2) R's damage in a fight is at least `_least_damage` at the strongest
+    hero's stats for (a, d, m): that function is the fight's damage with the terms that grow with the hero's
+    stats left out (each term is >= 0), so it is at most the damage at R's stats, and it does not rise as
+    atk, def or mdef rise (more atk, fewer turns; more def, less per turn; more mdef, less after the turns);
+    an enemy the strongest atk cannot harm cannot be fought at all. (3) R ends touching one of the level's
+    goals (after its boss fight, when it has one): a neighbour of that goal is in R's last reach, and the
+    reach is joined to the start through floor, items and consumed blockers, neighbour to neighbour or by a
+    stair ("you may move anywhere there is an unobstructed path"). So R fought every enemy on one chain of
+    cells from the start to beside a goal: its damage is at least the least sum of `_least_damage` over the
+    enemies of any such chain (`_WayGraph.least_costs`, doors and other blockers counted 0), plus that goal's boss.
+    Every enemy without which no goal can be touched lies on every such chain, so this is at least their
+    sum, the bound before chains were counted (`_unavoidable_enemies`, still used when the chains are
+    past their work limit, MAX_WAY_SPLITS). So R's final hp is at most the strongest hero's life (start, every elixir,
+    the hp purchases) less those fights, for R's (a, d, m); the bound is the most of that over every
+    split."""
     player, shop = level.player, level.shop
     blockers = [i for i, thing in enumerate(level.things) if thing.is_blocker]
     enemies = [i for i in blockers if level.things[i].enemy is not None]
@@ -172,22 +219,123 @@ def strongest_hero_cap(level: PassagesLevel, deadline: Deadline | None = None) -
     splits = _purchase_splits(shop, money) if shop is not None else [(0, 0, 0, 0)]
     if splits is None:
         return None
-    mandatory = _unavoidable_enemies(level, blockers, enemies, deadline)
+    way = _WayGraph(level, blockers) if len(splits) <= MAX_WAY_SPLITS else None
+    if way is not None and (way.too_large or len(splits) * len(way.edges) > MAX_FLOOD_CELLS):
+        way = None  # (a search per split over this many nodes is past the quick proof's work)
+    mandatory = [] if way is not None else _unavoidable_enemies(level, blockers, enemies, deadline)
     if mandatory is None:
         return None
     fought = [level.things[i].enemy for i in mandatory]
     guards = [None if guard is None else level.things[guard].enemy for guard in goal_enemies]
     best: int | None = None
     for bought_hp, bought_atk, bought_def, bought_mdef in splits:
+        if deadline is not None and deadline.expired():
+            return None
         stats = (atk + bought_atk, defense + bought_def, mdef + bought_mdef)
-        damages = [_least_damage(enemy, *stats) for enemy in fought if enemy is not None]
         ends = [0 if guard is None else _least_damage(guard, *stats) for guard in guards]
-        reachable_ends = [end for end in ends if end is not None]
-        if any(damage is None for damage in damages) or not reachable_ends:
+        if way is not None:
+            costs = way.least_costs(stats)
+            totals = [
+                None if end is None or cost is None else cost + end for cost, end in zip(costs, ends, strict=True)
+            ]
+        else:
+            damages = [_least_damage(enemy, *stats) for enemy in fought if enemy is not None]
+            if any(damage is None for damage in damages):
+                continue
+            totals = [None if end is None else sum(d for d in damages if d is not None) + end for end in ends]
+        reachable = [total for total in totals if total is not None]
+        if not reachable:
             continue
-        life = hp + bought_hp - sum(damage for damage in damages if damage is not None) - min(reachable_ends)
+        life = hp + bought_hp - min(reachable)
         best = life if best is None else max(best, life)
     return 0 if best is None else best
+
+
+# Chains are counted (one least-cost search over the areas and blockers per split) up to this many splits
+# of the purchases, and while splits x nodes stays within MAX_FLOOD_CELLS; past it, the fights no route
+# avoids (one flood per enemy, once).
+MAX_WAY_SPLITS = 1_000
+
+
+class _WayGraph:
+    """The level's areas (floor and items joined neighbour to neighbour and by stairs) and its blockers as
+    the nodes of a graph, for the least damage of a chain of cells from the start to beside each goal
+    (strongest_hero_cap's step 3). `too_large` past MAX_FLOOD_CELLS cells."""
+
+    def __init__(self, level: PassagesLevel, blockers: list[int]) -> None:
+        cell_of = {level.things[i].cell: i for i in blockers}
+        goals = set(level.goals)
+        links = level.link_map
+        self.level = level
+        self.too_large = level.height * level.width > MAX_FLOOD_CELLS
+        node_of: dict[Cell, int] = {}  # area cells -> area number; blocker cells -> len(areas) + position
+        self.areas = 0
+        if self.too_large:
+            return
+        around: dict[Cell, list[Cell]] = {}
+        for row in range(level.height):
+            for col in range(level.width):
+                cell = (row, col)
+                if not level.is_wall(cell) and cell not in goals:
+                    around[cell] = [
+                        nxt
+                        for nxt in (*neighbours(cell), *links.get(cell, ()))
+                        if not level.is_wall(nxt) and nxt not in goals
+                    ]
+        for cell in around:
+            if cell in cell_of or cell in node_of:
+                continue
+            node_of[cell] = self.areas
+            stack = [cell]
+            while stack:
+                at = stack.pop()
+                for nxt in around[at]:
+                    if nxt not in node_of and nxt not in cell_of:
+                        node_of[nxt] = self.areas
+                        stack.append(nxt)
+            self.areas += 1
+        self.blockers = [i for i in blockers if level.things[i].cell in around]
+        for position, index in enumerate(self.blockers):
+            node_of[level.things[index].cell] = self.areas + position
+        self.edges: list[set[int]] = [set() for _ in range(self.areas + len(self.blockers))]
+        for cell, nexts in around.items():
+            for nxt in nexts:
+                if nxt in node_of and node_of[nxt] != node_of[cell]:
+                    self.edges[node_of[cell]].add(node_of[nxt])
+        self.start = node_of.get(level.start)
+        self.beside = [{node_of[nxt] for nxt in neighbours(goal) if nxt in node_of} for goal in level.goals]
+
+    def least_costs(self, stats: tuple[int, int, int]) -> list[int | None]:
+        """Per goal, the least sum of `_least_damage` at these stats (atk, def, mdef) over the enemies of a
+        chain from the start to beside it (None: no chain); doors and other blockers cost 0, an enemy these
+        stats cannot harm is no way."""
+        weight: list[int | None] = [0] * len(self.edges)
+        for position, index in enumerate(self.blockers):
+            enemy = self.level.things[index].enemy
+            weight[self.areas + position] = 0 if enemy is None else _least_damage(enemy, *stats)
+        best: list[int | None] = [None] * len(self.edges)
+        if self.start is None:
+            return [None] * len(self.beside)
+        best[self.start] = 0
+        queue = [(0, self.start)]
+        while queue:
+            spent, node = heapq.heappop(queue)
+            if spent != best[node]:
+                continue
+            for nxt in self.edges[node]:
+                step = weight[nxt]
+                if step is None:
+                    continue
+                total = spent + step
+                known = best[nxt]
+                if known is None or total < known:
+                    best[nxt] = total
+                    heapq.heappush(queue, (total, nxt))
+        out: list[int | None] = []
+        for nodes in self.beside:
+            found = [best[node] for node in nodes if best[node] is not None]
+            out.append(min(found) if found else None)  # type: ignore[type-var]
+        return out
 
 
 def _purchase_splits(shop: Shop, money: int) -> list[tuple[int, int, int, int]] | None:
@@ -268,7 +416,7 @@ def repair(level: PassagesLevel, relaxed: Relaxed, decisions: tuple[Decision, ..
     real = relaxed.real_index
     wanted: list[Decision] = []
     for action, index in decisions:
-        wanted.append((action, real[index]) if action in ("fight", "take") else (action, index))
+        wanted.append((action, real[index]) if action in ("fight", "take", "open") else (action, index))
     items_by_step = _items_reached(relaxed, decisions)
     route: list[Decision] = []
     walker = _Walker(level)
@@ -308,7 +456,7 @@ def _items_reached(relaxed: Relaxed, decisions: tuple[Decision, ...]) -> list[li
         out.append(taken)
         if action == "buy":
             walker.buy(index)
-        elif action in ("fight", "take"):
+        elif action in ("fight", "take", "open"):
             walker.consume(index)
     return out
 
