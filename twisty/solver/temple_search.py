@@ -17,9 +17,10 @@ Two exact reductions keep the search small:
   player who plays it (proof in docs/temple.md), with the same cards played on the same turns and so the
   same temple states. The search therefore swaps only to play, at once, a kind of card the player lacks.
 
-Uniqueness: "two plans differ when the sequence of temple states after each turn differs". A second search
-to the same depth carries one more bit, whether the temple has left the first plan's sequence of states;
-a winning state reached with the bit set is a second plan.
+Uniqueness: "two plans differ when the sequence of temple states after each turn differs". A second plan
+follows the first plan's temple states up to some turn and leaves them there: the states one turn after the
+first plan's temple states, on other temple states, are the starts of a fewest-turns search from all of them
+at once (second_steps); a win within the first plan's turns is a second plan.
 
 Each search is a generator that pauses after a fixed amount of work (twisty.solver.temple_moves.Work), so the
 deadline is looked at by work done, and the portfolio can run it in slices beside the SAT engine.
