@@ -355,13 +355,16 @@ def _stripped(moves: LazyMoves, detailed: int) -> tuple[int, int, int, Credits]:
 
 
 def concrete_plan(space: Any, nodes: list[int]) -> tuple[PlanTurn, ...]:
-    """The plan of the rules along a path of abstract states (the start first): each turn's outcome found
-    again with the credits' identities (LazyMoves in detailed mode), each credit's slot read off where a fall
-    used it, the open mandatory ones given slots at the end, and the unused builds forgone."""
+    """The plan of the rules along a path of abstract states (the first one's position concrete: no credits,
+    as the round's start): each turn's outcome found again with the credits' identities (LazyMoves in
+    detailed mode), each credit's slot read off where a fall used it, the open mandatory ones given slots at
+    the end, and the unused builds forgone."""
     round_ = space.round
     abstract: LazyMoves = space.moves
     moves = LazyMoves(round_, space.work, detailed=True)
-    here = moves.pack(round_.down, round_.die, round_.walls, ())
+    down, die, walls, credits = abstract.unpack(space.parts(nodes[0])[1])
+    assert not credits
+    here = moves.pack(down, die, walls, ())
     turns: list[tuple[int | None, int, Swap | None, Trace]] = []
     decided: dict[int, int] = {}
     for before, after in zip(nodes, nodes[1:], strict=False):

@@ -8,7 +8,8 @@ a few milliseconds of work). The search runs alone for its first SEARCH_HEAD_STA
 rounds are answered within them, and the SAT engine's formula would cost more than the whole answer. After
 that the next slice goes to the engine that is behind its share of the processor time, the search's share
 SEARCH_SHARE times the SAT engine's (the search wins on most rounds of the bench's family, and where the SAT
-engine wins the search has a state space too big for the plain breadth-first search too). So the race costs
+engine wins the search has a state space too big for the plain breadth-first search too), or half the SAT
+engine's on big temples with few cards, where the SAT engine wins more often (search_share). So the race costs
 at most about (1 + 1 / SEARCH_SHARE) times the search, or SEARCH_SHARE + 1 times the SAT engine plus the
 head start, and the slower engine is never waited for.
 
@@ -44,6 +45,18 @@ ENGINES = (temple_search, temple_sat)
 # measured on the bench's random family against the plain breadth-first search).
 SEARCH_HEAD_START = 0.05
 SEARCH_SHARE = 2.0
+# Big temples with few cards: the SAT engine's share is twice the search's there. Measured on the bench's
+# 200 rounds (docs/bench-temple.md, "The share of the race"): of the rounds of at most 4 seats where the
+# faster engine answers within 1 s and `auto` did not, most are of this shape with the SAT engine the faster
+# (the search's states grow with the walls a big temple can hold, the SAT engine's formula with the cards).
+SAT_SHAPE_ROOMS, SAT_SHAPE_CARDS, SAT_SHAPE_SHARE = 24, 10, 0.5
+
+
+def search_share(round_: Round) -> float:
+    """The search's share of the processor time after its head start, by the round's shape."""
+    if round_.temple.room_count >= SAT_SHAPE_ROOMS and round_.card_total() <= SAT_SHAPE_CARDS:
+        return SAT_SHAPE_SHARE
+    return SEARCH_SHARE
 
 
 class RoundSolver:
@@ -52,6 +65,7 @@ class RoundSolver:
     def __init__(self, round_: Round, deadline: Deadline) -> None:
         self.engines: list[tuple[str, Any]] = [(module.NAME, module.solver(round_, deadline)) for module in ENGINES]
         self.spent = {name: 0.0 for name, _ in self.engines}
+        self.share = search_share(round_)
         self.provers: dict[str, str] = {}
 
     def fewest(self, *, bounce_safe: bool = False, at_least: int = 1, at_most: int | None = None) -> PlanSteps:
@@ -107,7 +121,7 @@ class RoundSolver:
         """The time counted against an engine's share: the search's head start is free, and its share larger."""
         searched = self.spent[temple_search.NAME]
         if name == temple_search.NAME:
-            return max(0.0, searched - SEARCH_HEAD_START) / SEARCH_SHARE
+            return max(0.0, searched - SEARCH_HEAD_START) / self.share
         return self.spent[name] if searched >= SEARCH_HEAD_START else math.inf
 
     def close(self) -> None:

@@ -17,9 +17,10 @@ Two exact reductions keep the search small:
   player who plays it (proof in docs/temple.md), with the same cards played on the same turns and so the
   same temple states. The search therefore swaps only to play, at once, a kind of card the player lacks.
 
-Uniqueness: "two plans differ when the sequence of temple states after each turn differs". A second search
-to the same depth carries one more bit, whether the temple has left the first plan's sequence of states;
-a winning state reached with the bit set is a second plan.
+Uniqueness: "two plans differ when the sequence of temple states after each turn differs". A second plan
+follows the first plan's temple states up to some turn and leaves them there: the states one turn after the
+first plan's temple states, on other temple states, are the starts of a fewest-turns search from all of them
+at once (second_steps); a win within the first plan's turns is a second plan.
 
 Each search is a generator that pauses after a fixed amount of work (twisty.solver.temple_moves.Work), so the
 deadline is looked at by work done, and the portfolio can run it in slices beside the SAT engine.
@@ -27,7 +28,7 @@ deadline is looked at by work done, and the portfolio can run it in slices besid
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
@@ -63,7 +64,6 @@ from twisty.solver.temple_moves import (
 NAME = "search"
 AVAILABLE = True
 NEVER = 10**9
-DEPTH_BITS, DEPTH_MASK = 8, 255  # a round lasts at most 8 x 6 turns
 
 
 class Space:
@@ -330,19 +330,36 @@ class Space:
 
 def shortest_steps(space: Space, at_most: int | None = None) -> PlanSteps:
     """The shortest path from the start to a winning state (at most `at_most` turns; UNSOLVABLE when there is
-    none that short): states in buckets by turns played + bound, deepest first within a bucket; a win found
-    at the current bucket's value is a shortest plan."""
+    none that short)."""
     round_ = space.round
     if round_.challenges.no_entry == round_.die:
         return PlanAnswer(UNSOLVABLE)  # "a die that starts in X makes the round unwinnable"
     most = space.most if at_most is None else min(space.most, at_most)
+    parents: dict[int, int] = {}
+    won = yield from first_win(space, [(space.start, 0)], parents, most)
+    return PlanAnswer(UNSOLVABLE) if won is None else _answer(space, parents, won)
+
+
+def first_win(
+    space: Space, starts: list[tuple[int, int]], parents: dict[int, int], most: int
+) -> Generator[None, None, int | None]:
+    """A winning state within `most` turns reached from one of `starts` (each a state and the turns played to
+    it), the first one met, or None: states in buckets by turns played + bound, deepest first within a
+    bucket, so that the first win met at the current bucket's value is a shortest one (from any start).
+    `parents` is filled with each state's predecessor (-1 for a start)."""
     work = space.work
-    start = space.start
-    parents: dict[int, int] = {start: -1}
-    first = space.bounds()(start)
+    bound = space.bounds()
     buckets: list[list[list[int]]] = [[] for _ in range(most + 1)]
-    if first <= most:
-        buckets[first].append([start])
+    for start, played in starts:
+        if start in parents:
+            continue
+        parents[start] = -1
+        total = played + bound(start)
+        if total <= most:
+            target = buckets[total]
+            while len(target) <= played:
+                target.append([])
+            target[played].append(start)
     won, ended = space.won, space.ended
     for order in range(most + 1):
         # buckets[order][depth]: states with depth + bound == order, taken deepest first
@@ -356,14 +373,14 @@ def shortest_steps(space: Space, at_most: int | None = None) -> PlanSteps:
             state = layer.pop()
             if depth and ended(state):
                 if won(state):
-                    return _answer(space, parents, state)
+                    return state
                 continue  # the round ends at the win (here a win of no plan: walls decided late)
             for successor, needed in space.successors_within(state, most - depth - 1):
                 if successor in parents:
                     continue
                 parents[successor] = state
                 if depth + 1 == order and won(successor):
-                    return _answer(space, parents, successor)
+                    return successor
                 total = depth + 1 + needed
                 target = buckets[total]
                 while len(target) <= depth + 1:
@@ -371,7 +388,7 @@ def shortest_steps(space: Space, at_most: int | None = None) -> PlanSteps:
                 target[depth + 1].append(successor)
             if work.pause_due():
                 yield
-    return PlanAnswer(UNSOLVABLE)
+    return None
 
 
 def _path(parents: dict[int, int], node: int) -> list[int]:
@@ -392,17 +409,22 @@ def _answer(space: Space, parents: dict[int, int], state: int) -> PlanAnswer:
     return PlanAnswer(SOLVABLE, plan, replayed.states)
 
 
-def second_steps(space: Space, first: PlanAnswer) -> SecondSteps:
+def second_steps(space: Space, first: PlanAnswer, lazy: Callable[[], Space] | None = None) -> SecondSteps:
     """A winning plan of the same length as `first` whose temple states differ from first.states at some
-    turn, or NONE: every state within reach of a win in that many turns (by the bound) is visited once,
-    each carrying the bit "left the first plan's states". Depth first, states that have left the first plan
-    and are nearest a win by the bound first, so that a second plan, when there is one, is met early."""
+    turn, or NONE. "Two plans differ when the sequence of temple states after each turn differs": such a
+    plan follows the first plan's temple states up to some turn and leaves them at that turn. So the states
+    that follow the first plan's temple states (over the rules' own walls: every wall built is a different
+    temple state; they differ only in the hands, so they are few) are taken turn by turn, and every state
+    one turn after them with another temple state is a start (a concrete position, at its turn); a second
+    plan exists exactly when a win within the first plan's turns is reachable from one of the starts. That
+    is the fewest-turns search from many starts at once (first_win), over the space `lazy()` makes (walls
+    decided when they matter, exact from a concrete position as for the fewest turns; made only when the
+    plan has more than one turn), or over `space` itself."""
     assert first.states is not None
     round_ = space.round
     if round_.challenges.no_entry == round_.die:
         return SecondAnswer(NONE)
     turns = len(first.states)
-    # The first plan's states, as (position << target bits | explored).
     targets, shift = space.targets, space.position_shift
     explored_mask = (1 << targets) - 1
     target = [(position(state.down, state.die, state.walls) << targets | state.explored) for state in first.states]
@@ -411,36 +433,38 @@ def second_steps(space: Space, first: PlanAnswer) -> SecondSteps:
         if other is None:
             return SecondAnswer(NONE)
         return SecondAnswer(FOUND, space.plan_of([space.start, other]), (space.temple_state(other),))
-    work = space.work
-    won = space.won
-    parents: dict[int, int] = {space.start << 1: -1}
-    # The stack holds (state << 1 | left) << DEPTH_BITS | depth: integers, not tuples, so it costs little.
-    stack: list[int] = [space.start << 1 << DEPTH_BITS]
-    while stack:
-        entry = stack.pop()
-        marked, depth = entry >> DEPTH_BITS, entry & DEPTH_MASK
-        state, left = marked >> 1, marked & 1
-        following = []
-        for successor, needed in space.successors_within(state, turns - depth - 1):
-            now_left = left | (((successor >> shift) << targets | (successor >> 1) & explored_mask) != target[depth])
-            mark = successor << 1 | now_left
-            if mark in parents:
-                continue
-            parents[mark] = marked
-            if won(successor):
-                if now_left and depth + 1 == turns:
-                    nodes = [node >> 1 for node in _path(parents, mark)]
-                    plan = space.plan_of(nodes)
-                    return SecondAnswer(FOUND, plan, tuple(space.temple_state(node) for node in nodes[1:]))
-                continue  # the round ends at the win
-            if depth + 1 < turns:
-                following.append((now_left, -needed, mark))
-        # Taken from the end: the last pushed (left the first plan, nearest a win) is expanded first.
-        following.sort()
-        stack.extend(mark << DEPTH_BITS | (depth + 1) for _, _, mark in following)
-        if work.pause_due():
+    search = space if lazy is None else lazy()
+    following: dict[int, int] = {space.start: -1}  # the states on the first plan's temple states, by parent
+    left: dict[int, int] = {}  # the starts, each with the state it left the first plan's temple states from
+    starts: list[tuple[int, int]] = []
+    layer = [space.start]
+    for depth in range(turns):
+        on_plan = []
+        for state in layer:
+            for successor, _ in space.successors_within(state, turns - depth - 1):
+                temple = (successor >> shift) << targets | (successor >> 1) & explored_mask
+                if temple == target[depth]:
+                    if successor not in following:
+                        following[successor] = state
+                        on_plan.append(successor)
+                elif successor not in left:
+                    left[successor] = state
+                    starts.append((successor, depth + 1))
+        layer = on_plan
+        if space.work.pause_due():
             yield
-    return SecondAnswer(NONE)
+    parents: dict[int, int] = {}
+    won = yield from first_win(search, starts, parents, turns)
+    if won is None:
+        return SecondAnswer(NONE)
+    after = _path(parents, won)
+    before = _path(following, left[after[0]])
+    plan = space.plan_of(before + after[:1]) + search.plan_of(after)
+    try:
+        replayed = replay(round_, plan)
+    except PlanError:
+        return SecondAnswer(FOUND, plan)  # the portfolio's replay names the fault
+    return SecondAnswer(FOUND, plan, replayed.states)
 
 
 class RoundSolver:
@@ -500,9 +524,9 @@ class RoundSolver:
         )
 
     def second(self, first: PlanAnswer) -> SecondSteps:
-        """Another plan through other temple states, over the rules' own walls (every wall built is a
-        different temple state)."""
-        return second_steps(self._space(self.rules, self.seats), first)
+        """Another plan through other temple states: the first plan's temple states followed over the rules' own
+        walls (every wall built is a different temple state), the rest with walls decided late."""
+        return second_steps(self._space(self.rules, self.seats), first, lambda: self._space(self.lazy, self.seats))
 
     def _space(
         self, moves: Moves | LazyMoves, hands: Hands, *, pooled: bool = False, bounce_safe: bool = False
