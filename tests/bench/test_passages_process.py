@@ -47,7 +47,9 @@ while True:
 
 def test_a_process_past_its_cpu_limit_is_stopped_at_the_cpu_it_used():
     """The kernel ends it after 1 s of CPU time (RLIMIT_CPU); the parent reads that from its children's
-    usage. (About a second of CPU: the limit itself is what is tested.)"""
+    usage. (About a second of CPU: the limit itself is what is tested. The usage the kernel reports is
+    sampled at its clock ticks, and on a loaded machine it came out at 0.78 s for that second, so the lower
+    bound is loose.)"""
     run = run_in_tree(TREE, _SPIN, [], cpu_limited=True)
     assert run.stopped and run.answer is None
-    assert 0.9 <= run.cpu < 5
+    assert 0.5 <= run.cpu < 5
