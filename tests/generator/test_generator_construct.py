@@ -119,8 +119,8 @@ def _costs_and_pays_the_same(
 def test_the_checks_on_the_numbers_give_the_strengthening_the_candidates_give(seed):
     """stronger_enemy told in numbers what its acceptance asks (it costs one player at least so much, and
     another exactly what it did, as remove_witness asks) gives the enemy that asking each candidate alone
-    gives, over 25 questions per seed, a quarter of them about an enemy with first strike; asked twice (the
-    second answer from what it kept), the same again."""
+    gives, over 25 questions per seed, a quarter of them about an enemy with first strike, asked twice; and
+    told only the cost, with spans as wide as the boss's, the same as asking each candidate."""
     rng = random.Random(seed)
     found = 0
     for _ in range(25):
@@ -139,4 +139,13 @@ def test_the_checks_on_the_numbers_give_the_strengthening_the_candidates_give(se
             )
             assert told == alone, (seed, enemy, atk, defense, my_atk, my_defense, wanted)
         found += alone is not None
+        # As the boss's strengthening asks (the cost alone, an enemy it must be able to harm, wide spans).
+        spans = dict(hp_span=rng.randint(1, 40), atk_span=rng.randint(0, 30), def_span=rng.randint(0, 3))
+
+        def costs(candidate: Enemy, wanted: int = wanted, atk: int = atk, defense: int = defense) -> bool:
+            paid = fight_damage(candidate, atk, defense)
+            return paid is not None and paid >= wanted
+
+        expected = stronger_enemy(enemy, costs, **spans)
+        assert stronger_enemy(enemy, costs, **spans, costs_at_least=(atk, defense, wanted)) == expected, seed
     assert 0 < found < 25  # (some questions have an answer and some none: both ways are compared)
