@@ -8,6 +8,7 @@ cheaper, by the rules' own damage function."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -99,3 +100,52 @@ def test_a_stronger_enemy_never_makes_a_fight_cheaper(seed):
                 assert after is None  # what no one could beat stays so
             elif after is not None:
                 assert after >= before
+
+
+def _costs_and_pays_the_same(
+    atk: int, defense: int, wanted: int, my_atk: int, my_defense: int, mine: int | None
+) -> Callable[[Enemy], bool]:
+    """What remove_witness asks of a candidate: it costs (atk, def) at least `wanted` (or cannot be beaten by
+    it), and (my_atk, my_def) exactly `mine`."""
+
+    def accept(candidate: Enemy) -> bool:
+        paid = fight_damage(candidate, atk, defense)
+        return (paid is None or paid >= wanted) and fight_damage(candidate, my_atk, my_defense) == mine
+
+    return accept
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_checks_on_the_numbers_give_the_strengthening_the_candidates_give(seed):
+    """stronger_enemy told in numbers what its acceptance asks (it costs one player at least so much, and
+    another exactly what it did, as remove_witness asks) gives the enemy that asking each candidate alone
+    gives, over 25 questions per seed, a quarter of them about an enemy with first strike, asked twice; and
+    told only the cost, with spans as wide as the boss's, the same as asking each candidate."""
+    rng = random.Random(seed)
+    found = 0
+    for _ in range(25):
+        enemy = Enemy("Orc", rng.randint(1, 30), rng.randint(1, 12), rng.randint(0, 5), rng.random() < 0.25, False)
+        atk, defense = rng.randint(1, 12), rng.randint(0, 8)
+        my_atk, my_defense = rng.randint(1, 12), rng.randint(0, 8)
+        now = fight_damage(enemy, atk, defense)
+        wanted = (0 if now is None else now) + rng.randint(1, 12)
+        mine = fight_damage(enemy, my_atk, my_defense)
+
+        accept = _costs_and_pays_the_same(atk, defense, wanted, my_atk, my_defense, mine)
+        alone = stronger_enemy(enemy, accept)
+        for _ in range(2):
+            told = stronger_enemy(
+                enemy, accept, costs_at_least=(atk, defense, wanted), pays_exactly=(my_atk, my_defense, mine)
+            )
+            assert told == alone, (seed, enemy, atk, defense, my_atk, my_defense, wanted)
+        found += alone is not None
+        # As the boss's strengthening asks (the cost alone, an enemy it must be able to harm, wide spans).
+        spans = dict(hp_span=rng.randint(1, 40), atk_span=rng.randint(0, 30), def_span=rng.randint(0, 3))
+
+        def costs(candidate: Enemy, wanted: int = wanted, atk: int = atk, defense: int = defense) -> bool:
+            paid = fight_damage(candidate, atk, defense)
+            return paid is not None and paid >= wanted
+
+        expected = stronger_enemy(enemy, costs, **spans)
+        assert stronger_enemy(enemy, costs, **spans, costs_at_least=(atk, defense, wanted)) == expected, seed
+    assert 0 < found < 25  # (some questions have an answer and some none: both ways are compared)

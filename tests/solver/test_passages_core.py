@@ -627,11 +627,13 @@ def test_the_chain_bound_from_some_expansion_on_saves_expansions():
         assert plain.expanded > 50 and chained.expanded < plain.expanded, (name, plain.expanded, chained.expanded)
 
 
-def long_race_level():
+def long_race_level(monkeypatch: pytest.MonkeyPatch):
     """Suite level b060-01: 17,618 expansions for the search with the Steiner and chain bounds, far more
-    than the 256 between two looks at the clock, so that a racing search sees the other's end in time."""
+    than the 256 between two looks at the clock, so that a racing search sees the other's end in time.
+    Straight to the race: best_route's first try (FIRST_LOOKS, the same search alone) proves it by itself."""
     from twisty.bench import passages as passages_bench
 
+    monkeypatch.setattr(passages_search, "FIRST_LOOKS", 0)
     return dict(passages_bench.load_suite(passages_bench.DEFAULT_SUITE, (60,)))["b060-01.toml"]
 
 
@@ -639,7 +641,7 @@ def test_an_error_in_the_other_racing_search_reaches_the_caller(monkeypatch):
     """When no search proves an answer, an error in the search on the other thread is raised to the caller
     (a deadline already passed stops the search that does not fail); a search that runs out of memory
     makes the answer unknown, with the level's deadline saying it was memory."""
-    level = long_race_level()
+    level = long_race_level(monkeypatch)
     real_search = passages_search.search
     raised: list[BaseException] = [RuntimeError("broken")]
 
@@ -684,7 +686,7 @@ def test_the_priced_search_gives_way_at_half_the_memory_budget(monkeypatch):
 def test_an_interrupt_in_one_racing_search_stops_the_other(monkeypatch):
     """Ctrl-C reaches one thread only: the race must stop the other search too (at its next look at the
     clock) instead of waiting for it, and raise the interrupt even if the other had found something."""
-    level = long_race_level()
+    level = long_race_level(monkeypatch)
     real_search = passages_search.search
     finished = []
 
@@ -718,7 +720,7 @@ def test_an_interrupt_raised_inside_the_core_on_the_second_thread_ends_the_race(
     of the core there, stops the priced search on the main thread and is raised to the caller."""
     monkeypatch.setattr(passages_search, "FIRST_LOOKS", 0)  # straight to the race, as above
     with pytest.raises(KeyboardInterrupt):
-        passages_search.best_route(long_race_level(), _InterruptedInTheOtherThread(None))
+        passages_search.best_route(long_race_level(monkeypatch), _InterruptedInTheOtherThread(None))
     assert not racing_threads()
 
 

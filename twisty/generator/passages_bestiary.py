@@ -7,10 +7,10 @@ rule's (twisty.rules.passages.fight_damage and hits_received); this module only 
 
 from __future__ import annotations
 
+import heapq
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from twisty.rules.passages import Enemy, hits_received
 
@@ -140,13 +140,7 @@ def stronger_enemy(
     if not enemy.plain:
         costs_at_least = pays_exactly = None  # (the numbers are the rulebook's damage alone)
     for more_hp, more_atk, more_def in _changes_in_order(
-        enemy.hp,
-        enemy.atk,
-        enemy.defense,
-        enemy.first_strike,
-        (hp_span, atk_span, def_span),
-        costs_at_least,
-        pays_exactly,
+        enemy, (hp_span, atk_span, def_span), costs_at_least, pays_exactly
     ):
         candidate = replace(enemy, hp=enemy.hp + more_hp, atk=enemy.atk + more_atk, defense=enemy.defense + more_def)
         if accept(candidate):
@@ -154,47 +148,74 @@ def stronger_enemy(
     return None
 
 
-@lru_cache(maxsize=1024)
 def _changes_in_order(
-    hp: int,
-    atk: int,
-    defense: int,
-    first_strike: bool,
+    enemy: Enemy,
     spans: tuple[int, int, int],
     costs_at_least: tuple[int, int, int] | None,
     pays_exactly: tuple[int, int, int | None] | None,
-) -> tuple[tuple[int, int, int], ...]:
-    """stronger_enemy's changes (more hp, atk, def) of an enemy with these stats, in its order, that pass
-    the checks on the numbers. Kept: the generator's rounds ask the same enemy the same again and again."""
+) -> Iterator[tuple[int, int, int]]:
+    """stronger_enemy's changes (more hp, atk, def) that pass the checks on the numbers, in its order (the
+    change hp + 2 atk + 3 def, then fewer hp, then less atk), made as they are asked for. For each (more
+    atk, more def) the hp that pass form one run (_hp_run: the damage only grows with the hp), so the
+    changes come from merging those runs by a heap, never from going through every change: the boss of a
+    120-blocker draft has hundreds of thousands of them (spans of 3 x the attack and of the final life)."""
     hp_span, atk_span, def_span = spans
-    out = []
-    for change in range(1, hp_span + 2 * atk_span + 3 * def_span + 1):
-        for more_hp in range(min(hp_span, change) + 1):
-            for more_atk in range(min(atk_span, (change - more_hp) // 2) + 1):
-                more_def, rest = divmod(change - more_hp - 2 * more_atk, 3)
-                if rest or more_def > def_span:
-                    continue
-                new_hp, new_atk, new_defense = hp + more_hp, atk + more_atk, defense + more_def
-                if costs_at_least is not None:
-                    paid = _rulebook_damage(new_hp, new_atk, new_defense, first_strike, *costs_at_least[:2])
-                    if paid is not None and paid < costs_at_least[2]:
-                        continue
-                if pays_exactly is not None:
-                    paid = _rulebook_damage(new_hp, new_atk, new_defense, first_strike, *pays_exactly[:2])
-                    if paid != pays_exactly[2]:
-                        continue
-                out.append((more_hp, more_atk, more_def))
-    return tuple(out)
+    runs: list[tuple[int, int, int, int, int]] = []  # (change, more hp, more atk, more def, last more hp)
+    for more_atk in range(atk_span + 1):
+        for more_def in range(def_span + 1):
+            low, high = _hp_run(enemy, more_atk, more_def, hp_span, costs_at_least, pays_exactly)
+            if more_atk == more_def == 0:
+                low = max(low, 1)  # (no change at all is not a strengthening)
+            if low <= high:
+                runs.append((low + 2 * more_atk + 3 * more_def, low, more_atk, more_def, high))
+    heapq.heapify(runs)
+    while runs:
+        change, more_hp, more_atk, more_def, high = runs[0]
+        yield more_hp, more_atk, more_def
+        if more_hp < high:
+            heapq.heapreplace(runs, (change + 1, more_hp + 1, more_atk, more_def, high))
+        else:
+            heapq.heappop(runs)
 
 
-def _rulebook_damage(
-    hp: int, atk: int, defense: int, first_strike: bool, player_atk: int, player_def: int
-) -> int | None:
-    """An enemy's damage by the rulebook alone: "Damage to enemy = Your ATK - Enemy DEF" per strike (None
-    when that is 0 or less: it cannot be harmed), ceil(E_hp / that) strikes, one hit fewer unless it strikes
-    first, each hit "Enemy ATK - Your DEF", at least 0 (fight_damage without specials, on the numbers)."""
-    per_strike = player_atk - defense
-    if per_strike <= 0:
-        return None
-    hits = -(-hp // per_strike) - (0 if first_strike else 1)
-    return hits * max(0, atk - player_def)
+def _hp_run(
+    enemy: Enemy,
+    more_atk: int,
+    more_def: int,
+    hp_span: int,
+    costs_at_least: tuple[int, int, int] | None,
+    pays_exactly: tuple[int, int, int | None] | None,
+) -> tuple[int, int]:
+    """The more hp (from, to; empty when from > to) within 0..hp_span with which the enemy with this much
+    more atk and def passes the checks on the numbers (stronger_enemy): by the rulebook's damage, strikes
+    = ceil(hp / (A - def)) grow with the hp, and hits = strikes (less one without first strike) times
+    max(0, atk - D) with them."""
+    hp, atk, defense = enemy.hp, enemy.atk + more_atk, enemy.defense + more_def
+    spared = 0 if enemy.first_strike else 1  # strikes - hits
+    low, high = 0, hp_span
+    if costs_at_least is not None:
+        player_atk, player_def, at_least = costs_at_least
+        per_strike, per_hit = player_atk - defense, max(0, atk - player_def)
+        if per_strike > 0 and at_least > 0:  # (one that cannot be harmed costs without end)
+            if per_hit == 0:
+                return 0, -1
+            hits = -(-at_least // per_hit)
+            # strikes >= hits + spared: hp + more hp > (hits + spared - 1) x per strike
+            low = max(low, (hits + spared - 1) * per_strike + 1 - hp)
+    if pays_exactly is not None:
+        player_atk, player_def, paid = pays_exactly
+        per_strike, per_hit = player_atk - defense, max(0, atk - player_def)
+        if per_strike <= 0 or paid is None:
+            return (low, high) if per_strike <= 0 and paid is None else (0, -1)
+        if per_hit == 0:
+            return (low, high) if paid == 0 else (0, -1)
+        hits, rest = divmod(paid, per_hit)
+        if rest:
+            return 0, -1
+        strikes = hits + spared
+        if strikes < 1:
+            return 0, -1
+        # (strikes - 1) x per strike < hp + more hp <= strikes x per strike
+        low = max(low, (strikes - 1) * per_strike + 1 - hp)
+        high = min(high, strikes * per_strike - hp)
+    return low, high
