@@ -14,7 +14,7 @@ rules in `path.py` call `evaluate` again with a larger `removed` whenever that c
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -216,7 +216,7 @@ class _Context:
     def is_creature(self, index: int) -> bool:
         return self.identity[index] in CREATURES
 
-    def spread_rows(self):
+    def spread_rows(self) -> Iterator[list[int]]:
         """Each row of each spread as one line of cells, left page then right page (across the gutter)."""
         width = self.shape.width
         spreads: dict[int, list[int]] = {}
