@@ -33,8 +33,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from twisty.rules.book.contents import CREATURES, ITEMS
+from twisty.rules.book.evaluation import DEADLY, PASSABLE, Evaluation
 from twisty.rules.book.model import Book
-from twisty.rules.book.static import DEADLY, PASSABLE, Evaluation, evaluate
+from twisty.rules.book.static import evaluate
 from twisty.rules.book.topology import Cell
 
 SPARED = frozenset({"Oracle", "Chuck"})

@@ -17,8 +17,8 @@ from twisty.commands.writing import check_targets, write_files
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.render.pictures import ALL_SPREADS
+from twisty.rules.book.evaluation import STATUS_NAMES
 from twisty.rules.book.loader import MAX_COLS, MAX_PAGES, MAX_ROWS, load_book
-from twisty.rules.book.static import STATUS_NAMES
 from twisty.rules.source import LevelError, read_level
 from twisty.solver.book import solve_book
 

@@ -41,9 +41,9 @@ from twisty.generator.book_params import BookParams, parse_rules, parse_size
 from twisty.generator.book_text import book_file_text
 from twisty.generator.book_walks import IntendedWalk, neighbours_of, random_walk
 from twisty.limits import Deadline
+from twisty.rules.book.evaluation import DEADLY, PASSABLE, PETRIFIED, WALL
 from twisty.rules.book.loader import load_book
 from twisty.rules.book.model import Book
-from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL
 from twisty.rules.book.topology import BookShape, spread_of
 from twisty.rules.source import parse_level_bytes
 from twisty.solver.book import BookAnalysis, solve_book

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from twisty.rules.book.contents import NUMBERS
-from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, Evaluation
+from twisty.rules.book.evaluation import DEADLY, PASSABLE, PETRIFIED, Evaluation
 
 WALK, BORDER = "walk", "border"
 DIGITS = frozenset(NUMBERS)

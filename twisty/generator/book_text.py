@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from twisty.generator.book_families import FAMILIES, PATH_FAMILIES
 from twisty.rules.book.contents import RULE_NAMES, code_of
-from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL
+from twisty.rules.book.evaluation import DEADLY, PASSABLE, PETRIFIED, WALL
 from twisty.rules.book.topology import BookShape, spread_of
 
 if TYPE_CHECKING:

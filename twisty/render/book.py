@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from twisty.rules.book.contents import code_of
+from twisty.rules.book.evaluation import DEADLY, PASSABLE, Evaluation
 from twisty.rules.book.model import Book
-from twisty.rules.book.static import DEADLY, PASSABLE, Evaluation
 from twisty.rules.book.topology import Cell, spread_of
 
 MARK_LEGEND = (

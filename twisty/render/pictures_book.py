@@ -30,8 +30,8 @@ from twisty.render.pictures import (
     printable,
 )
 from twisty.rules.book.contents import code_of
+from twisty.rules.book.evaluation import DEADLY, PASSABLE, PETRIFIED, STATUS_NAMES, WALL
 from twisty.rules.book.model import Book
-from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, STATUS_NAMES, WALL
 from twisty.rules.book.topology import Cell, spread_of
 from twisty.rules.level import Level
 

@@ -20,9 +20,9 @@ from twisty.games.book import GAME
 from twisty.limits import Deadline
 from twisty.render.book import MARK_LEGEND, spread_lines
 from twisty.rules.book.contents import RULE_NAMES
+from twisty.rules.book.evaluation import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluation
 from twisty.rules.book.loader import MAX_LIST_ITEMS
 from twisty.rules.book.model import Book
-from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluation
 from twisty.rules.book.topology import Cell
 from twisty.rules.level import Level
 from twisty.rules.source import LevelSource, unknown_key_error

@@ -10,7 +10,7 @@ from typing import Any
 from twisty.limits import Deadline
 from twisty.render.pictures_book import cell_story, chosen_spread, spreads, story_text
 from twisty.rules.book.contents import CONTENTS, EMPTY_CODE, code_of, content_named
-from twisty.rules.book.static import STATUS_NAMES
+from twisty.rules.book.evaluation import STATUS_NAMES
 from twisty.rules.level import Level
 from twisty.serve.edits import EditError
 

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from twisty.errors import EngineBug, LimitReached
 from twisty.limits import Deadline
 from twisty.rules.book.contents import RULE_NAMES
+from twisty.rules.book.evaluation import PASSABLE, STATUS_NAMES, Evaluation
 from twisty.rules.book.model import Book
 from twisty.rules.book.path import POLL_INSIDE_ABOVE, PathRules, PathState, replay_moves
-from twisty.rules.book.static import PASSABLE, READINGS, STATUS_NAMES, Evaluation, evaluate
+from twisty.rules.book.static import READINGS, evaluate
 from twisty.rules.book.topology import Cell
 from twisty.solver.book_search import WalkSearch
 

@@ -23,9 +23,10 @@ from twisty.encodings.book_sat_walk import NotModelled, WalkModel
 from twisty.errors import EngineBug, LimitReached, UsageError
 from twisty.limits import Deadline
 from twisty.rules.book.contents import CREATURES
+from twisty.rules.book.evaluation import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluation
 from twisty.rules.book.model import Book
 from twisty.rules.book.path import PathRules, replay_walk
-from twisty.rules.book.static import DEADLY, PASSABLE, PETRIFIED, WALL, Evaluation, evaluate
+from twisty.rules.book.static import evaluate
 from twisty.rules.book.topology import Cell
 from twisty.solver.book import BookAnalysis, WalkAnswers, solve_book
 

@@ -28,9 +28,9 @@ from functools import cached_property
 from twisty.errors import LimitReached
 from twisty.limits import Deadline
 from twisty.rules.book.contents import CREATURES
+from twisty.rules.book.evaluation import PASSABLE
 from twisty.rules.book.path import Move, PathRules, PathState, Walker
 from twisty.rules.book.reach import cells_a_walk_may_reach, rules_that_may_fire
-from twisty.rules.book.static import PASSABLE
 
 # The disguises a walker may wear (none, or one creature kind), numbered for the packed walker.
 MASK_KINDS: tuple[str | None, ...] = (None, *sorted(CREATURES))

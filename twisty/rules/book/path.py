@@ -24,8 +24,9 @@ from typing import NamedTuple
 
 from twisty.limits import Deadline
 from twisty.rules.book.contents import BOSS_RULE, CREATURES, ITEMS
+from twisty.rules.book.evaluation import DEADLY, PASSABLE, Evaluation
 from twisty.rules.book.model import Book
-from twisty.rules.book.static import DEADLY, IMMUNE, PASSABLE, Evaluation, evaluate, where
+from twisty.rules.book.static import IMMUNE, evaluate, where
 from twisty.rules.book.topology import DIRECTIONS
 
 NO_SWORD, SWORD_LOST = -1, -2

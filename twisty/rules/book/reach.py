@@ -33,8 +33,9 @@ stops growing, the cells reached are the bound.
 from __future__ import annotations
 
 from twisty.rules.book.contents import BOSS_RULE, CREATURES, ITEMS, PREY
+from twisty.rules.book.evaluation import PASSABLE
 from twisty.rules.book.path import PathRules, PathState
-from twisty.rules.book.static import IMMUNE, PASSABLE
+from twisty.rules.book.static import IMMUNE
 from twisty.rules.book.topology import spread_of
 
 # Contents whose removal may change any cell (see the module's docstring): no bound.
