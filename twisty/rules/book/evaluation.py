@@ -4,9 +4,10 @@ make one are in static.py."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from twisty.limits import Deadline
 from twisty.rules.book.contents import RULE_NAMES
 from twisty.rules.book.model import Book
 from twisty.rules.book.topology import Cell
@@ -32,19 +33,15 @@ class Evaluation:
     status: list[int]
     explained: Reasons | None = None  # the reasons; None until asked for, when evaluated without them
     fired: set[int] = field(default_factory=set)
-    # What the evaluation was made of (the walk's removals and the reading), to find the reasons later.
-    source: tuple[Mapping[int, tuple[int, str]], frozenset[str]] = field(
-        default=({}, frozenset()), repr=False, compare=False
-    )
+    # How to find the reasons later (under a deadline or none): the same rules on the same removals and
+    # reading, with their words.
+    explain_later: Callable[[Deadline | None], Reasons] | None = field(default=None, repr=False, compare=False)
 
     @property
     def reasons(self) -> Reasons:
         if self.explained is None:
-            # static.py makes evaluations, so it is imported here, when the reasons are first asked for.
-            from twisty.rules.book.static import evaluate
-
-            path_removed, reading = self.source
-            self.explained = evaluate(self.book, path_removed, reading).reasons
+            assert self.explain_later is not None, "an evaluation without reasons says how to find them"
+            self.explained = self.explain_later(None)
         return self.explained
 
     def status_of(self, cell: Cell) -> int:

@@ -336,8 +336,9 @@ class PathRules:
             ours.setdefault(index, (rule, why))
         if all(cached.removed.get(index) == reason for index, reason in ours.items()):
             return cached  # its reasons (when the search's evaluation kept none) are found if a report asks
-        if cached.explained is None:  # evaluated for the search, without its reasons: now, under the deadline
-            cached.explained = evaluate(self.book, cached.source[0], self.reading, self.deadline_inside).reasons
+        if cached.explained is None and cached.explain_later is not None:
+            # evaluated for the search, without its reasons: now, under the deadline
+            cached.explained = cached.explain_later(self.deadline_inside)
         reasons = dict(cached.reasons)
         removed = dict(cached.removed)
         fired = set(cached.fired)

@@ -777,5 +777,5 @@ def evaluate(
         ctx.status,
         ctx.reasons if explain else None,
         ctx.fired,
-        (removed or {}, reading),
+        None if explain else (lambda later: evaluate(book, removed, reading, later).reasons),
     )
